@@ -1,0 +1,142 @@
+import Foundation
+
+/// The data extent promised by a netCDF-3 (classic, 64-bit offset, CDF-5) header.
+///
+/// libnetcdf reads a truncated classic file without complaint and returns zeros for the
+/// missing bytes, which would reach users as plausible-looking numbers. Parsing the header's
+/// variable offsets (format: the netCDF "Classic Format Specification") tells how long the
+/// file must be, so truncation is reported as damage instead.
+struct ClassicLayout {
+    /// The smallest file size that holds every byte of every variable.
+    let requiredSize: UInt64
+
+    /// Reads the layout of the classic file at `path`; nil when the header cannot be parsed
+    /// here (then libnetcdf's own checks are all there is).
+    static func read(path: String) -> ClassicLayout? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        // Headers are usually far below 1 MiB; read more only if the parse runs out of bytes.
+        var length = 1 << 20
+        while length <= 1 << 28 {
+            guard (try? handle.seek(toOffset: 0)) != nil,
+                  let bytes = try? handle.read(upToCount: length) else { return nil }
+            var parser = HeaderParser(bytes: [UInt8](bytes))
+            if let layout = parser.parse() { return layout }
+            if !parser.ranOut || bytes.count < length { return nil }
+            length *= 4
+        }
+        return nil
+    }
+}
+
+private struct HeaderParser {
+    let bytes: [UInt8]
+    var offset = 0
+    var ranOut = false
+    private var version: UInt8 = 1
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private static let dimensionTag: UInt64 = 0x0A
+    private static let variableTag: UInt64 = 0x0B
+    private static let attributeTag: UInt64 = 0x0C
+
+    mutating func parse() -> ClassicLayout? {
+        guard bytes.count >= 4, bytes[0] == 0x43, bytes[1] == 0x44, bytes[2] == 0x46 else { return nil }
+        version = bytes[3]
+        guard [1, 2, 5].contains(version) else { return nil }
+        offset = 4
+        guard let numrecs = count() else { return nil }
+        // Dimensions: name and length; length 0 marks the record dimension.
+        var dimensionLengths: [UInt64] = []
+        guard let dimensionCount = listHeader(Self.dimensionTag) else { return nil }
+        for _ in 0..<dimensionCount {
+            guard skipName(), let length = count() else { return nil }
+            dimensionLengths.append(length)
+        }
+        guard skipAttributes() else { return nil }
+        guard let variableCount = listHeader(Self.variableTag) else { return nil }
+        var required: UInt64 = UInt64(offset)
+        var recordVariables: [(begin: UInt64, size: UInt64)] = []
+        var recordSize: UInt64 = 0
+        for _ in 0..<variableCount {
+            guard skipName(), let rank = count() else { return nil }
+            var isRecord = false
+            var values: UInt64 = 1
+            for axis in 0..<rank {
+                guard let dimid = count(), dimid < dimensionLengths.count else { return nil }
+                let length = dimensionLengths[Int(dimid)]
+                if axis == 0 && length == 0 { isRecord = true } else { values = values &* length }
+            }
+            guard skipAttributes(), let type = word(4), let typeSize = Self.size(ofType: type),
+                  let vsize = word(version == 5 ? 8 : 4), let begin = word(version == 1 ? 4 : 8) else { return nil }
+            let dataSize = values &* typeSize
+            if isRecord {
+                recordVariables.append((begin, dataSize))
+                recordSize = recordSize &+ vsize
+            } else {
+                required = max(required, begin &+ dataSize)
+            }
+        }
+        // A single record variable is stored unpadded, so its record size is its data size.
+        if recordVariables.count == 1 { recordSize = recordVariables[0].size }
+        // 0xFFFFFFFF marks a file still being streamed: its record count comes from its size.
+        let streaming = numrecs == 0xFFFF_FFFF || numrecs == 0xFFFF_FFFF_FFFF_FFFF
+        if numrecs > 0 && !streaming {
+            for variable in recordVariables {
+                required = max(required, variable.begin &+ (numrecs - 1) &* recordSize &+ variable.size)
+            }
+        }
+        return ClassicLayout(requiredSize: required)
+    }
+
+    private static func size(ofType type: UInt64) -> UInt64? {
+        switch type {
+        case 1, 2, 7: return 1      // byte, char, ubyte
+        case 3, 8: return 2         // short, ushort
+        case 4, 5, 9: return 4      // int, float, uint
+        case 6, 10, 11: return 8    // double, int64, uint64
+        default: return nil
+        }
+    }
+
+    /// A big-endian unsigned integer of `width` bytes.
+    private mutating func word(_ width: Int) -> UInt64? {
+        guard offset + width <= bytes.count else { ranOut = true; return nil }
+        var value: UInt64 = 0
+        for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
+        offset += width
+        return value
+    }
+
+    /// A NON_NEG count: 8 bytes in CDF-5, 4 otherwise.
+    private mutating func count() -> UInt64? { word(version == 5 ? 8 : 4) }
+
+    /// A list header: ABSENT (two zeros) or the tag and the element count.
+    private mutating func listHeader(_ tag: UInt64) -> UInt64? {
+        guard let found = word(4), let elements = count() else { return nil }
+        if found == 0 && elements == 0 { return 0 }
+        return found == tag ? elements : nil
+    }
+
+    private mutating func skip(_ length: UInt64) -> Bool {
+        let padded = (length + 3) / 4 * 4
+        guard padded <= UInt64(bytes.count - offset) else { ranOut = true; return false }
+        offset += Int(padded)
+        return true
+    }
+
+    private mutating func skipName() -> Bool {
+        guard let length = count() else { return false }
+        return skip(length)
+    }
+
+    private mutating func skipAttributes() -> Bool {
+        guard let attributeCount = listHeader(Self.attributeTag) else { return false }
+        for _ in 0..<attributeCount {
+            guard skipName(), let type = word(4), let typeSize = Self.size(ofType: type),
+                  let elements = count(), skip(elements &* typeSize) else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,216 @@
+import CNetCDF
+import Foundation
+
+/// The on-disk flavour of a netCDF file.
+public enum NetCDFFormat: String, Sendable, Equatable {
+    case classic = "netCDF-3 classic"
+    case offset64 = "netCDF-3 64-bit offset"
+    case cdf5 = "netCDF-3 CDF-5"
+    case netCDF4 = "netCDF-4/HDF5"
+    case netCDF4Classic = "netCDF-4/HDF5 classic model"
+    case unknown = "unknown"
+
+    init(code: Int32) {
+        switch code {
+        case NC_FORMAT_CLASSIC: self = .classic
+        case NC_FORMAT_64BIT_OFFSET: self = .offset64
+        case NC_FORMAT_64BIT_DATA: self = .cdf5
+        case NC_FORMAT_NETCDF4: self = .netCDF4
+        case NC_FORMAT_NETCDF4_CLASSIC: self = .netCDF4Classic
+        default: self = .unknown
+        }
+    }
+}
+
+/// A named axis of a file's variables.
+public struct Dimension: Sendable, Equatable {
+    public let name: String
+    /// The number of entries (for the unlimited dimension, the records written so far).
+    public let length: Int
+    public let isUnlimited: Bool
+}
+
+/// An open netCDF file, read-only. Metadata is read once at open; data on demand.
+///
+/// The file closes when the last reference goes away. Safe to share between threads:
+/// every library call is serialised by `NetCDFLibrary`.
+public final class NetCDFFile: Sendable {
+    public let path: String
+    public let format: NetCDFFormat
+    public let dimensions: [Dimension]
+    /// Global attributes by name; `globalAttributeNames` keeps the file's order.
+    public let globalAttributes: [String: AttributeValue]
+    public let globalAttributeNames: [String]
+    /// Descriptions of the variables, in the file's order.
+    public let variables: [VariableInfo]
+    private let variablesByName: [String: Int]
+    let ncid: Int32
+
+    /// Opens a file for reading.
+    ///
+    /// - Throws: `NetCDFError` naming the file: `.fileNotFound`, `.notNetCDF`, `.hdfError`,
+    ///   `.truncated`, or whatever the library reports.
+    public init(path: String) throws(NetCDFError) {
+        self.path = path
+        var id: Int32 = -1
+        try NetCDFLibrary.call(path: path, "open") { nc_open(path, NC_NOWRITE, &id) }
+        ncid = id
+        do {
+            var formatCode: Int32 = 0
+            try NetCDFLibrary.call(path: path, "read format") { nc_inq_format(id, &formatCode) }
+            format = NetCDFFormat(code: formatCode)
+            try Self.checkClassicSize(path: path, format: format)
+            let metadata = try MetadataReader(path: path, ncid: id)
+            dimensions = try metadata.dimensions()
+            (globalAttributeNames, globalAttributes) = try metadata.attributes(varid: NC_GLOBAL, variable: nil)
+            let infos = try metadata.variables(dimensions: dimensions)
+            var byName: [String: Int] = [:]
+            for (index, info) in infos.enumerated() { byName[info.name] = index }
+            variablesByName = byName
+            variables = infos
+        } catch {
+            _ = NetCDFLibrary.locked { nc_close(id) }
+            throw error
+        }
+    }
+
+    /// Refuses a classic-format file shorter than its header promises (see `ClassicLayout`).
+    private static func checkClassicSize(path: String, format: NetCDFFormat) throws(NetCDFError) {
+        guard [.classic, .offset64, .cdf5].contains(format), let layout = ClassicLayout.read(path: path),
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.uint64Value else { return }
+        if size < layout.requiredSize {
+            throw NetCDFError(status: .truncated, path: path,
+                              operation: "check size (the header promises \(layout.requiredSize) bytes, the file has \(size): truncated)")
+        }
+    }
+
+    deinit {
+        let id = ncid
+        _ = NetCDFLibrary.locked { nc_close(id) }
+    }
+
+    /// The variable of that name, bound to this file for reading.
+    ///
+    /// - Throws: `NetCDFError` with status `.variableNotFound`, naming file and variable.
+    public func variable(_ name: String) throws(NetCDFError) -> Variable {
+        guard let index = variablesByName[name] else {
+            throw NetCDFError(status: .variableNotFound, path: path, variable: name, operation: "find variable")
+        }
+        return Variable(file: self, info: variables[index])
+    }
+
+    /// Whether the file has a variable of that name.
+    public func hasVariable(_ name: String) -> Bool { variablesByName[name] != nil }
+
+    /// The dimension of that name, or nil.
+    public func dimension(_ name: String) -> Dimension? { dimensions.first { $0.name == name } }
+
+    /// A global attribute, or nil when absent.
+    public func attribute(_ name: String) -> AttributeValue? { globalAttributes[name] }
+}
+
+/// Reads a file's header: dimensions, attributes and variable descriptions.
+private struct MetadataReader {
+    let path: String
+    let ncid: Int32
+
+    init(path: String, ncid: Int32) throws(NetCDFError) {
+        self.path = path
+        self.ncid = ncid
+    }
+
+    func dimensions() throws(NetCDFError) -> [Dimension] {
+        var count: Int32 = 0
+        try NetCDFLibrary.call(path: path, "count dimensions") { nc_inq_ndims(ncid, &count) }
+        var unlimited: Int32 = -1
+        try NetCDFLibrary.call(path: path, "find unlimited dimension") { nc_inq_unlimdim(ncid, &unlimited) }
+        var result: [Dimension] = []
+        for dimid in 0..<count {
+            var name = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
+            var length = 0
+            try NetCDFLibrary.call(path: path, "read dimension \(dimid)") { nc_inq_dim(ncid, dimid, &name, &length) }
+            result.append(Dimension(name: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                                    length: length, isUnlimited: dimid == unlimited))
+        }
+        return result
+    }
+
+    func variables(dimensions: [Dimension]) throws(NetCDFError) -> [VariableInfo] {
+        var count: Int32 = 0
+        try NetCDFLibrary.call(path: path, "count variables") { nc_inq_nvars(ncid, &count) }
+        var result: [VariableInfo] = []
+        for varid in 0..<count {
+            var name = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
+            var type: nc_type = 0
+            var rank: Int32 = 0
+            var dimids = [Int32](repeating: 0, count: Int(NC_MAX_VAR_DIMS))
+            var attributeCount: Int32 = 0
+            try NetCDFLibrary.call(path: path, "describe variable \(varid)") {
+                nc_inq_var(ncid, varid, &name, &type, &rank, &dimids, &attributeCount)
+            }
+            let varName = decodeName(name)
+            var dims: [Dimension] = []
+            for dimid in dimids.prefix(Int(rank)) {
+                guard dimid >= 0, Int(dimid) < dimensions.count else {
+                    throw NetCDFError(status: .notNetCDF, path: path, variable: varName, operation: "resolve dimension \(dimid)")
+                }
+                dims.append(dimensions[Int(dimid)])
+            }
+            let (names, attributes) = try self.attributes(varid: varid, variable: varName)
+            result.append(VariableInfo(id: varid, name: varName,
+                                       type: NetCDFType(code: type), dimensions: dims,
+                                       attributeNames: names, attributes: attributes))
+        }
+        return result
+    }
+
+    func attributes(varid: Int32, variable: String?) throws(NetCDFError) -> ([String], [String: AttributeValue]) {
+        var count: Int32 = 0
+        try NetCDFLibrary.call(path: path, variable: variable, "count attributes") { nc_inq_varnatts(ncid, varid, &count) }
+        var names: [String] = []
+        var values: [String: AttributeValue] = [:]
+        for index in 0..<count {
+            var name = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
+            try NetCDFLibrary.call(path: path, variable: variable, "name attribute \(index)") {
+                nc_inq_attname(ncid, varid, index, &name)
+            }
+            let attributeName = decodeName(name)
+            if let value = try attribute(varid: varid, name: attributeName, variable: variable) {
+                names.append(attributeName)
+                values[attributeName] = value
+            }
+        }
+        return (names, values)
+    }
+
+    /// One attribute's value; nil for types TileCast has no use for (compound, opaque, ...).
+    private func attribute(varid: Int32, name: String, variable: String?) throws(NetCDFError) -> AttributeValue? {
+        var type: nc_type = 0
+        var length = 0
+        let label = "read attribute \(name)"
+        try NetCDFLibrary.call(path: path, variable: variable, label) { nc_inq_att(ncid, varid, name, &type, &length) }
+        switch Int32(type) {
+        case NC_CHAR:
+            var chars = [CChar](repeating: 0, count: length + 1)
+            try NetCDFLibrary.call(path: path, variable: variable, label) { nc_get_att_text(ncid, varid, name, &chars) }
+            return .text(decodeName(chars))
+        case NC_BYTE, NC_UBYTE, NC_SHORT, NC_USHORT, NC_INT, NC_UINT, NC_INT64:
+            var numbers = [Int64](repeating: 0, count: max(length, 1))
+            try NetCDFLibrary.call(path: path, variable: variable, label) { nc_get_att_longlong(ncid, varid, name, &numbers) }
+            return .integers(Array(numbers.prefix(length)))
+        case NC_FLOAT, NC_DOUBLE, NC_UINT64:
+            var numbers = [Double](repeating: 0, count: max(length, 1))
+            try NetCDFLibrary.call(path: path, variable: variable, label) { nc_get_att_double(ncid, varid, name, &numbers) }
+            return .reals(Array(numbers.prefix(length)))
+        default:
+            return nil
+        }
+    }
+}
+
+/// Decodes a NUL-terminated C buffer as UTF-8, dropping trailing NULs and spaces.
+func decodeName(_ buffer: [CChar]) -> String {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}

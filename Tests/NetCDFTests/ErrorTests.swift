@@ -1,0 +1,93 @@
+import Foundation
+import NetCDF
+import TestSupport
+import XCTest
+
+/// Bad files and bad requests give typed errors that name the file (and variable).
+final class ErrorTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws { directory = try TemporaryDirectory() }
+
+    /// Runs `body` and returns the NetCDFError it throws, failing the test otherwise.
+    private func expectError(_ body: () throws -> Void, file: StaticString = #filePath, line: UInt = #line) -> NetCDFError? {
+        do {
+            try body()
+            XCTFail("expected a NetCDFError", file: file, line: line)
+        } catch let error as NetCDFError {
+            return error
+        } catch {
+            XCTFail("expected a NetCDFError, got \(error)", file: file, line: line)
+        }
+        return nil
+    }
+
+    func testMissingFile() {
+        let path = directory.path("no-such-file.nc")
+        let error = expectError { _ = try NetCDFFile(path: path) }
+        XCTAssertEqual(error?.status, .fileNotFound)
+        XCTAssertTrue(error?.description.contains(path) ?? false)
+    }
+
+    func testNotNetCDF() throws {
+        let path = directory.path("notes.txt")
+        try "this is not a netCDF file\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let error = expectError { _ = try NetCDFFile(path: path) }
+        XCTAssertEqual(error?.status, .notNetCDF)
+        XCTAssertEqual(error?.path, path)
+    }
+
+    /// libnetcdf itself reads a truncated classic file as zeros; we must refuse it.
+    func testTruncatedClassicFileIsDamageNotZeros() throws {
+        for kind in ["classic", "64-bit-offset"] {
+            let whole = directory.path("whole-\(kind).nc")
+            let values = (0..<400).map { String($0) }.joined(separator: ", ")
+            try makeNetCDF(cdl: """
+                netcdf t { dimensions: Time = UNLIMITED ; x = 100 ;
+                variables: float T2(Time, x) ; float HGT(x) ;
+                data: T2 = \(values) ; HGT = \((0..<100).map { String($0) }.joined(separator: ", ")) ; }
+                """, kind: kind, at: whole)
+            XCTAssertEqual(try NetCDFFile(path: whole).variable("T2").readFloats().last, 399)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+            for cut in [bytes.count - 4, bytes.count / 2] {
+                let truncated = directory.path("cut-\(kind)-\(cut).nc")
+                try bytes.prefix(cut).write(to: URL(fileURLWithPath: truncated))
+                let error = expectError { _ = try NetCDFFile(path: truncated) }
+                XCTAssertEqual(error?.status, .truncated, "\(kind) cut at \(cut)")
+                XCTAssertEqual(error?.path, truncated)
+            }
+        }
+    }
+
+    func testTruncatedNetCDF4File() throws {
+        let source = try Repository.sharedSample("ci_test_file.nc")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let truncated = directory.path("cut.nc")
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: truncated))
+        let error = expectError {
+            let file = try NetCDFFile(path: truncated)
+            for info in file.variables where info.type != .char { _ = try file.variable(info.name).readFloats() }
+        }
+        XCTAssertEqual(error?.path, truncated)
+        let status = try XCTUnwrap(error?.status)
+        XCTAssertTrue([.hdfError, .notNetCDF, .ioError].contains(status), "unexpected status \(status)")
+    }
+
+    func testMissingVariableAndBadHyperslabs() throws {
+        let file = try NetCDFFile(path: Repository.sharedSample("wrf_cropped.nc"))
+        let missing = expectError { _ = try file.variable("U10") }
+        XCTAssertEqual(missing?.status, .variableNotFound)
+        XCTAssertEqual(missing?.variable, "U10")
+        let t2 = try file.variable("T2")
+        let shape = t2.shape
+        XCTAssertEqual(expectError { _ = try t2.readFloats(start: [shape[0], 0, 0], count: [1, 1, 1]) }?.status, .indexOutOfBounds)
+        XCTAssertEqual(expectError { _ = try t2.readFloats(start: [0, 0, 0], count: [1, shape[1] + 1, 1]) }?.status, .edgeOutOfBounds)
+        XCTAssertEqual(expectError { _ = try t2.readFloats(start: [-1, 0, 0], count: [1, 1, 1]) }?.status, .indexOutOfBounds)
+        XCTAssertEqual(expectError { _ = try t2.readFloats(start: [0, 0], count: [1, 1]) }?.status, .indexOutOfBounds)
+        let error = expectError { _ = try t2.readFloats(start: [0, 0, 0], count: [1, 1, -2]) }
+        XCTAssertEqual(error?.status, .edgeOutOfBounds)
+        XCTAssertEqual(error?.variable, "T2")
+        XCTAssertEqual(expectError { _ = try file.variable("Times").readFloats() }?.status, .typeMismatch)
+        XCTAssertEqual(expectError { _ = try t2.readStrings() }?.status, .typeMismatch)
+    }
+}
