@@ -1,14 +1,14 @@
 // swift-tools-version: 6.0
 // TileCast: WRF / MM5 output -> compact tile store -> fast point forecasts.
 // The data flow shows in the target names:
-//   CNetCDF -> NetCDF -> (GridGeometry, Meteorology) -> ModelIngest -> tilecast
+//   CNetCDF -> NetCDF -> (GridGeometry, Meteorology, Catalog) -> ModelIngest -> tilecast
 import PackageDescription
 
 let package = Package(
     name: "TileCast",
     products: [
         .executable(name: "tilecast", targets: ["tilecast"]),
-        .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "ModelIngest"]),
+        .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "NetCDF", dependencies: ["CNetCDF"]),
         // Map projections and grids: lat/lon <-> fractional grid position. No I/O.
         .target(name: "GridGeometry"),
+        // The variables TileCast serves: names, units, stored precision. No dependencies.
+        .target(name: "Catalog"),
         // Pure meteorological formulas: humidity, dew point, sea-level pressure, wind, ... No I/O.
         .target(name: "Meteorology"),
         // WRF and MM5 readers, name profiles, runs, derived variables.
-        .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology"]),
+        .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology", "Catalog"]),
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",

@@ -1,0 +1,111 @@
+import GridGeometry
+import NetCDF
+
+/// Reads a file's XLAT/XLONG and checks them: the anchor (south-west mass point of frame 0),
+/// whether they change over time, and how well the projection reproduces them.
+///
+/// A reader must not silently use frame 0 when later frames disagree: a moving nest is
+/// refused by the run reader, an inconsistent file is reported (it then uses frame 0, which
+/// the round trip checks against the projection).
+struct CoordinateCheck {
+    let southWestCorner: GeoPoint
+    let behaviour: CoordinateBehaviour
+    let roundTripCells: Double
+
+    /// Coordinates that differ by less than this are the same (float storage noise).
+    static let tolerance = 1e-4
+
+    init(file: NetCDFFile, variables: [SourceRole: String], westEast: Int, southNorth: Int,
+         projection: ProjectionParameters) throws {
+        let path = file.path
+        guard let latName = variables[.latitude], let lonName = variables[.longitude] else {
+            throw IngestError.missingMetadata(path: path, what: "latitude/longitude coordinates (XLAT/XLONG, XLAT_M/XLONG_M or latitcrs/longicrs)")
+        }
+        let latitude: Variable, longitude: Variable
+        do {
+            latitude = try file.variable(latName)
+            longitude = try file.variable(lonName)
+        } catch { throw IngestError.unreadable(error) }
+        let cells = westEast * southNorth
+        guard latitude.shape.suffix(2) == [southNorth, westEast], longitude.shape == latitude.shape,
+              latitude.shape.count == 2 || latitude.shape.count == 3 else {
+            throw IngestError.missingMetadata(path: path, what: "\(latName)/\(lonName) of shape [(Time,) \(southNorth), \(westEast)] (found \(latitude.shape) and \(longitude.shape))")
+        }
+        let frames = latitude.shape.count == 3 ? latitude.shape[0] : 1
+        func frame(_ variable: Variable, _ index: Int) throws -> [Float] {
+            do {
+                if variable.shape.count == 2 { return try variable.readFloats() }
+                return try variable.readFloats(start: [index, 0, 0], count: [1, southNorth, westEast])
+            } catch { throw IngestError.unreadable(error) }
+        }
+        guard frames > 0 else {
+            throw IngestError.missingMetadata(path: path, what: "coordinates in \(latName) (it holds no frames)")
+        }
+        let lat0 = try frame(latitude, 0), lon0 = try frame(longitude, 0)
+        guard lat0.allSatisfy({ $0.isFinite && abs($0) <= 90 }), lon0.allSatisfy({ $0.isFinite && abs($0) <= 360 }) else {
+            throw IngestError.missingMetadata(path: path, what: "valid coordinates (\(latName)/\(lonName) hold missing or out-of-range values)")
+        }
+        southWestCorner = GeoPoint(latitude: Double(lat0[0]), longitude: Double(lon0[0]))
+
+        var behaviour = CoordinateBehaviour.fixed
+        var inconsistentFrames: [Int] = []
+        var worstDifference = 0.0, changedCells = 0
+        for index in 1..<max(frames, 1) {
+            let lat = try frame(latitude, index), lon = try frame(longitude, index)
+            let cornerShift = max(abs(Double(lat[0] - lat0[0])), Self.longitudeDifference(lon[0], lon0[0]))
+            if cornerShift > Self.tolerance {
+                behaviour = .moving(maxShiftDegrees: cornerShift, frame: index)
+                break
+            }
+            var changed = 0
+            for cell in 0..<cells {
+                let difference = max(abs(Double(lat[cell] - lat0[cell])), Self.longitudeDifference(lon[cell], lon0[cell]))
+                if difference > Self.tolerance {
+                    changed += 1
+                    worstDifference = max(worstDifference, difference)
+                }
+            }
+            if changed > 0 {
+                inconsistentFrames.append(index)
+                changedCells = max(changedCells, changed)
+            }
+        }
+        if case .fixed = behaviour, !inconsistentFrames.isEmpty {
+            behaviour = .inconsistent(maxDifferenceDegrees: worstDifference, frames: inconsistentFrames, cells: changedCells)
+        }
+        self.behaviour = behaviour
+
+        let grid: ProjectedGrid
+        do {
+            grid = try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
+                                     southWestCorner: southWestCorner)
+        } catch {
+            throw IngestError.badProjection(path: path, detail: "\(error)")
+        }
+        roundTripCells = Self.worstRoundTrip(grid: grid, latitudes: lat0, longitudes: lon0)
+    }
+
+    /// The largest distance in cells between a cell's index and where the projection puts
+    /// its stored coordinates (every cell of small grids, a regular sample of large ones).
+    static func worstRoundTrip(grid: ProjectedGrid, latitudes: [Float], longitudes: [Float]) -> Double {
+        let westEast = grid.westEast, southNorth = grid.southNorth
+        let stride = max(1, Int((Double(westEast * southNorth) / 20_000).squareRoot().rounded(.up)))
+        var worst = 0.0
+        for j in Swift.stride(from: 0, to: southNorth, by: stride) {
+            for i in Swift.stride(from: 0, to: westEast, by: stride) {
+                let cell = j * westEast + i
+                let position = grid.position(of: GeoPoint(latitude: Double(latitudes[cell]), longitude: Double(longitudes[cell])))
+                let distance = max(abs(position.i - Double(i)), abs(position.j - Double(j)))
+                worst = max(worst, distance.isFinite ? distance : .infinity)
+            }
+        }
+        return worst
+    }
+
+    /// |a - b| in degrees of longitude, across the dateline.
+    static func longitudeDifference(_ a: Float, _ b: Float) -> Double {
+        var difference = abs(Double(a) - Double(b)).truncatingRemainder(dividingBy: 360)
+        if difference > 180 { difference = 360 - difference }
+        return difference
+    }
+}

@@ -1,0 +1,158 @@
+import Catalog
+import Foundation
+import GridGeometry
+
+/// What `tilecast inspect` says about a file or a run: Codable for `--format json`, and
+/// rendered as aligned text for people.
+public struct RunDescription: Codable, Sendable {
+    public struct DomainDescription: Codable, Sendable {
+        public var domain: String
+        public var parent: String?
+        public var parentGridRatio: Int?
+        public var parentStart: [Int]?
+        /// Attribute placement against coordinates, in parent cells (nil without the parent).
+        public var nestOffsetCells: Double?
+        public var projection: String
+        public var projectionParameters: ProjectionParameters
+        public var westEast: Int
+        public var southNorth: Int
+        public var spacingKilometres: Double
+        public var southWestCorner: GeoPoint
+        public var latitudeRange: [Double]
+        public var longitudeRange: [Double]
+        public var frames: Int
+        public var firstTime: String
+        public var lastTime: String
+        public var step: String?
+        public var timeSource: String
+        public var coordinates: String
+        public var projectionRoundTripCells: Double
+        public var files: [String]
+        public var formats: [String]
+        public var provides: [String]
+        public var missing: [String: String]
+    }
+
+    public var model: String
+    public var profile: String
+    public var simulationStart: String?
+    public var cycle: String
+    public var domains: [DomainDescription]
+    public var warnings: [String]
+
+    /// Describes a checked run.
+    public init(run: ModelRun) {
+        model = run.title
+        profile = run.profileName
+        simulationStart = run.simulationStart.map(ModelTime.iso)
+        cycle = ModelTime.isoMinutes(run.defaultCycle)
+        warnings = run.warnings.map(\.message)
+        domains = run.domains.map { domain in
+            Self.describe(files: domain.files, id: domain.id, grid: domain.grid, times: domain.times,
+                          nest: domain.nest, nestCheck: domain.nestCheck, availability: domain.variables)
+        }
+    }
+
+    /// Describes one file on its own, whatever state it is in (a moving nest included).
+    public init(file: SourceFile) throws {
+        model = file.title
+        profile = file.profile.name
+        simulationStart = file.simulationStart.map(ModelTime.iso)
+        cycle = ModelTime.isoMinutes(file.simulationStart ?? file.times.first ?? 0)
+        warnings = []
+        let availability = VariableAvailability(roles: Set(file.variables.keys), profile: file.profile)
+        domains = [Self.describe(files: [file], id: file.domainID, grid: try file.grid, times: file.times,
+                                 nest: file.nest, nestCheck: nil, availability: availability)]
+    }
+
+    private static func describe(files: [SourceFile], id: Int, grid: ProjectedGrid, times: [Int64], nest: NestPlacement?,
+                                 nestCheck: NestCheck?, availability: VariableAvailability) -> DomainDescription {
+        let corners = grid.corners
+        let latitudes = corners.map(\.latitude), longitudes = corners.map(\.longitude)
+        let first = files[0]
+        let coordinates: String
+        switch files.map(\.coordinates).first(where: { $0 != .fixed }) ?? .fixed {
+        case .fixed: coordinates = "fixed"
+        case .moving(let shift, let frame):
+            coordinates = "moving: the grid's south-west corner moves \(String(format: "%.4f", shift))° by frame \(frame)"
+        case .inconsistent(let difference, let frames, let cells):
+            coordinates = "inconsistent: \(cells) cells differ from frame 0 by up to \(String(format: "%.4f", difference))° in frames \(frames.map(String.init).joined(separator: ",")); frame 0 is used"
+        }
+        return DomainDescription(
+            domain: "d" + twoDigits(id),
+            parent: nest.map { "d" + twoDigits($0.parentID) },
+            parentGridRatio: nest?.ratio,
+            parentStart: nest.map { [$0.iParentStart, $0.jParentStart] },
+            nestOffsetCells: nestCheck?.offsetCells,
+            projection: projectionName(grid.parameters),
+            projectionParameters: grid.parameters,
+            westEast: grid.westEast, southNorth: grid.southNorth,
+            spacingKilometres: grid.parameters.dx / 1000,
+            southWestCorner: grid.southWestCorner,
+            latitudeRange: [latitudes.min() ?? 0, latitudes.max() ?? 0],
+            longitudeRange: [longitudes.min() ?? 0, longitudes.max() ?? 0],
+            frames: times.count,
+            firstTime: times.first.map(ModelTime.iso) ?? "-",
+            lastTime: times.last.map(ModelTime.iso) ?? "-",
+            step: Domain.commonStep(times).map(ModelTime.duration),
+            timeSource: Array(Set(files.map(\.timeSource))).sorted().joined(separator: "; "),
+            coordinates: coordinates,
+            projectionRoundTripCells: files.map(\.projectionRoundTripCells).max() ?? 0,
+            files: files.map(\.path),
+            formats: Array(Set(files.map(\.format.rawValue))).sorted(),
+            provides: availability.available.map(\.rawValue),
+            missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }))
+    }
+
+    static func projectionName(_ parameters: ProjectionParameters) -> String {
+        let p = parameters
+        func degrees(_ value: Double) -> String { String(format: "%g", value) }
+        switch p.kind {
+        case .lambertConformal:
+            return p.trueLatitude1 == p.trueLatitude2
+                ? "Lambert conformal (tangent), TRUELAT \(degrees(p.trueLatitude1)), STAND_LON \(degrees(p.standardLongitude))"
+                : "Lambert conformal, TRUELAT1 \(degrees(p.trueLatitude1)), TRUELAT2 \(degrees(p.trueLatitude2)), STAND_LON \(degrees(p.standardLongitude))"
+        case .polarStereographic:
+            return "polar stereographic (\(p.trueLatitude1 < 0 ? "south" : "north")), TRUELAT1 \(degrees(p.trueLatitude1)), STAND_LON \(degrees(p.standardLongitude))"
+        case .mercator:
+            return "Mercator, TRUELAT1 \(degrees(p.trueLatitude1))"
+        case .latLon:
+            return p.isRotatedPole
+                ? "rotated-pole lat-lon, POLE_LAT \(degrees(p.poleLatitude)), POLE_LON \(degrees(p.poleLongitude)), STAND_LON \(degrees(p.standardLongitude))"
+                : "regular lat-lon"
+        }
+    }
+
+    /// The readable form: one block per domain, labels aligned.
+    public var text: String {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 15, withPad: " ", startingAt: 0) + value) }
+        row("Model", "\(model) (profile \(profile))")
+        row("Cycle", cycle + (simulationStart.map { " (simulation start \($0))" } ?? ""))
+        for domain in domains {
+            lines.append("")
+            var title = domain.domain
+            if let parent = domain.parent, let ratio = domain.parentGridRatio, let start = domain.parentStart {
+                title += ": nest of \(parent), ratio \(ratio), parent start i=\(start[0]) j=\(start[1])"
+                if let offset = domain.nestOffsetCells { title += String(format: " (placement checked: %.3f parent cells)", offset) }
+            }
+            lines.append(title)
+            row("  Files", domain.files.count == 1 ? domain.files[0] : "\(domain.files.count) files, first \(domain.files[0])")
+            row("  Format", domain.formats.joined(separator: ", "))
+            row("  Projection", domain.projection)
+            row("  Grid", "\(domain.westEast) x \(domain.southNorth) mass points (west_east x south_north), \(String(format: "%g", domain.spacingKilometres)) km")
+            row("  Extent", String(format: "lat %.3f .. %.3f, lon %.3f .. %.3f", domain.latitudeRange[0], domain.latitudeRange[1], domain.longitudeRange[0], domain.longitudeRange[1]))
+            row("  Times", "\(domain.frames) frames, \(domain.firstTime) .. \(domain.lastTime)" + (domain.step.map { ", every \($0)" } ?? "") + " (from \(domain.timeSource))")
+            row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells))
+            row("  Provides", domain.provides.joined(separator: ", "))
+            if !domain.missing.isEmpty {
+                row("  Missing", domain.missing.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))
+            }
+        }
+        if !warnings.isEmpty {
+            lines.append("")
+            lines += warnings.map { "warning: " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

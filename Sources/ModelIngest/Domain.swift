@@ -1,0 +1,103 @@
+import Catalog
+import GridGeometry
+
+/// One frame of a domain: its time and where it is stored.
+public struct DomainFrame: Sendable, Equatable {
+    public let time: Int64
+    /// Index into `Domain.files`.
+    public let fileIndex: Int
+    /// Index along the file's time dimension.
+    public let frameIndex: Int
+}
+
+/// One domain of a run (d01, d02, ...), stitched from its files in time order.
+public struct Domain: Sendable {
+    public let id: Int
+    /// The domain's files, in time order.
+    public let files: [SourceFile]
+    /// Every frame once, in time order.
+    public let frames: [DomainFrame]
+    public let grid: ProjectedGrid
+    public let nest: NestPlacement?
+    /// Where the nest's coordinates put its origin in the parent, against where its
+    /// attributes say (nil when the parent is not part of the run).
+    public let nestCheck: NestCheck?
+    /// What this domain can provide, and what it cannot and why.
+    public let variables: VariableAvailability
+
+    public var name: String { "d" + twoDigits(id) }
+    public var times: [Int64] { frames.map(\.time) }
+    public var projection: ProjectionParameters { grid.parameters }
+    /// The most common interval between frames (nil for a single frame).
+    public var step: Int64? { Self.commonStep(times) }
+    /// Grid spacing in metres (DX).
+    public var spacing: Double { projection.dx }
+
+    static func commonStep(_ times: [Int64]) -> Int64? {
+        var counts: [Int64: Int] = [:]
+        for index in times.indices.dropFirst() { counts[times[index] - times[index - 1], default: 0] += 1 }
+        return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
+    }
+}
+
+/// A nest's placement measured against its parent.
+public struct NestCheck: Sendable, Equatable {
+    /// Where the attributes (I/J_PARENT_START, ratio) put the nest's mass point [0,0] in the parent.
+    public let expected: GridPosition
+    /// Where its XLAT/XLONG put it.
+    public let measured: GridPosition
+    /// Parent DX over nest DX, against PARENT_GRID_RATIO.
+    public let spacingRatio: Double
+
+    /// The larger of the two axis offsets, in parent cells.
+    public var offsetCells: Double { max(abs(expected.i - measured.i), abs(expected.j - measured.j)) }
+}
+
+/// Which catalog variables a domain can provide, from the sources its files hold.
+public struct VariableAvailability: Sendable, Equatable {
+    public let available: [ForecastVariable]
+    /// Each missing variable with the reason ("no SNOWNC").
+    public let missing: [(ForecastVariable, String)]
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.available == rhs.available && lhs.missing.map(\.0) == rhs.missing.map(\.0) && lhs.missing.map(\.1) == rhs.missing.map(\.1)
+    }
+
+    /// Works out availability from the roles a file provides.
+    init(roles: Set<SourceRole>, profile: ModelProfile) {
+        func label(_ role: SourceRole) -> String { profile.names(role).first ?? role.rawValue }
+        func need(_ required: [SourceRole], anyOf alternatives: [SourceRole] = []) -> String? {
+            let absent = required.filter { !roles.contains($0) }
+            if !absent.isEmpty { return "no " + absent.map(label).joined(separator: ", ") }
+            if !alternatives.isEmpty && !alternatives.contains(where: roles.contains) {
+                // Name only the alternatives this profile knows, so WRF users never read "pstar".
+                let known = alternatives.filter { !profile.names($0).isEmpty }
+                return known.count == 1 ? "no " + label(known[0]) : "none of " + known.map(label).joined(separator: ", ")
+            }
+            return nil
+        }
+        let pressure: [SourceRole] = [.surfacePressure, .pstar]
+        var reasons: [ForecastVariable: String?] = [
+            .temperature2m: need([.temperature2m]),
+            .relativeHumidity2m: need([.temperature2m, .mixingRatio2m], anyOf: pressure),
+            .dewPoint2m: need([.mixingRatio2m], anyOf: pressure),
+            .windU10m: need([.u10m, .v10m]),
+            .windV10m: need([.u10m, .v10m]),
+            .precipitation: need([], anyOf: [.rainConvective, .rainNonConvective, .rainShallow]),
+            .snowfall: need([.snowWater]),
+            .surfacePressure: need([], anyOf: pressure),
+            .cloudCover: need([.cloudFraction]),
+            .shortwaveRadiation: need([.shortwaveDown]),
+            .elevation: need([.terrainHeight]),
+        ]
+        reasons[.pressureMSL] = roles.contains(.seaLevelPressure) ? nil
+            : need([.temperature2m, .terrainHeight], anyOf: pressure)
+        reasons[.apparentTemperature] = need([.temperature2m, .mixingRatio2m, .u10m, .v10m], anyOf: pressure)
+        let cloud = reasons[.cloudCover] ?? nil, rain = reasons[.precipitation] ?? nil
+        reasons[.weatherCode] = cloud.map { "needs cloud_cover (\($0))" } ?? rain.map { "needs precipitation (\($0))" }
+        available = ForecastVariable.allCases.filter { (reasons[$0] ?? nil) == nil }
+        missing = ForecastVariable.allCases.compactMap { variable in
+            (reasons[variable] ?? nil).map { (variable, $0) }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import GridGeometry
+import NetCDF
+
+/// A file's domain identity and projection, read the way its convention stores them:
+/// WRF global attributes, or MM5 (archiver) scalar variables.
+struct DomainMetadata {
+    var title: String
+    var domainID: Int
+    var nest: NestPlacement?
+    var projection: ProjectionParameters
+    var bucketMM: Double?
+    var simulationStart: Int64?
+
+    init(file: NetCDFFile, profile: ModelProfile) throws {
+        switch profile.convention {
+        case .wrf: try self.init(wrf: file)
+        case .mm5: try self.init(mm5: file)
+        }
+    }
+
+    private init(wrf file: NetCDFFile) throws {
+        let path = file.path
+        func number(_ name: String) throws -> Double {
+            guard let value = file.attribute(name)?.double, value.isFinite else {
+                throw IngestError.missingMetadata(path: path, what: "global attribute \(name) (a number)")
+            }
+            return value
+        }
+        title = (file.attribute("TITLE")?.string ?? "WRF").trimmingCharacters(in: .whitespaces)
+        domainID = file.attribute("GRID_ID")?.int ?? 1
+        if let parent = file.attribute("PARENT_ID")?.int, parent != domainID, parent > 0,
+           let ratio = file.attribute("PARENT_GRID_RATIO")?.int, ratio >= 1,
+           let iStart = file.attribute("I_PARENT_START")?.int, let jStart = file.attribute("J_PARENT_START")?.int {
+            nest = NestPlacement(parentID: parent, ratio: ratio, iParentStart: iStart, jParentStart: jStart)
+        }
+        let code = Int(try number("MAP_PROJ"))
+        guard let kind = ProjectionKind(rawValue: code) else {
+            throw IngestError.badProjection(path: path, detail: "MAP_PROJ = \(code); expected 1 (Lambert), 2 (polar stereographic), 3 (Mercator) or 6 (lat-lon)")
+        }
+        let trueLatitude1 = try number("TRUELAT1")
+        let standardLongitude = try file.attribute("STAND_LON")?.double ?? number("CEN_LON")
+        projection = ProjectionParameters(
+            kind: kind,
+            trueLatitude1: trueLatitude1,
+            trueLatitude2: file.attribute("TRUELAT2")?.double ?? trueLatitude1,
+            standardLongitude: standardLongitude,
+            poleLatitude: file.attribute("POLE_LAT")?.double ?? 90,
+            poleLongitude: file.attribute("POLE_LON")?.double ?? 0,
+            dx: try number("DX"),
+            dy: try number("DY"))
+        bucketMM = file.attribute("BUCKET_MM")?.double
+        simulationStart = (file.attribute("SIMULATION_START_DATE")?.string).flatMap(ModelTime.parseWRF)
+            ?? (file.attribute("START_DATE")?.string).flatMap(ModelTime.parseWRF)
+    }
+
+    private init(mm5 file: NetCDFFile) throws {
+        let path = file.path
+        /// MM5 archiver files keep projection numbers as scalar variables (attributes also accepted).
+        func number(_ name: String) throws -> Double {
+            if file.hasVariable(name), let value = try? file.variable(name).readDoubles().first, value.isFinite {
+                return value
+            }
+            if let value = file.attribute(name)?.double, value.isFinite { return value }
+            throw IngestError.missingMetadata(path: path, what: "MM5 scalar \(name)")
+        }
+        title = (file.attribute("title")?.string ?? file.attribute("TITLE")?.string ?? "MM5")
+            .trimmingCharacters(in: .whitespaces)
+        domainID = Int(exactly: (try? number("domain_id")) ?? 1) ?? 1
+        nest = nil
+        let code = Int(try number("map_proj_code"))
+        let kinds: [Int: ProjectionKind] = [1: .lambertConformal, 2: .polarStereographic, 3: .mercator]
+        guard let kind = kinds[code] else {
+            throw IngestError.badProjection(path: path, detail: "map_proj_code = \(code); expected 1 (Lambert), 2 (polar stereographic) or 3 (Mercator)")
+        }
+        let spacing = try number("grid_ds") * 1000
+        let lat1 = try number("stdlat_1")
+        projection = ProjectionParameters(
+            kind: kind,
+            trueLatitude1: lat1,
+            trueLatitude2: (try? number("stdlat_2")) ?? lat1,
+            standardLongitude: try number("stdlon"),
+            poleLatitude: 90, poleLongitude: 0,
+            dx: spacing, dy: spacing)
+        bucketMM = nil
+        let timeName = ["time", "Time"].first(where: file.hasVariable)
+        simulationStart = timeName.flatMap { try? file.variable($0) }
+            .flatMap { $0.attributes["units"]?.string }.flatMap(ModelTime.parseSinceUnits)
+    }
+}

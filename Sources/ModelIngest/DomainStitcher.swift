@@ -1,0 +1,99 @@
+import GridGeometry
+import NetCDF
+
+/// Joins one domain's files into a single time axis, refusing what would give wrong numbers.
+enum DomainStitcher {
+    static func stitch(id: Int, files: [SourceFile], warnings: inout [IngestWarning]) throws -> Domain {
+        guard let first = files.first else { throw IngestError.noInput(paths: []) }
+        let name = "d" + twoDigits(id)
+        for file in files {
+            if case .moving(let shift, let frame) = file.coordinates {
+                throw IngestError.movingNest(domain: id, path: file.path,
+                                             detail: "its south-west corner moves \(String(format: "%.4f", shift))° by frame \(frame)")
+            }
+            if case .inconsistent(let difference, let frames, let cells) = file.coordinates {
+                warnings.append(IngestWarning(.inconsistentCoordinates,
+                    "\(file.path): \(cells) cells of XLAT/XLONG differ from frame 0 by up to \(String(format: "%.4f", difference))° in frames \(frames.map(String.init).joined(separator: ",")); using frame 0 (it matches the projection to \(String(format: "%.4f", file.projectionRoundTripCells)) cells)"))
+            }
+            if file.timeSource != file.profile.names(.timeText).first && file.profile.convention == .wrf {
+                warnings.append(IngestWarning(.timeFallback, "\(file.path): times taken from \(file.timeSource)"))
+            }
+            let sameGrid = file.westEast == first.westEast && file.southNorth == first.southNorth
+                && file.projection == first.projection
+                && abs(file.southWestCorner.latitude - first.southWestCorner.latitude) <= CoordinateCheck.tolerance
+                && CoordinateCheck.longitudeDifference(Float(file.southWestCorner.longitude), Float(first.southWestCorner.longitude)) <= CoordinateCheck.tolerance
+            if !sameGrid {
+                throw IngestError.inconsistentGrid(domain: id, paths: [first.path, file.path],
+                    detail: "\(first.westEast)x\(first.southNorth) at \(first.southWestCorner) against \(file.westEast)x\(file.southNorth) at \(file.southWestCorner)")
+            }
+        }
+
+        var frames: [DomainFrame] = []
+        for (fileIndex, file) in files.enumerated() {
+            for (frameIndex, time) in file.times.enumerated() {
+                frames.append(DomainFrame(time: time, fileIndex: fileIndex, frameIndex: frameIndex))
+            }
+        }
+        frames.sort { ($0.time, $0.fileIndex) < ($1.time, $1.fileIndex) }
+        var unique: [DomainFrame] = []
+        for frame in frames {
+            guard let previous = unique.last, previous.time == frame.time else {
+                unique.append(frame)
+                continue
+            }
+            let a = files[previous.fileIndex], b = files[frame.fileIndex]
+            guard try sameValues(a, previous.frameIndex, b, frame.frameIndex) else {
+                throw IngestError.overlappingFrames(domain: id, time: ModelTime.iso(frame.time), paths: [a.path, b.path])
+            }
+            warnings.append(IngestWarning(.duplicateFrames, "\(name): \(ModelTime.iso(frame.time)) is in both \(a.path) and \(b.path) with identical values; using the first"))
+        }
+        if let step = Domain.commonStep(unique.map(\.time)), step > 0 {
+            for index in unique.indices.dropFirst() where unique[index].time - unique[index - 1].time > step {
+                throw IngestError.missingFrames(domain: id, after: ModelTime.iso(unique[index - 1].time),
+                                                before: ModelTime.iso(unique[index].time), step: ModelTime.duration(step))
+            }
+        }
+
+        let roles = files.map { Set($0.variables.keys) }.reduce(Set(SourceRole.allCases)) { $0.intersection($1) }
+        return Domain(id: id, files: files, frames: unique, grid: try first.grid, nest: first.nest, nestCheck: nil,
+                      variables: VariableAvailability(roles: roles, profile: first.profile))
+    }
+
+    /// Whether two frames hold the same data, judged on the fields a forecast is made of.
+    private static func sameValues(_ a: SourceFile, _ frameA: Int, _ b: SourceFile, _ frameB: Int) throws -> Bool {
+        let roles: [SourceRole] = [.temperature2m, .mixingRatio2m, .surfacePressure, .u10m, .v10m, .rainNonConvective, .rainConvective]
+        for role in roles {
+            guard let va = a.variable(role), let vb = b.variable(role), va.shape.count == 3, vb.shape.count == 3 else { continue }
+            do {
+                let x = try va.readFloats(start: [frameA, 0, 0], count: [1, va.shape[1], va.shape[2]])
+                let y = try vb.readFloats(start: [frameB, 0, 0], count: [1, vb.shape[1], vb.shape[2]])
+                if !zip(x, y).allSatisfy({ $0.bitPattern == $1.bitPattern }) { return false }
+            } catch {
+                throw IngestError.unreadable(error)
+            }
+        }
+        return true
+    }
+}
+
+/// Checks each nest against its parent: the attributes' placement against the coordinates.
+enum NestChecker {
+    /// A nest whose coordinates sit further than this from its attributes' placement is reported.
+    static let toleranceCells = 0.05
+
+    static func check(_ domains: [Domain], warnings: inout [IngestWarning]) throws -> [Domain] {
+        domains.map { domain in
+            guard let nest = domain.nest, let parent = domains.first(where: { $0.id == nest.parentID }) else { return domain }
+            let measured = parent.grid.position(of: domain.grid.southWestCorner)
+            let check = NestCheck(expected: nest.parentPositionOfOrigin, measured: measured,
+                                  spacingRatio: parent.spacing / domain.spacing)
+            if check.offsetCells > toleranceCells || abs(check.spacingRatio - Double(nest.ratio)) > 0.01 {
+                let f = { (value: Double) in String(format: "%.3f", value) }
+                warnings.append(IngestWarning(.nestMismatch,
+                    "\(domain.name): nest attributes (I_PARENT_START \(nest.iParentStart), J_PARENT_START \(nest.jParentStart), ratio \(nest.ratio)) put it at \(parent.name) position (\(f(check.expected.i)), \(f(check.expected.j))) but its coordinates put it at (\(f(measured.i)), \(f(measured.j))), \(f(check.offsetCells)) cells away (spacing ratio \(f(check.spacingRatio))); queries use its own coordinates"))
+            }
+            return Domain(id: domain.id, files: domain.files, frames: domain.frames, grid: domain.grid, nest: domain.nest,
+                          nestCheck: check, variables: domain.variables)
+        }
+    }
+}

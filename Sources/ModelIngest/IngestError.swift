@@ -1,0 +1,71 @@
+import NetCDF
+
+/// Why a run cannot be read. Every case names the file, variable or domain at fault and what
+/// was expected; the command line prints `description` and exits with code 3 (unusable input).
+public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No input files were found in the paths given.
+    case noInput(paths: [String])
+    /// libnetcdf could not read a file (missing, not netCDF, truncated, damaged).
+    case unreadable(NetCDFError)
+    /// A profile could not be loaded.
+    case badProfile(origin: String, reason: String)
+    /// A file lacks what every file of its kind must have (dimensions, coordinates, attributes).
+    case missingMetadata(path: String, what: String)
+    /// Neither Times nor XTIME gives a usable time axis.
+    case badTimes(path: String, detail: String)
+    /// The projection is not one TileCast knows, or its parameters are impossible.
+    case badProjection(path: String, detail: String)
+    /// Two files hold the same time of one domain with different values.
+    case overlappingFrames(domain: Int, time: String, paths: [String])
+    /// The time axis has a hole (e.g. one file of a split run is missing).
+    case missingFrames(domain: Int, after: String, before: String, step: String)
+    /// Files of one domain disagree on the grid (size, projection or position).
+    case inconsistentGrid(domain: Int, paths: [String], detail: String)
+    /// The grid moves over time; TileCast refuses moving nests rather than use frame 0.
+    case movingNest(domain: Int, path: String, detail: String)
+    /// Nothing extractable was left after skipping what is absent.
+    case nothingUsable(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .noInput(let paths):
+            return "no netCDF input found in \(paths.joined(separator: ", ")): expected wrfout/MM5 files or folders holding them"
+        case .unreadable(let error):
+            return error.description
+        case .badProfile(let origin, let reason):
+            return "\(origin): \(reason)"
+        case .missingMetadata(let path, let what):
+            return "\(path): missing \(what)"
+        case .badTimes(let path, let detail):
+            return "\(path): no usable time axis: \(detail)"
+        case .badProjection(let path, let detail):
+            return "\(path): unusable map projection: \(detail)"
+        case .overlappingFrames(let domain, let time, let paths):
+            return "d\(twoDigits(domain)): time \(time) appears in \(paths.joined(separator: " and ")) with different values: expected each time once (remove one file)"
+        case .missingFrames(let domain, let after, let before, let step):
+            return "d\(twoDigits(domain)): frames missing between \(after) and \(before) (the run's step is \(step)): is a file of the run missing?"
+        case .inconsistentGrid(let domain, let paths, let detail):
+            return "d\(twoDigits(domain)): files disagree on the grid (\(detail)): \(paths.joined(separator: ", "))"
+        case .movingNest(let domain, let path, let detail):
+            return "\(path): d\(twoDigits(domain)) is a moving nest (\(detail)); moving nests are not supported: extract the static domains only"
+        case .nothingUsable(let path, let detail):
+            return "\(path): nothing to extract: \(detail)"
+        }
+    }
+}
+
+/// Something ingest handled but the operator should hear about, said once per run.
+public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable { case missingVariables, duplicateFrames, inconsistentCoordinates, nestMismatch, skippedFile, timeFallback, badValues, accumulationReset }
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "warning: \(message)" }
+}
+
+func twoDigits(_ value: Int) -> String { value < 10 && value >= 0 ? "0\(value)" : String(value) }

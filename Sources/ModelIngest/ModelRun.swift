@@ -1,0 +1,95 @@
+import Foundation
+import GridGeometry
+import NetCDF
+
+/// A model run: every domain of one set of input files, checked and stitched.
+public struct ModelRun: Sendable {
+    /// The profile's name ("wrf", "mm5", or a site's own).
+    public let profileName: String
+    /// The model and version as the files say (TITLE).
+    public let title: String
+    /// The simulation start the files state; nil when none did.
+    public let simulationStart: Int64?
+    /// Domains by id, coarsest (d01) first.
+    public let domains: [Domain]
+    /// What was handled but deserves the operator's attention.
+    public let warnings: [IngestWarning]
+
+    /// The cycle a run is filed under by default: its simulation start, else its first frame.
+    public var defaultCycle: Int64 {
+        simulationStart ?? domains.compactMap { $0.frames.first?.time }.min() ?? 0
+    }
+
+    /// Reads and checks a run from files and folders (a folder's netCDF files, not recursively).
+    ///
+    /// - Parameter profile: the name profile; nil picks the built-in one that fits each file.
+    /// - Throws: `IngestError` naming the file or domain at fault.
+    public static func read(paths: [String], profile: ModelProfile? = nil) throws -> ModelRun {
+        var warnings: [IngestWarning] = []
+        let files = try openInputs(paths: paths, profile: profile, warnings: &warnings)
+        guard let first = files.first else { throw IngestError.noInput(paths: paths) }
+        var domains: [Domain] = []
+        for id in Set(files.map(\.domainID)).sorted() {
+            let members = files.filter { $0.domainID == id }.sorted { ($0.times.first ?? 0) < ($1.times.first ?? 0) }
+            domains.append(try DomainStitcher.stitch(id: id, files: members, warnings: &warnings))
+        }
+        domains = try NestChecker.check(domains, warnings: &warnings)
+        for domain in domains where !domain.variables.missing.isEmpty {
+            let list = domain.variables.missing.map { "\($0.0.rawValue) (\($0.1))" }.joined(separator: ", ")
+            warnings.append(IngestWarning(.missingVariables, "\(domain.name): skipping \(list)"))
+        }
+        if domains.allSatisfy({ $0.variables.available.allSatisfy(\.isStatic) }) {
+            throw IngestError.nothingUsable(path: first.path, detail: "no forecast variable can be made from these files (\(domains.first?.variables.missing.map(\.1).joined(separator: "; ") ?? ""))")
+        }
+        let starts = files.compactMap(\.simulationStart)
+        return ModelRun(profileName: first.profile.name, title: first.title, simulationStart: starts.min(),
+                        domains: domains, warnings: warnings)
+    }
+
+    /// Expands folders and opens every input file. In a folder, files that are not netCDF at
+    /// all are skipped with a warning; a named file that cannot be read is an error, and so is
+    /// a damaged netCDF file anywhere.
+    private static func openInputs(paths: [String], profile: ModelProfile?, warnings: inout [IngestWarning]) throws -> [SourceFile] {
+        var result: [SourceFile] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw IngestError.unreadable(NetCDFError(status: .fileNotFound, path: path, operation: "open"))
+            }
+            guard isDirectory.boolValue else {
+                result.append(try open(path, profile: profile))
+                continue
+            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let child = (path as NSString).appendingPathComponent(name)
+                var childIsDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory), !childIsDirectory.boolValue else { continue }
+                do {
+                    result.append(try open(child, profile: profile))
+                } catch IngestError.unreadable(let error) where error.status == .notNetCDF {
+                    warnings.append(IngestWarning(.skippedFile, "\(child): not a netCDF file, skipped"))
+                } catch IngestError.missingMetadata(let file, let what) where profile == nil {
+                    warnings.append(IngestWarning(.skippedFile, "\(file): not a model output file (missing \(what)), skipped"))
+                }
+            }
+        }
+        return result
+    }
+
+    private static func open(_ path: String, profile: ModelProfile?) throws -> SourceFile {
+        if let profile { return try SourceFile(path: path, profile: profile) }
+        return try SourceFile(path: path, profile: try detectProfile(path))
+    }
+
+    /// The built-in profile whose coordinate names the file has.
+    public static func detectProfile(_ path: String) throws -> ModelProfile {
+        let file: NetCDFFile
+        do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
+        for name in ModelProfile.builtinNames {
+            let candidate = try ModelProfile.load(name)
+            if candidate.names(.latitude).contains(where: file.hasVariable) { return candidate }
+        }
+        throw IngestError.missingMetadata(path: path, what: "coordinates of a known model (XLAT/XLONG for WRF, latitcrs/longicrs for MM5; pass --profile FILE for others)")
+    }
+}

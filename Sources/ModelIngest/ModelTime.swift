@@ -1,0 +1,122 @@
+import Foundation
+
+/// Times in ingest and in the store are whole seconds since 1970-01-01T00:00:00Z.
+///
+/// Plain integers, converted by the proleptic Gregorian algorithms of Howard Hinnant
+/// ("chrono-Compatible Low-Level Date Algorithms"), keep decoding fast and exact with no
+/// Calendar or time zone involved: model times are UTC.
+public enum ModelTime {
+    /// Seconds since the epoch for a UTC calendar time; nil when a field is out of range.
+    public static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int64? {
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+              (1...9999).contains(year) else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    /// Parses WRF's "YYYY-MM-DD_HH:MM:SS" (also with 'T' or ' ' as separator, and with the
+    /// seconds left off); nil for anything else, including "0000-00-00_00:00:00".
+    public static func parseWRF(_ text: String) -> Int64? {
+        let digits = Array(text.utf8)
+        func number(_ start: Int, _ length: Int) -> Int? {
+            guard start + length <= digits.count else { return nil }
+            var value = 0
+            for byte in digits[start..<(start + length)] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard digits.count == 19 || digits.count == 16,
+              digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"),
+              [UInt8(ascii: "_"), UInt8(ascii: "T"), UInt8(ascii: " ")].contains(digits[10]),
+              digits[13] == UInt8(ascii: ":"),
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2) else { return nil }
+        var second = 0
+        if digits.count == 19 {
+            guard digits[16] == UInt8(ascii: ":"), let value = number(17, 2) else { return nil }
+            second = value
+        }
+        return seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// Parses the reference time of CF units such as "minutes since 2026-11-22 00:00:00".
+    public static func parseSinceUnits(_ units: String) -> Int64? {
+        guard let range = units.range(of: "since ") else { return nil }
+        var text = units[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        if text.hasSuffix("Z") { text.removeLast() }
+        if text.count == 10 { text += " 00:00:00" }
+        if text.count > 19 { text = String(text.prefix(19)) }
+        return parseWRF(text)
+    }
+
+    /// "2026-11-22T06:00Z": compact ISO 8601, as cycles are named.
+    public static func isoMinutes(_ seconds: Int64) -> String {
+        let c = civil(seconds)
+        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute))Z"
+    }
+
+    /// "2026-11-22T06:00:00Z".
+    public static func iso(_ seconds: Int64) -> String {
+        let c = civil(seconds)
+        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))Z"
+    }
+
+    /// The calendar fields of a time.
+    public static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let days = Int(floorDivide(seconds, 86_400))
+        let rest = Int(seconds - Int64(days) * 86_400)
+        let (year, month, day) = civilFromDays(days)
+        return (year, month, day, rest / 3600, rest % 3600 / 60, rest % 60)
+    }
+
+    /// A duration as "1h", "3h", "30min", "90s".
+    public static func duration(_ seconds: Int64) -> String {
+        if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
+        if seconds % 60 == 0 { return "\(seconds / 60)min" }
+        return "\(seconds)s"
+    }
+
+    private static func pad(_ value: Int, _ width: Int = 2) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,130 @@
+import GridGeometry
+import NetCDF
+
+/// Where a nest sits in its parent, as WRF's global attributes say.
+public struct NestPlacement: Sendable, Equatable, Codable {
+    public let parentID: Int
+    public let ratio: Int
+    /// 1-based parent staggered indices of the nest's first staggered point (WRF convention).
+    public let iParentStart: Int
+    public let jParentStart: Int
+
+    /// The 0-based parent mass-grid position of the nest's mass point [0,0]: the nest's
+    /// first staggered point is the parent's staggered point `iParentStart`, which lies half a
+    /// parent cell before parent mass point `iParentStart - 1`, and the nest's first mass point
+    /// lies half a nest cell after that.
+    public var parentPositionOfOrigin: GridPosition {
+        let half = 0.5 / Double(ratio)
+        return GridPosition(i: Double(iParentStart) - 1.5 + half, j: Double(jParentStart) - 1.5 + half)
+    }
+}
+
+/// How the file's coordinates behave over its frames.
+public enum CoordinateBehaviour: Sendable, Equatable {
+    /// The same in every frame (or stored without a time dimension).
+    case fixed
+    /// The grid moves: its south-west corner differs between frames.
+    case moving(maxShiftDegrees: Double, frame: Int)
+    /// The corner stays but some cells change between frames: a damaged or inconsistent file.
+    case inconsistent(maxDifferenceDegrees: Double, frames: [Int], cells: Int)
+}
+
+/// One input file, described once: its domain, times, grid and which sources it holds.
+public struct SourceFile: Sendable {
+    public let path: String
+    let file: NetCDFFile
+    public let profile: ModelProfile
+    public let format: NetCDFFormat
+    public let title: String
+    public let domainID: Int
+    public let nest: NestPlacement?
+    public let projection: ProjectionParameters
+    public let westEast: Int
+    public let southNorth: Int
+    /// XLAT/XLONG at [0,0] of the first frame: where the grid is anchored.
+    public let southWestCorner: GeoPoint
+    public let coordinates: CoordinateBehaviour
+    /// Worst distance, in cells, between a stored coordinate of frame 0 and where the
+    /// projection puts it.
+    public let projectionRoundTripCells: Double
+    public let times: [Int64]
+    /// Where the times came from ("Times", or "XTIME" and why).
+    public let timeSource: String
+    public let simulationStart: Int64?
+    /// WRF's BUCKET_MM (nil or <= 0 when buckets are off).
+    public let bucketMM: Double?
+    /// The variable found for each role this file can provide.
+    public let variables: [SourceRole: String]
+    /// The dimension names actually used by this file.
+    let timeDimension: String
+    let southNorthDimension: String
+    let westEastDimension: String
+
+    public var grid: ProjectedGrid {
+        get throws {
+            do {
+                return try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
+                                         southWestCorner: southWestCorner)
+            } catch {
+                throw IngestError.badProjection(path: path, detail: "\(error)")
+            }
+        }
+    }
+
+    /// Reads a file's description.
+    ///
+    /// - Throws: `IngestError` naming the file: `.unreadable` (libnetcdf), `.missingMetadata`,
+    ///   `.badTimes`, `.badProjection`.
+    public init(path: String, profile: ModelProfile) throws {
+        let file: NetCDFFile
+        do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
+        self.path = path
+        self.file = file
+        self.profile = profile
+        format = file.format
+        var found: [SourceRole: String] = [:]
+        for role in SourceRole.allCases {
+            if let name = profile.names(role).first(where: file.hasVariable) { found[role] = name }
+        }
+        variables = found
+        let dimensionName = { (role: String) -> String? in
+            (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }
+        }
+        guard let sn = dimensionName("south_north"), let we = dimensionName("west_east") else {
+            throw IngestError.missingMetadata(path: path, what: "grid dimensions (expected one of \((profile.dimensions["south_north"] ?? []) + (profile.dimensions["west_east"] ?? [])))")
+        }
+        southNorthDimension = sn
+        westEastDimension = we
+        timeDimension = dimensionName("time") ?? "Time"
+        southNorth = file.dimension(sn)?.length ?? 0
+        westEast = file.dimension(we)?.length ?? 0
+        guard southNorth > 0, westEast > 0 else {
+            throw IngestError.missingMetadata(path: path, what: "a non-empty grid (\(sn) = \(southNorth), \(we) = \(westEast))")
+        }
+
+        let metadata = try DomainMetadata(file: file, profile: profile)
+        title = metadata.title
+        domainID = metadata.domainID
+        nest = metadata.nest
+        projection = metadata.projection
+        bucketMM = metadata.bucketMM
+        simulationStart = metadata.simulationStart
+
+        let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
+                                simulationStart: metadata.simulationStart)
+        times = axis.times
+        timeSource = axis.source
+
+        let check = try CoordinateCheck(file: file, variables: found, westEast: westEast, southNorth: southNorth,
+                                        projection: projection)
+        southWestCorner = check.southWestCorner
+        coordinates = check.behaviour
+        projectionRoundTripCells = check.roundTripCells
+    }
+
+    /// The variable for a role, bound for reading; nil when the file lacks it.
+    func variable(_ role: SourceRole) -> Variable? {
+        guard let name = variables[role] else { return nil }
+        return try? file.variable(name)
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+/// `tilecast`: WRF / MM5 output to a compact tile store, and fast point forecasts from it.
+@main
+struct Tilecast: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tilecast",
+        abstract: "Turn WRF and MM5 output into app-ready point forecasts.",
+        discussion: """
+        Describe a model file or run:     tilecast inspect SampleGrids
+        Print a name profile to adapt:    tilecast profile wrf > mysite.json
+
+        Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside
+        what the store holds, 5 store damaged or missing.
+        """,
+        subcommands: [InspectCommand.self, ProfileCommand.self]
+    )
+
+    /// Runs a command, turning every error into one or two lines on stderr and the exit
+    /// code SPEC section 5 gives it (ArgumentParser's own usage errors become 2).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as Failure {
+            FileHandle.standardError.write(Data("tilecast: error: \(failure.message)\n".utf8))
+            Foundation.exit(failure.code)
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data("\(message)\n".utf8))
+            Foundation.exit(code == .validationFailure ? Failure.usage : code.rawValue)
+        }
+    }
+}
