@@ -1,0 +1,237 @@
+// De-accumulation of WRF/MM5 precipitation: run totals per frame -> amount per output interval.
+//
+// WRF writes precipitation accumulated since the simulation start in several parts:
+// RAINC (cumulus scheme), RAINNC (microphysics), RAINSH (shallow cumulus, some schemes
+// only). With `bucket_mm` > 0 it keeps RAINC/RAINNC below BUCKET_MM by subtracting the
+// bucket and counting the tips in I_RAINC/I_RAINNC, so the true total is
+//     total = RAINC + RAINNC + RAINSH + (I_RAINC + I_RAINNC) * BUCKET_MM.
+// MM5's archiver writes rain_con/rain_non in cm. SNOWNC (grid-scale snow and ice, mm of
+// water, already contained in RAINNC) goes through the same machinery with no bucket.
+//
+// Choices, all visible to the caller through `AccumulationSettings` and the report:
+// * Sums are done in Double, so a total is exact to the Float parts it is made of (a
+//   Float total of a few thousand mm would be rounded to 2.4e-4 mm at every frame); only
+//   the interval amount is rounded to Float, once.
+// * A drop no larger than `resetTolerance` is rounding: the interval is 0 and the drop is
+//   remembered (the reference stays at the old, higher total), so the next rise pays it
+//   back and every window sum stays within one tolerance of the raw accumulated difference.
+// * A larger drop is a reset (a restarted accumulation, or a bucket tip the file did not
+//   count). It is counted in the report. The interval then becomes the new total, which is
+//   exactly what fell since the restart, when that is plausible: the new total is not
+//   negative, and no bucket could have tipped unseen (BUCKET_MM <= 0, or the file carries
+//   the counts for every bucketed part). Otherwise it is NaN: an uncounted tip and a
+//   restart look the same, and either guess could be wrong by up to BUCKET_MM.
+// * The first frame has no predecessor: 0 when it is the simulation start (nothing has
+//   fallen yet), NaN (unknown) for restart output whose first frame is later.
+// * NaN in any part gives NaN for that interval and for the next one (no predecessor).
+
+/// Unit of the accumulated fields in the file.
+public enum AccumulationUnit: Sendable, Equatable {
+    /// WRF: mm (kg/m²).
+    case millimetres
+    /// MM5 archiver convention: cm.
+    case centimetres
+
+    /// Millimetres in one of this unit.
+    public var millimetresPerUnit: Double {
+        switch self {
+        case .millimetres: return 1
+        case .centimetres: return 10
+        }
+    }
+}
+
+/// How to read one run's accumulated precipitation.
+public struct AccumulationSettings: Sendable, Equatable {
+    /// BUCKET_MM from the file's global attributes; <= 0 means no bucket.
+    public var bucketMillimetres: Double
+    /// False when BUCKET_MM > 0 but some bucketed part (RAINC, RAINNC) has no I_ count.
+    public var bucketCountsComplete: Bool
+    /// Unit of the accumulated parts in the file.
+    public var unit: AccumulationUnit
+    /// True when the first frame given is the simulation start (START_DATE equals
+    /// SIMULATION_START_DATE and the frame is at 0 h); false for restart output.
+    public var firstFrameIsSimulationStart: Bool
+    /// Largest drop, in mm, treated as float rounding rather than as a reset.
+    public var resetTolerance: Double
+
+    public init(
+        bucketMillimetres: Double = 0, bucketCountsComplete: Bool = true,
+        unit: AccumulationUnit = .millimetres, firstFrameIsSimulationStart: Bool,
+        resetTolerance: Double = 0.02
+    ) {
+        self.bucketMillimetres = bucketMillimetres
+        self.bucketCountsComplete = bucketCountsComplete
+        self.unit = unit
+        self.firstFrameIsSimulationStart = firstFrameIsSimulationStart
+        self.resetTolerance = resetTolerance
+    }
+}
+
+/// What one de-accumulation step met, for the caller's warnings.
+public struct DeaccumulationReport: Sendable, Equatable {
+    /// Cells whose total dropped by more than the tolerance (restart or uncounted tip).
+    public var resetCells: Int = 0
+    /// Cells whose interval value is NaN.
+    public var unknownCells: Int = 0
+
+    public init(resetCells: Int = 0, unknownCells: Int = 0) {
+        self.resetCells = resetCells
+        self.unknownCells = unknownCells
+    }
+}
+
+/// The accumulated total in mm of one cell, in Double.
+///
+/// - Parameters:
+///   - parts: the accumulated parts present (RAINC, RAINNC, RAINSH ...), in `unit`.
+///   - bucketCounts: the I_RAIN* counts present; ignored when `bucketMillimetres` <= 0.
+@inlinable
+public func accumulatedTotal(
+    parts: some Sequence<Float>, bucketCounts: some Sequence<Float>,
+    bucketMillimetres: Double, unit: AccumulationUnit
+) -> Double {
+    var total = 0.0
+    for part in parts { total += Double(part) }
+    if bucketMillimetres > 0 {
+        for count in bucketCounts { total += Double(count) * bucketMillimetres }
+    }
+    return total * unit.millimetresPerUnit
+}
+
+/// Turns one accumulated field per frame into the amount per output interval, frame by
+/// frame, keeping only one Double per cell between frames.
+public struct Deaccumulator: Sendable {
+    /// Number of grid cells in every field given to `next`.
+    public let cellCount: Int
+    public let settings: AccumulationSettings
+    /// Frames consumed so far.
+    public private(set) var framesSeen = 0
+    /// Per cell, the total the next interval is measured from (mm); NaN when unknown.
+    private var reference: [Double]
+
+    public init(cellCount: Int, settings: AccumulationSettings) {
+        self.cellCount = max(cellCount, 0)
+        self.settings = settings
+        self.reference = [Double](repeating: .nan, count: max(cellCount, 0))
+    }
+
+    /// Consumes the next frame and writes the amount (mm) fallen since the previous frame.
+    ///
+    /// - Parameters:
+    ///   - parts: the accumulated parts present in this frame; at least one.
+    ///   - bucketCounts: the I_RAIN* counts present (may be empty).
+    ///   - output: receives mm per interval; may be the memory of one of the inputs.
+    /// - Throws: `MeteorologyError.fieldLengthMismatch` naming the first field whose size
+    ///   is not `cellCount`, or `.noAccumulatedParts`; the state is unchanged then.
+    public mutating func next(
+        parts: [UnsafeBufferPointer<Float>], bucketCounts: [UnsafeBufferPointer<Float>],
+        into output: UnsafeMutableBufferPointer<Float>
+    ) throws(MeteorologyError) -> DeaccumulationReport {
+        try validate(partCounts: parts.map(\.count), bucketCountCounts: bucketCounts.map(\.count),
+                     outputCount: output.count)
+        return step(parts: parts, bucketCounts: bucketCounts, into: output)
+    }
+
+    /// Array form of `next(parts:bucketCounts:into:)`.
+    public mutating func next(
+        parts: [[Float]], bucketCounts: [[Float]] = []
+    ) throws(MeteorologyError) -> (values: [Float], report: DeaccumulationReport) {
+        try validate(partCounts: parts.map(\.count), bucketCountCounts: bucketCounts.map(\.count),
+                     outputCount: cellCount)
+        var values = [Float](repeating: .nan, count: cellCount)
+        let report = withBuffers(parts + bucketCounts) { buffers in
+            values.withUnsafeMutableBufferPointer { out in
+                step(parts: Array(buffers[..<parts.count]), bucketCounts: Array(buffers[parts.count...]), into: out)
+            }
+        }
+        return (values, report)
+    }
+
+    private func validate(partCounts: [Int], bucketCountCounts: [Int], outputCount: Int) throws(MeteorologyError) {
+        if partCounts.isEmpty { throw .noAccumulatedParts }
+        try requireLength(cellCount, ["output": outputCount])
+        for (k, count) in partCounts.enumerated() { try requireLength(cellCount, ["parts[\(k)]": count]) }
+        for (k, count) in bucketCountCounts.enumerated() {
+            try requireLength(cellCount, ["bucketCounts[\(k)]": count])
+        }
+    }
+
+    /// The de-accumulation proper; every buffer holds `cellCount` values (validated).
+    private mutating func step(
+        parts: [UnsafeBufferPointer<Float>], bucketCounts: [UnsafeBufferPointer<Float>],
+        into output: UnsafeMutableBufferPointer<Float>
+    ) -> DeaccumulationReport {
+        let isFirst = framesSeen == 0
+        framesSeen += 1
+        let s = settings
+        let bucket = s.bucketMillimetres > 0 ? s.bucketMillimetres : 0
+        let restartValueTrusted = bucket == 0 || s.bucketCountsComplete
+        let scale = s.unit.millimetresPerUnit
+        var report = DeaccumulationReport()
+        reference.withUnsafeMutableBufferPointer { reference in
+            for i in 0..<cellCount {
+                var total = 0.0
+                for part in parts { total += Double(part[i]) }
+                for count in bucketCounts { total += Double(count[i]) * bucket }
+                total *= scale
+                let previous = reference[i]
+                let value: Double
+                if total.isNaN {
+                    value = .nan
+                    reference[i] = .nan
+                } else if isFirst {
+                    value = s.firstFrameIsSimulationStart ? 0 : .nan
+                    reference[i] = total
+                } else if previous.isNaN {
+                    value = .nan
+                    reference[i] = total
+                } else if total >= previous {
+                    value = total - previous
+                    reference[i] = total
+                } else if previous - total <= s.resetTolerance {
+                    value = 0
+                } else {
+                    report.resetCells += 1
+                    value = restartValueTrusted && total >= 0 ? total : .nan
+                    reference[i] = total
+                }
+                if value.isNaN { report.unknownCells += 1 }
+                output[i] = Float(value)
+            }
+        }
+        return report
+    }
+}
+
+/// Calls `body` with buffer pointers to every array, valid for the duration of the call.
+private func withBuffers<R>(_ arrays: [[Float]], _ body: ([UnsafeBufferPointer<Float>]) -> R) -> R {
+    func recurse(_ index: Int, _ collected: [UnsafeBufferPointer<Float>]) -> R {
+        if index == arrays.count { return body(collected) }
+        return arrays[index].withUnsafeBufferPointer { recurse(index + 1, collected + [$0]) }
+    }
+    return recurse(0, [])
+}
+
+/// Snow depth per mm of water equivalent: 0.7 cm, the ratio the open-meteo API documents
+/// for its `snowfall` ("for the water equivalent in millimeter, divide by 7"), so that our
+/// snowfall matches what users of the open weather APIs compare it with. (The classic
+/// 10:1 rule would give 1 cm per mm.)
+@inlinable public var snowCentimetresPerWaterMillimetre: Float { 0.7 }
+
+/// Snowfall in cm from its water equivalent in mm (e.g. de-accumulated SNOWNC).
+@inlinable
+public func snowfallCentimetres(waterEquivalentMillimetres: Float) -> Float {
+    waterEquivalentMillimetres * snowCentimetresPerWaterMillimetre
+}
+
+/// Water equivalent in mm of a snowfall in cm.
+@inlinable
+public func snowWaterEquivalentMillimetres(snowfallCentimetres: Float) -> Float {
+    snowfallCentimetres / snowCentimetresPerWaterMillimetre
+}
+
+/// Converts a de-accumulated SNOWNC field from mm of water to cm of snow, in place.
+public func convertSnowWaterEquivalentToSnowfall(_ field: UnsafeMutableBufferPointer<Float>) {
+    for i in 0..<field.count { field[i] = snowfallCentimetres(waterEquivalentMillimetres: field[i]) }
+}

@@ -1,0 +1,254 @@
+import Catalog
+import GridGeometry
+import Meteorology
+import NetCDF
+
+/// One frame of a domain, every catalog variable as a 2-D field (south_north x west_east,
+/// row-major) in the catalog's unit.
+public struct FrameFields: Sendable {
+    public let time: Int64
+    public var values: [ForecastVariable: [Float]]
+}
+
+/// Streams a domain frame by frame, deriving the catalog variables (SPEC section 3).
+///
+/// Holds one frame of raw fields at a time plus the per-cell accumulation state, so memory
+/// stays at a few fields whatever the run's length. Frames must be read in order, since
+/// precipitation is de-accumulated against the previous frame.
+public struct FrameReader {
+    public let domain: Domain
+    /// The variables produced, in catalog order.
+    public let variables: [ForecastVariable]
+    private var next = 0
+    private let cells: Int
+    private let rotation: (cos: [Float], sin: [Float])
+    private let elevation: [Float]?
+    private var rain: Deaccumulator?
+    private var convective: Deaccumulator?
+    private var snow: Deaccumulator?
+    private var previousTime: Int64?
+    /// Resets and unknown cells met while de-accumulating, for the run's warnings.
+    public private(set) var accumulationReport = DeaccumulationReport()
+
+    /// Prepares to read `domain`, producing `variables` (default: all it can provide).
+    ///
+    /// - Throws: `IngestError` when static fields (terrain, rotation) cannot be read.
+    public init(domain: Domain, variables: [ForecastVariable]? = nil) throws {
+        self.domain = domain
+        let wanted = variables ?? domain.variables.available
+        self.variables = wanted.filter(domain.variables.available.contains).sorted()
+        cells = domain.grid.westEast * domain.grid.southNorth
+        let first = domain.files[0]
+        elevation = try Self.staticField(first, .terrainHeight, cells: cells)
+        rotation = try Self.windRotation(domain: domain)
+
+        let simulationStart = first.simulationStart
+        let startsAtSimulationStart = simulationStart == nil || domain.frames.first?.time == simulationStart
+        let bucket = first.bucketMM ?? 0
+        let countsComplete = !(first.variables[.rainConvective] != nil && first.variables[.bucketConvective] == nil)
+            && !(first.variables[.rainNonConvective] != nil && first.variables[.bucketNonConvective] == nil)
+        let settings = AccumulationSettings(bucketMillimetres: bucket, bucketCountsComplete: countsComplete,
+                                            firstFrameIsSimulationStart: startsAtSimulationStart)
+        if self.variables.contains(.precipitation) || self.variables.contains(.weatherCode) {
+            rain = Deaccumulator(cellCount: cells, settings: settings)
+            if first.variables[.rainConvective] != nil { convective = Deaccumulator(cellCount: cells, settings: settings) }
+        }
+        if first.variables[.snowWater] != nil && (self.variables.contains(.snowfall) || self.variables.contains(.weatherCode)) {
+            var snowSettings = settings
+            snowSettings.bucketMillimetres = 0
+            snow = Deaccumulator(cellCount: cells, settings: snowSettings)
+        }
+    }
+
+    /// The static elevation field (m), when the domain has terrain.
+    public var elevationField: [Float]? { elevation }
+
+    /// Reads and derives the next frame; nil after the last one.
+    ///
+    /// - Throws: `IngestError.unreadable` naming the file and variable that failed.
+    public mutating func nextFrame() throws -> FrameFields? {
+        guard next < domain.frames.count else { return nil }
+        let frame = domain.frames[next]
+        next += 1
+        let file = domain.files[frame.fileIndex]
+        let raw = RawFrame(file: file, frame: frame.frameIndex, cells: cells)
+        var out: [ForecastVariable: [Float]] = [:]
+        let wants = Set(variables)
+
+        let t2 = try raw.field(.temperature2m)
+        let q2 = try raw.field(.mixingRatio2m)
+        var pressure = try raw.field(.surfacePressure)
+        if pressure == nil, let pstar = try raw.field(.pstar) {
+            // MM5: p* is surface pressure minus the model top pressure.
+            let top = Float(file.file.attribute("ptop")?.double ?? 10_000)
+            pressure = pstar.map { $0 + top }
+        }
+        let u10 = try raw.field(.u10m), v10 = try raw.field(.v10m)
+        let shortwave = try raw.field(.shortwaveDown)
+
+        if let t2, wants.contains(.temperature2m) { out[.temperature2m] = t2.map(celsius(fromKelvin:)) }
+        if let t2, let q2, let pressure {
+            if wants.contains(.relativeHumidity2m) || wants.contains(.apparentTemperature) {
+                out[.relativeHumidity2m] = (0..<cells).map { relativeHumidity(mixingRatio: q2[$0], temperature: t2[$0], pressure: pressure[$0]) }
+            }
+        }
+        if let q2, let pressure, wants.contains(.dewPoint2m) {
+            // Supersaturated Q2 (real WRF output has it in fog) puts wrf-python's dew point up
+            // to ~0.4 K above T2; capped at T2, as relative humidity is capped at 100 %.
+            out[.dewPoint2m] = (0..<cells).map { cell in
+                let td = celsius(fromKelvin: dewPoint(mixingRatio: q2[cell], pressure: pressure[cell]))
+                guard let t2 else { return td }
+                return td.isNaN ? td : min(td, celsius(fromKelvin: t2[cell]))
+            }
+        }
+        if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
+        if wants.contains(.pressureMSL) {
+            if let direct = try raw.field(.seaLevelPressure) {
+                out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
+            } else if let pressure, let t2, let elevation {
+                out[.pressureMSL] = (0..<cells).map { cell in
+                    let p = q2.map { seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell], mixingRatio2m: $0[cell]) }
+                        ?? seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell])
+                    return hectopascals(fromPascals: p)
+                }
+            }
+        }
+        if let u10, let v10 {
+            var u = [Float](repeating: 0, count: cells), v = u
+            for cell in 0..<cells {
+                let wind = earthRelativeWind(u: u10[cell], v: v10[cell], cosAlpha: rotation.cos[cell], sinAlpha: rotation.sin[cell])
+                u[cell] = wind.u
+                v[cell] = wind.v
+            }
+            out[.windU10m] = u
+            out[.windV10m] = v
+            if wants.contains(.apparentTemperature), let t2 = out[.temperature2m] ?? t2.map({ $0.map(celsius(fromKelvin:)) }),
+               let rh = out[.relativeHumidity2m] {
+                out[.apparentTemperature] = (0..<cells).map { cell in
+                    apparentTemperature(temperature: t2[cell], relativeHumidity: rh[cell],
+                                        windSpeed: windSpeed(u: u[cell], v: v[cell]),
+                                        shortwaveRadiation: shortwave?[cell] ?? 0)
+                }
+            }
+        }
+        if let shortwave, wants.contains(.shortwaveRadiation) { out[.shortwaveRadiation] = shortwave }
+        if wants.contains(.cloudCover) || wants.contains(.weatherCode), let cover = try raw.columnMaximumCloudPercent() {
+            out[.cloudCover] = cover
+        }
+
+        let hours = previousTime.map { Float(frame.time - $0) / 3600 }
+        previousTime = frame.time
+        if rain != nil {
+            let parts = try [RawFrame.Role.rainConvective, .rainNonConvective, .rainShallow].compactMap(raw.field)
+            let counts = try [RawFrame.Role.bucketConvective, .bucketNonConvective].compactMap(raw.field)
+            out[.precipitation] = try Self.deaccumulate(&rain, parts: parts, counts: counts, report: &accumulationReport, path: file.path)
+        }
+        var convectiveRate: [Float]?
+        if convective != nil, let part = try raw.field(.rainConvective) {
+            let counts = try [RawFrame.Role.bucketConvective].compactMap(raw.field)
+            convectiveRate = try Self.deaccumulate(&convective, parts: [part], counts: counts, report: &accumulationReport, path: file.path)
+        }
+        if snow != nil, let water = try raw.field(.snowWater) {
+            out[.snowfall] = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: file.path).map(snowfallCentimetres(waterEquivalentMillimetres:))
+        }
+        if wants.contains(.weatherCode), let cover = out[.cloudCover], let rain = out[.precipitation] {
+            let perHour = hours.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
+            let snowfall = out[.snowfall]
+            out[.weatherCode] = (0..<cells).map { cell in
+                weatherCode(cloudCover: cover[cell], precipitationRate: rain[cell] * perHour,
+                            snowfallRate: snowfall.map { $0[cell] * perHour },
+                            convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour })
+            }
+        }
+        if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
+        for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }
+        return FrameFields(time: frame.time, values: out)
+    }
+
+    private static func deaccumulate(_ state: inout Deaccumulator?, parts: [[Float]], counts: [[Float]],
+                                     report: inout DeaccumulationReport, path: String) throws -> [Float] {
+        guard var accumulator = state, !parts.isEmpty else { return [] }
+        do {
+            let (values, step) = try accumulator.next(parts: parts, bucketCounts: counts)
+            state = accumulator
+            report.resetCells += step.resetCells
+            report.unknownCells += step.unknownCells
+            return values
+        } catch {
+            throw IngestError.missingMetadata(path: path, what: "accumulated fields of one size: \(error)")
+        }
+    }
+
+    /// A 2-D field without time (or frame 0 of one with time), in the role's canonical unit.
+    static func staticField(_ file: SourceFile, _ role: SourceRole, cells: Int) throws -> [Float]? {
+        try RawFrame(file: file, frame: 0, cells: cells).field(role)
+    }
+
+    /// COSALPHA/SINALPHA per cell: from the file when it has them, otherwise from the
+    /// projection at each cell's own coordinates (the cone-factor method).
+    static func windRotation(domain: Domain) throws -> (cos: [Float], sin: [Float]) {
+        let file = domain.files[0]
+        let cells = domain.grid.westEast * domain.grid.southNorth
+        if let cos = try staticField(file, .cosAlpha, cells: cells), let sin = try staticField(file, .sinAlpha, cells: cells),
+           cos.allSatisfy(\.isFinite), sin.allSatisfy(\.isFinite) {
+            return (cos, sin)
+        }
+        var cos = [Float](repeating: 1, count: cells), sin = [Float](repeating: 0, count: cells)
+        let grid = domain.grid
+        for j in 0..<grid.southNorth {
+            for i in 0..<grid.westEast {
+                let point = grid.point(at: GridPosition(i: Double(i), j: Double(j)))
+                let rotation = grid.windRotation(at: point)
+                cos[j * grid.westEast + i] = Float(rotation.cosAlpha)
+                sin[j * grid.westEast + i] = Float(rotation.sinAlpha)
+            }
+        }
+        return (cos, sin)
+    }
+}
+
+/// Reads one frame's raw 2-D fields of a file, converted to canonical units.
+struct RawFrame {
+    typealias Role = SourceRole
+    let file: SourceFile
+    let frame: Int
+    let cells: Int
+
+    /// The field for a role at this frame; nil when the file lacks it.
+    func field(_ role: SourceRole) throws -> [Float]? {
+        guard let variable = file.variable(role) else { return nil }
+        let shape = variable.shape
+        var values: [Float]
+        do {
+            switch shape.count {
+            case 2: values = try variable.readFloats()
+            case 3: values = try variable.readFloats(start: [min(frame, shape[0] - 1), 0, 0], count: [1, shape[1], shape[2]])
+            default: return nil
+            }
+        } catch { throw IngestError.unreadable(error) }
+        guard values.count == cells else {
+            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
+        }
+        file.profile.conversion(role).apply(&values)
+        return values
+    }
+
+    /// Column maximum of CLDFRA in %, or nil without it.
+    func columnMaximumCloudPercent() throws -> [Float]? {
+        guard let variable = file.variable(.cloudFraction) else { return nil }
+        let shape = variable.shape
+        guard shape.count == 4 || shape.count == 3 else { return nil }
+        let levels = shape.count == 4 ? shape[1] : shape[0]
+        let values: [Float]
+        do {
+            values = shape.count == 4
+                ? try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
+                : try variable.readFloats()
+        } catch { throw IngestError.unreadable(error) }
+        do {
+            return try cloudCover(cloudFraction: values, levelCount: levels, cellCount: cells)
+        } catch {
+            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid: \(error)")
+        }
+    }
+}

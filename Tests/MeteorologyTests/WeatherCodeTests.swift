@@ -1,0 +1,110 @@
+import XCTest
+import Meteorology
+
+final class WeatherCodeTests: XCTestCase {
+    private func code(
+        cloud: Float = 0, rain: Float = 0, snow: Float? = nil, convective: Float? = nil
+    ) -> Int? {
+        WeatherCode.classify(cloudCover: cloud, precipitationRate: rain, snowfallRate: snow,
+                             convectivePrecipitationRate: convective)?.rawValue
+    }
+
+    func testCloudBandsAndTheirBoundaries() {
+        let cases: [(Float, Int)] = [
+            (0, 0), (19.99, 0), (20, 1), (49.99, 1), (50, 2), (79.99, 2), (80, 3), (100, 3),
+        ]
+        for (cloud, expected) in cases { XCTAssertEqual(code(cloud: cloud), expected, "cloud \(cloud)") }
+        // Below the precipitation threshold the sky decides.
+        XCTAssertEqual(code(cloud: 90, rain: 0.099), 3)
+    }
+
+    func testSteadyRainAndDrizzleBands() {
+        let cases: [(Float, Int)] = [
+            (0.1, 51), (0.49, 51), (0.5, 53), (0.99, 53), (1.0, 55), (1.29, 55),
+            (1.3, 61), (2.49, 61), (2.5, 63), (7.59, 63), (7.6, 65), (40, 65),
+        ]
+        for (rate, expected) in cases {
+            XCTAssertEqual(code(cloud: 100, rain: rate), expected, "rate \(rate)")
+            // Precipitation overrides a clear sky, and a small convective part stays steady.
+            XCTAssertEqual(code(cloud: 0, rain: rate, convective: rate * 0.49), expected, "rate \(rate)")
+        }
+    }
+
+    func testRainShowerBands() {
+        let cases: [(Float, Int)] = [(0.1, 80), (2.49, 80), (2.5, 81), (7.59, 81), (7.6, 82), (30, 82)]
+        for (rate, expected) in cases {
+            XCTAssertEqual(code(cloud: 60, rain: rate, convective: rate * 0.5), expected, "rate \(rate)")
+            XCTAssertEqual(code(cloud: 60, rain: rate, convective: rate), expected, "rate \(rate)")
+        }
+    }
+
+    func testSnowBands() {
+        // Snowfall (cm/h) with its water (mm/h = cm / 0.7) as the precipitation rate.
+        let cases: [(Float, Int)] = [(0.07, 71), (0.19, 71), (0.2, 73), (0.79, 73), (0.8, 75), (3, 75)]
+        for (snow, expected) in cases {
+            XCTAssertEqual(code(cloud: 100, rain: snow / 0.7, snow: snow), expected, "snow \(snow)")
+        }
+    }
+
+    func testSnowShowerBands() {
+        let cases: [(Float, Int)] = [(0.07, 85), (0.79, 85), (0.8, 86), (3, 86)]
+        for (snow, expected) in cases {
+            let water = snow / 0.7
+            XCTAssertEqual(code(cloud: 70, rain: water, snow: snow, convective: water), expected, "snow \(snow)")
+        }
+    }
+
+    func testSnowNeedsHalfTheWater() {
+        // 2 mm/h of precipitation: 0.7 cm/h of snow is exactly 1 mm of water, half of it.
+        XCTAssertEqual(code(cloud: 100, rain: 2, snow: 0.7), 73)
+        XCTAssertEqual(code(cloud: 100, rain: 2, snow: 0.69), 61)
+        // A snowfall rate without precipitation rate still counts as precipitation.
+        XCTAssertEqual(code(cloud: 100, rain: 0, snow: 0.3), 73)
+    }
+
+    func testMissingInputGivesNoCode() {
+        XCTAssertNil(code(cloud: .nan))
+        XCTAssertNil(code(rain: .nan))
+        XCTAssertNil(code(snow: .nan))
+        XCTAssertNil(code(convective: .nan))
+        XCTAssert(weatherCode(cloudCover: .nan, precipitationRate: 0).isNaN)
+        XCTAssertEqual(weatherCode(cloudCover: 85, precipitationRate: 0), 3)
+    }
+
+    func testFieldVersion() throws {
+        let cloud: [Float] = [10, 90, 90, 50, .nan]
+        let rain: [Float] = [0, 3, 3, 1, 0]
+        let snow: [Float] = [0, 0, 3, 0, 0]
+        let conv: [Float] = [0, 0, 3, 1, 0]
+        var out = [Float](repeating: -1, count: 5)
+        try cloud.withUnsafeBufferPointer { c in
+            try rain.withUnsafeBufferPointer { r in
+                try snow.withUnsafeBufferPointer { s in
+                    try conv.withUnsafeBufferPointer { v in
+                        try out.withUnsafeMutableBufferPointer { o in
+                            try weatherCode(cloudCover: c, precipitationRate: r, snowfallRate: s,
+                                            convectivePrecipitationRate: v, into: o)
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(Array(out[0..<4]), [0, 63, 86, 80])
+        XCTAssert(out[4].isNaN)
+        try cloud.withUnsafeBufferPointer { c in
+            try rain.withUnsafeBufferPointer { r in
+                try out.withUnsafeMutableBufferPointer { o in
+                    try weatherCode(cloudCover: c, precipitationRate: r, snowfallRate: nil,
+                                    convectivePrecipitationRate: nil, into: o)
+                }
+            }
+        }
+        XCTAssertEqual(Array(out[0..<4]), [0, 63, 63, 55])
+    }
+
+    func testEveryCodeIsAWmoCodeWithASummary() {
+        let wmo: Set<Int> = [0, 1, 2, 3, 51, 53, 55, 61, 63, 65, 71, 73, 75, 80, 81, 82, 85, 86]
+        XCTAssertEqual(Set(WeatherCode.allCases.map(\.rawValue)), wmo)
+        XCTAssert(WeatherCode.allCases.allSatisfy { !$0.summary.isEmpty })
+    }
+}
