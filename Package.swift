@@ -8,7 +8,7 @@ let package = Package(
     name: "TileCast",
     products: [
         .executable(name: "tilecast", targets: ["tilecast"]),
-        .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest"]),
+        .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest", "TileStore", "Extraction"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,18 +28,25 @@ let package = Package(
         .target(name: "Catalog"),
         // Pure meteorological formulas: humidity, dew point, sea-level pressure, wind, ... No I/O.
         .target(name: "Meteorology"),
+        // zlib, for CRC-32 checksums of store blocks (already a dependency of libnetcdf/HDF5).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"]), .yum(["zlib-devel"])]),
+        // The store format: domain files (writer, reader, codec, checksums) and cycles.
+        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib"]),
         // WRF and MM5 readers, name profiles, runs, derived variables.
         .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology", "Catalog"]),
+        // One extraction: a run read by ModelIngest, written as a published cycle of the store.
+        .target(name: "Extraction", dependencies: ["ModelIngest", "TileStore", "Catalog"]),
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",
-            dependencies: ["ModelIngest", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ModelIngest", "TileStore", "Extraction", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "TestSupport"]),
         .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry"]),
         .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "ModelIngest", "Catalog", "GridGeometry", "TestSupport"]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )

@@ -60,6 +60,7 @@ enum BuiltinProfiles {
     "rain_convective":     { "names": ["rain_con"], "unit": "cm" },
     "rain_nonconvective":  { "names": ["rain_non"], "unit": "cm" },
     "pstar":               { "names": ["pstarcrs"], "unit": "Pa" },
+    "model_top_pressure":  { "names": ["ptop"], "unit": "Pa" },
     "sea_level_pressure":  { "names": ["psealvlc"], "unit": "Pa" },
     "terrain_height":      { "names": ["terrain"], "unit": "m" }
   }

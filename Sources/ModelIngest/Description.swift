@@ -40,6 +40,11 @@ public struct RunDescription: Codable, Sendable {
     public var domains: [DomainDescription]
     public var warnings: [String]
 
+    /// Describes each model's run found in the inputs.
+    public static func describeRuns(paths: [String], profile: ModelProfile?) throws -> [RunDescription] {
+        try ModelRun.readRuns(paths: paths, profile: profile).map(RunDescription.init(run:))
+    }
+
     /// Describes a checked run.
     public init(run: ModelRun) {
         model = run.title

@@ -65,7 +65,7 @@ public struct VariableAvailability: Sendable, Equatable {
 
     /// Works out availability from the roles a file provides.
     init(roles: Set<SourceRole>, profile: ModelProfile) {
-        func label(_ role: SourceRole) -> String { profile.names(role).first ?? role.rawValue }
+        func label(_ role: SourceRole) -> String { profile.names(role).first ?? "\(role.rawValue) source in profile \(profile.name)" }
         func need(_ required: [SourceRole], anyOf alternatives: [SourceRole] = []) -> String? {
             let absent = required.filter { !roles.contains($0) }
             if !absent.isEmpty { return "no " + absent.map(label).joined(separator: ", ") }

@@ -24,7 +24,7 @@ enum DomainStitcher {
                 && CoordinateCheck.longitudeDifference(Float(file.southWestCorner.longitude), Float(first.southWestCorner.longitude)) <= CoordinateCheck.tolerance
             if !sameGrid {
                 throw IngestError.inconsistentGrid(domain: id, paths: [first.path, file.path],
-                    detail: "\(first.westEast)x\(first.southNorth) at \(first.southWestCorner) against \(file.westEast)x\(file.southNorth) at \(file.southWestCorner)")
+                    detail: "\(first.westEast)x\(first.southNorth) cells from \(describe(first.southWestCorner)) against \(file.westEast)x\(file.southNorth) from \(describe(file.southWestCorner))")
             }
         }
 
@@ -96,4 +96,10 @@ enum NestChecker {
                           nestCheck: check, variables: domain.variables)
         }
     }
+}
+
+/// "36.2528N 9.1083W": a corner for messages.
+func describe(_ point: GeoPoint) -> String {
+    String(format: "%.4f", abs(point.latitude)) + (point.latitude < 0 ? "S " : "N ")
+        + String(format: "%.4f", abs(point.longitude)) + (point.longitude < 0 ? "W" : "E")
 }

@@ -79,8 +79,8 @@ public struct FrameReader {
         let q2 = try raw.field(.mixingRatio2m)
         var pressure = try raw.field(.surfacePressure)
         if pressure == nil, let pstar = try raw.field(.pstar) {
-            // MM5: p* is surface pressure minus the model top pressure.
-            let top = Float(file.file.attribute("ptop")?.double ?? 10_000)
+            // MM5: p* is surface pressure minus the model top pressure (ptop, a scalar).
+            let top = try raw.scalar(.modelTopPressure) ?? 10_000
             pressure = pstar.map { $0 + top }
         }
         let u10 = try raw.field(.u10m), v10 = try raw.field(.v10m)
@@ -231,6 +231,20 @@ struct RawFrame {
         }
         file.profile.conversion(role).apply(&values)
         return values
+    }
+
+    /// A scalar source (a variable without dimensions, or a global attribute of that name).
+    func scalar(_ role: SourceRole) throws -> Float? {
+        for name in file.profile.names(role) {
+            if file.file.hasVariable(name) {
+                do {
+                    guard let value = try file.file.variable(name).readFloats().first else { continue }
+                    return file.profile.conversion(role).apply(value)
+                } catch { throw IngestError.unreadable(error) }
+            }
+            if let value = file.file.attribute(name)?.double { return file.profile.conversion(role).apply(Float(value)) }
+        }
+        return nil
     }
 
     /// Column maximum of CLDFRA in %, or nil without it.

@@ -80,6 +80,7 @@ public enum SourceRole: String, CaseIterable, Sendable {
     case mixingRatio2m = "mixing_ratio_2m"
     case surfacePressure = "surface_pressure"
     case pstar
+    case modelTopPressure = "model_top_pressure"
     case seaLevelPressure = "sea_level_pressure"
     case u10m = "u_10m"
     case v10m = "v_10m"
@@ -104,7 +105,7 @@ public enum SourceRole: String, CaseIterable, Sendable {
         case .timeMinutes: return "minutes"
         case .temperature2m: return "K"
         case .mixingRatio2m: return "kg/kg"
-        case .surfacePressure, .pstar, .seaLevelPressure: return "Pa"
+        case .surfacePressure, .pstar, .seaLevelPressure, .modelTopPressure: return "Pa"
         case .u10m, .v10m: return "m/s"
         case .rainConvective, .rainNonConvective, .rainShallow, .snowWater: return "mm"
         case .bucketConvective, .bucketNonConvective, .cloudFraction, .cosAlpha, .sinAlpha: return "1"

@@ -23,11 +23,32 @@ public struct ModelRun: Sendable {
     /// Reads and checks a run from files and folders (a folder's netCDF files, not recursively).
     ///
     /// - Parameter profile: the name profile; nil picks the built-in one that fits each file.
-    /// - Throws: `IngestError` naming the file or domain at fault.
+    /// - Throws: `IngestError` naming the file or domain at fault; `.mixedModels` when the
+    ///   inputs hold files of more than one model (use `readRuns`).
     public static func read(paths: [String], profile: ModelProfile? = nil) throws -> ModelRun {
+        let runs = try readRuns(paths: paths, profile: profile)
+        guard runs.count == 1, let run = runs.first else {
+            throw IngestError.mixedModels(models: runs.map(\.profileName))
+        }
+        return run
+    }
+
+    /// Reads the inputs as one run per model (profile): a folder holding WRF and MM5 output
+    /// gives two runs.
+    public static func readRuns(paths: [String], profile: ModelProfile? = nil) throws -> [ModelRun] {
         var warnings: [IngestWarning] = []
         let files = try openInputs(paths: paths, profile: profile, warnings: &warnings)
-        guard let first = files.first else { throw IngestError.noInput(paths: paths) }
+        guard !files.isEmpty else { throw IngestError.noInput(paths: paths) }
+        var runs: [ModelRun] = []
+        for name in Set(files.map(\.profile.name)).sorted() {
+            var runWarnings = warnings
+            runs.append(try assemble(files.filter { $0.profile.name == name }, warnings: &runWarnings))
+        }
+        return runs
+    }
+
+    private static func assemble(_ files: [SourceFile], warnings: inout [IngestWarning]) throws -> ModelRun {
+        guard let first = files.first else { throw IngestError.noInput(paths: []) }
         var domains: [Domain] = []
         for id in Set(files.map(\.domainID)).sorted() {
             let members = files.filter { $0.domainID == id }.sorted { ($0.times.first ?? 0) < ($1.times.first ?? 0) }
@@ -61,7 +82,9 @@ public struct ModelRun: Sendable {
                 continue
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            for name in names.sorted() where !name.hasPrefix(".") {
+            // Files that are plainly not model output (notes, scripts, tables) are passed over quietly.
+            let ignored = ["csv", "md", "txt", "json", "py", "cdl", "sh", "log", "png"]
+            for name in names.sorted() where !name.hasPrefix(".") && !ignored.contains((name as NSString).pathExtension.lowercased()) {
                 let child = (path as NSString).appendingPathComponent(name)
                 var childIsDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory), !childIsDirectory.boolValue else { continue }

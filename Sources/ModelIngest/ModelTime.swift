@@ -120,3 +120,21 @@ public enum ModelTime {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+extension ModelTime {
+    /// Parses a cycle or time given on the command line: "2026-11-22T00Z", "2026-11-22T06:00Z",
+    /// "2026-11-22T06:00:00Z", "2026-11-22 06:00", WRF's "2026-11-22_06:00:00", or a date alone.
+    public static func parseUser(_ text: String) -> Int64? {
+        var value = text.trimmingCharacters(in: .whitespaces)
+        if value.hasSuffix("Z") || value.hasSuffix("z") { value.removeLast() }
+        if value.hasSuffix("+00:00") { value.removeLast(6) }
+        if value.count == 10 { value += "T00:00:00" }
+        if value.count == 13 { value += ":00:00" }       // 2026-11-22T06
+        if value.count == 15, !value.contains(":") {      // 2026-11-22T0630
+            let hour = value.dropFirst(11).prefix(2), minute = value.suffix(2)
+            value = String(value.prefix(11)) + hour + ":" + minute + ":00"
+        }
+        if value.count == 16 { value += ":00" }
+        return parseWRF(value)
+    }
+}

@@ -1,5 +1,6 @@
 import ModelIngest
 import NetCDF
+import TileStore
 
 /// An error on its way to the user: the message and the exit code of SPEC section 5.
 struct Failure: Error {
@@ -17,6 +18,11 @@ struct Failure: Error {
         case let failure as Failure: self = failure
         case let ingest as IngestError: self.init(code: Self.badInput, message: ingest.description)
         case let netcdf as NetCDFError: self.init(code: Self.badInput, message: netcdf.description)
+        case let store as StoreError:
+            switch store {
+            case .badRequest(let message): self.init(code: Self.usage, message: message)
+            default: self.init(code: Self.damagedStore, message: store.description)
+            }
         default: self.init(code: Self.badInput, message: "\(error)")
         }
     }

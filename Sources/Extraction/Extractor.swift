@@ -1,0 +1,148 @@
+import Catalog
+import Foundation
+import ModelIngest
+import TileStore
+
+/// What an extraction did, for the one summary line an operator reads.
+public struct ExtractionSummary: Sendable, Codable {
+    public var model: String
+    public var cycle: String
+    public var domains: [String]
+    public var files: Int
+    public var frames: Int
+    public var variables: Int
+    public var bytesIn: Int64
+    public var bytesOut: Int64
+    public var seconds: Double
+    public var pruned: [String]
+    public var warnings: [String]
+    public var dryRun: Bool
+
+    /// "wrf 2026-11-22T00Z: 2 domains (d01, d02), 2 files, 50 frames, 14 variables, 4.1 MB -> 310 kB (7.6 %), 1.2 s"
+    public var line: String {
+        let ratio = bytesIn > 0 ? String(format: " (%.2f %%)", Double(bytesOut) / Double(bytesIn) * 100) : ""
+        let verb = dryRun ? "would publish" : "published"
+        return "\(model) \(cycle) \(verb): \(domains.count) domain\(domains.count == 1 ? "" : "s") (\(domains.joined(separator: ", "))), "
+            + "\(files) file\(files == 1 ? "" : "s"), \(frames) frames, \(variables) variables, "
+            + "\(Self.bytes(bytesIn)) -> \(Self.bytes(bytesOut))\(ratio), " + String(format: "%.1f s", seconds)
+            + (pruned.isEmpty ? "" : "; pruned \(pruned.joined(separator: ", "))")
+    }
+
+    static func bytes(_ count: Int64) -> String {
+        let value = Double(count)
+        if value >= 1e9 { return String(format: "%.2f GB", value / 1e9) }
+        if value >= 1e6 { return String(format: "%.1f MB", value / 1e6) }
+        if value >= 1e3 { return String(format: "%.0f kB", value / 1e3) }
+        return "\(count) B"
+    }
+}
+
+/// Progress of an extraction: frames written so far out of all frames of all domains.
+public struct ExtractionProgress: Sendable {
+    public let domain: String
+    public let framesDone: Int
+    public let framesTotal: Int
+}
+
+/// Reads a run and writes it as one published cycle of the store.
+public struct Extractor {
+    public var inputs: [String]
+    public var store: String
+    public var model: String?
+    public var cycle: Int64?
+    public var profile: ModelProfile?
+    public var keep: Int?
+    public var variables: [ForecastVariable]?
+    public var dryRun = false
+    /// Called after each frame (from the extracting thread).
+    public var progress: ((ExtractionProgress) -> Void)?
+    /// For tests: called before each domain is written and before publication; throwing
+    /// there simulates a failure half-way.
+    public var faultInjection: ((String) throws -> Void)?
+
+    public init(inputs: [String], store: String) {
+        self.inputs = inputs
+        self.store = store
+    }
+
+    /// Runs the extraction. Either publishes a complete new cycle or leaves the store as it was.
+    ///
+    /// - Throws: `IngestError` (unusable input), `StoreError` (lock held, write failure), or
+    ///   whatever `faultInjection` throws.
+    public func run() throws -> ExtractionSummary {
+        let started = Date()
+        let run = try ModelRun.read(paths: inputs, profile: profile)
+        let modelName = model ?? run.profileName
+        let cycleTime = cycle ?? run.defaultCycle
+        let files = Set(run.domains.flatMap { $0.files.map(\.path) })
+        let bytesIn = files.reduce(Int64(0)) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+        }
+        var summary = ExtractionSummary(
+            model: modelName, cycle: CycleStore.cycleName(cycleTime), domains: run.domains.map(\.name),
+            files: files.count, frames: run.domains.reduce(0) { $0 + $1.frames.count },
+            variables: Set(run.domains.flatMap { $0.variables.available }).count,
+            bytesIn: bytesIn, bytesOut: 0, seconds: 0, pruned: [], warnings: run.warnings.map(\.message), dryRun: dryRun)
+        if dryRun {
+            summary.seconds = Date().timeIntervalSince(started)
+            return summary
+        }
+
+        let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
+        let totalFrames = summary.frames
+        var done = 0
+        var bytesOut: Int64 = 0
+        var manifestDomains: [[String: String]] = []
+        for domain in run.domains {
+            try faultInjection?("domain \(domain.name)")
+            var reader = try FrameReader(domain: domain, variables: variables)
+            let metadata = DomainFileMetadata(
+                model: modelName, modelTitle: run.title, cycle: cycleTime, domain: domain.id,
+                parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
+                parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
+                projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
+                southWestCorner: domain.grid.southWestCorner, times: domain.times,
+                sources: domain.files.map { ($0.path as NSString).lastPathComponent },
+                createdBy: "tilecast \(TileCastVersion.current)")
+            let path = writer.domainPath(domain.id)
+            let file = DomainFileWriter(path: path, metadata: metadata, variables: reader.variables)
+            while let frame = try reader.nextFrame() {
+                try file.add(frame: frame.values)
+                done += 1
+                progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
+            }
+            let size = try file.finish()
+            bytesOut += Int64(size)
+            if reader.accumulationReport.resetCells > 0 {
+                summary.warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+            }
+            manifestDomains.append(["domain": domain.name, "file": CycleStore.domainFileName(domain.id), "bytes": String(size),
+                                    "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")])
+        }
+        try faultInjection?("publish")
+        let manifest: [String: AnyEncodable] = [
+            "model": AnyEncodable(modelName), "cycle": AnyEncodable(summary.cycle), "modelTitle": AnyEncodable(run.title),
+            "domains": AnyEncodable(manifestDomains), "inputs": AnyEncodable(files.sorted()),
+            "warnings": AnyEncodable(summary.warnings), "createdBy": AnyEncodable("tilecast \(TileCastVersion.current)"),
+            "createdAt": AnyEncodable(ISO8601DateFormatter().string(from: Date())),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        summary.pruned = try writer.publish(manifest: Array(try encoder.encode(manifest)), keep: keep)
+        summary.bytesOut = bytesOut
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+}
+
+/// The version written into store files and manifests.
+public enum TileCastVersion {
+    public static let current = "0.1.0"
+}
+
+/// A type-erased Encodable, for the manifest's mixed values.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (Encoder) throws -> Void
+    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
+    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
+}

@@ -1,0 +1,143 @@
+import Catalog
+import GridGeometry
+
+/// The byte layout of a domain file (docs/STORE-FORMAT.md is the prose version).
+///
+///     header   16 bytes   magic "TILECAST", format version (UInt32), flags (UInt32, 0)
+///     blocks   ...        one per (variable, tile), encoded by `SeriesCodec`
+///     index    16 bytes per block: offset (UInt64), length (UInt32), CRC-32 (UInt32)
+///     metadata JSON (UTF-8): `DomainFileMetadata`
+///     trailer  56 bytes   see `Trailer`
+///
+/// Written in one pass, front to back; read from the trailer backwards.
+enum DomainFileFormat {
+    static let magic: [UInt8] = Array("TILECAST".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 16
+    static let indexEntrySize = 16
+    static let trailerSize = 56
+}
+
+/// The fixed-size end of a domain file: where the index and metadata are, their checksums,
+/// the version again and the magic, with a checksum of its own.
+///
+///     0  indexOffset     UInt64        8  indexLength      UInt64
+///     16 metadataOffset  UInt64        24 metadataLength   UInt64
+///     32 indexCRC        UInt32        36 metadataCRC      UInt32
+///     40 version         UInt32        44 trailerCRC       UInt32 (CRC-32 of bytes 0..<44)
+///     48 magic "TILECAST"
+struct Trailer: Equatable {
+    var indexOffset: UInt64
+    var indexLength: UInt64
+    var metadataOffset: UInt64
+    var metadataLength: UInt64
+    var indexCRC: UInt32
+    var metadataCRC: UInt32
+    var version: UInt32
+
+    var bytes: [UInt8] {
+        var writer = ByteWriter(capacity: DomainFileFormat.trailerSize)
+        writer.append(indexOffset)
+        writer.append(indexLength)
+        writer.append(metadataOffset)
+        writer.append(metadataLength)
+        writer.append(indexCRC)
+        writer.append(metadataCRC)
+        writer.append(version)
+        writer.append(checksum(writer.bytes))
+        writer.append(DomainFileFormat.magic)
+        return writer.bytes
+    }
+}
+
+/// One block's place in the file.
+struct BlockEntry: Equatable {
+    var offset: UInt64
+    var length: UInt32
+    var crc: UInt32
+}
+
+/// Everything about a domain file except its data: what the query needs to choose a domain,
+/// place a point, and say where an answer came from.
+public struct DomainFileMetadata: Codable, Sendable, Equatable {
+    /// A stored variable, and where its blocks start in the index.
+    public struct StoredVariable: Codable, Sendable, Equatable {
+        public var name: String
+        public var unit: String
+        /// The quantization step (the value of one integer unit).
+        public var step: Float
+        /// True when the series is stored as a running total (precipitation, snowfall): the
+        /// amount over an interval is the difference of two totals, so sums over any window
+        /// carry one rounding error, not one per interval. A missing total means the interval
+        /// ending then is unknown (it counts as 0 in later totals).
+        public var runningTotal: Bool
+        /// 1 for static fields (elevation), else the number of times.
+        public var steps: Int
+        /// Index of the variable's first block; its tiles follow in row-major tile order.
+        public var firstBlock: Int
+
+        public var variable: ForecastVariable? { ForecastVariable(rawValue: name) }
+    }
+
+    public var model: String
+    /// The model and version the input files name (TITLE).
+    public var modelTitle: String
+    /// The run's cycle (simulation start, or as given), seconds since 1970 UTC.
+    public var cycle: Int64
+    public var domain: Int
+    public var parentDomain: Int?
+    public var parentGridRatio: Int?
+    public var parentStart: [Int]?
+    public var projection: ProjectionParameters
+    public var westEast: Int
+    public var southNorth: Int
+    public var southWestCorner: GeoPoint
+    /// Frame times, seconds since 1970 UTC, strictly increasing.
+    public var times: [Int64]
+    public var tileWidth: Int
+    public var tileHeight: Int
+    public var variables: [StoredVariable]
+    /// The input files, by name.
+    public var sources: [String]
+    public var createdBy: String
+
+    public init(model: String, modelTitle: String, cycle: Int64, domain: Int, parentDomain: Int?, parentGridRatio: Int?,
+                parentStart: [Int]?, projection: ProjectionParameters, westEast: Int, southNorth: Int,
+                southWestCorner: GeoPoint, times: [Int64], tileWidth: Int = 8, tileHeight: Int = 8,
+                variables: [StoredVariable] = [], sources: [String], createdBy: String) {
+        self.model = model
+        self.modelTitle = modelTitle
+        self.cycle = cycle
+        self.domain = domain
+        self.parentDomain = parentDomain
+        self.parentGridRatio = parentGridRatio
+        self.parentStart = parentStart
+        self.projection = projection
+        self.westEast = westEast
+        self.southNorth = southNorth
+        self.southWestCorner = southWestCorner
+        self.times = times
+        self.tileWidth = tileWidth
+        self.tileHeight = tileHeight
+        self.variables = variables
+        self.sources = sources
+        self.createdBy = createdBy
+    }
+
+    public var tilesAcross: Int { (westEast + tileWidth - 1) / max(tileWidth, 1) }
+    public var tilesDown: Int { (southNorth + tileHeight - 1) / max(tileHeight, 1) }
+    public var tileCount: Int { tilesAcross * tilesDown }
+
+    /// The stored variable of that name, if any.
+    public func stored(_ variable: ForecastVariable) -> StoredVariable? {
+        variables.first { $0.name == variable.rawValue }
+    }
+
+    /// The tile holding a cell, and the cell's index inside it and the tile's cell count.
+    func locate(i: Int, j: Int) -> (tile: Int, cell: Int, cells: Int) {
+        let tileX = i / tileWidth, tileY = j / tileHeight
+        let width = min(tileWidth, westEast - tileX * tileWidth)
+        let height = min(tileHeight, southNorth - tileY * tileHeight)
+        return (tileY * tilesAcross + tileX, (j - tileY * tileHeight) * width + (i - tileX * tileWidth), width * height)
+    }
+}

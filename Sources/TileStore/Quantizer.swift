@@ -1,0 +1,36 @@
+import Catalog
+
+/// Turns values into integers at a variable's stored step, and back. The rounding error is
+/// at most half a step; NaN becomes `SeriesCodec.missing`.
+struct Quantizer: Sendable, Equatable {
+    /// The value of one integer step.
+    let step: Float
+
+    init(step: Float) { self.step = step }
+
+    /// Quantization for a catalog variable: the step is its precision (SPEC section 3), so
+    /// the stored value is within half the precision of what ingest computed.
+    init(_ variable: ForecastVariable) { step = Float(variable.precision) }
+
+    @inline(__always)
+    func quantize(_ value: Float) -> Int32 {
+        guard value.isFinite else { return SeriesCodec.missing }
+        let scaled = (value / step).rounded()
+        // Values beyond the integer range cannot be stored faithfully: missing, not wrong.
+        guard scaled > -2.0e9, scaled < 2.0e9 else { return SeriesCodec.missing }
+        return Int32(scaled)
+    }
+
+    @inline(__always)
+    func quantize(_ value: Double) -> Int32 {
+        guard value.isFinite else { return SeriesCodec.missing }
+        let scaled = (value / Double(step)).rounded()
+        guard scaled > -2.0e9, scaled < 2.0e9 else { return SeriesCodec.missing }
+        return Int32(scaled)
+    }
+
+    @inline(__always)
+    func value(_ quantized: Int32) -> Float {
+        quantized == SeriesCodec.missing ? .nan : Float(quantized) * step
+    }
+}

@@ -1,0 +1,189 @@
+/// The codec of one stored block: one variable over one tile of cells, every time step.
+///
+/// Built for point reads: any one cell's series decodes without decoding its neighbours.
+/// Values are quantized integers (see `Quantizer`); each cell's series is stored as its first
+/// value plus zigzag-encoded time deltas bit-packed at the smallest width that holds them
+/// (frame-of-reference packing). Smooth weather fields change little from hour to hour, so
+/// widths are small; a dry cell's precipitation packs to zero bits.
+///
+/// Block layout (all little-endian, see docs/STORE-FORMAT.md):
+///
+///     widths   cells x UInt8     bits 0-6: delta width (0...64); bit 7: the cell has missing values
+///     bases    cells x varint    zigzag LEB128 of (first value - previous cell's first value)
+///     payload  per cell, in cell order: (steps-1) deltas x width bits, LSB first, padded to a
+///              byte; then, if flagged, a missing-value bitmap of `steps` bits padded to a byte
+///
+/// A cell's payload offset is the sum of the lengths of the cells before it (computed from
+/// the widths), so no offset table is stored.
+enum SeriesCodec {
+    /// The quantized value that marks a missing (NaN) value.
+    static let missing = Int32.min
+
+    /// Encodes a tile. `series(cell)` gives the quantized values of one cell, `steps` long.
+    static func encode(cells: Int, steps: Int, series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
+        var widths = [UInt8](repeating: 0, count: cells)
+        var bases = ByteWriter(capacity: cells * 2)
+        var payload = BitWriter()
+        var previousBase: Int64 = 0
+        var filled = [Int32](repeating: 0, count: steps)
+        for cell in 0..<cells {
+            let values = series(cell)
+            // Missing values take the previous valid value (delta 0) and are flagged in a bitmap.
+            var hasMissing = false
+            var last: Int32 = values.first { $0 != missing } ?? 0
+            for t in 0..<steps {
+                if values[t] == missing {
+                    hasMissing = true
+                    filled[t] = last
+                } else {
+                    filled[t] = values[t]
+                    last = values[t]
+                }
+            }
+            var widest: UInt64 = 0
+            for t in 1..<max(steps, 1) { widest |= zigzag(Int64(filled[t]) - Int64(filled[t - 1])) }
+            let width = widest == 0 ? 0 : 64 - widest.leadingZeroBitCount
+            widths[cell] = UInt8(width) | (hasMissing ? 0x80 : 0)
+            let base = steps > 0 ? Int64(filled[0]) : 0
+            bases.appendVarint(base - previousBase)
+            previousBase = base
+            if width > 0 {
+                for t in 1..<steps { payload.append(zigzag(Int64(filled[t]) - Int64(filled[t - 1])), width: width) }
+                payload.alignToByte()
+            }
+            if hasMissing {
+                for t in 0..<steps { payload.append(values[t] == missing ? 1 : 0, width: 1) }
+                payload.alignToByte()
+            }
+        }
+        return widths + bases.bytes + payload.bytes
+    }
+
+    /// Decodes one cell of a block into `output` (`steps` quantized values, `missing` where
+    /// the value is missing).
+    ///
+    /// - Returns: false when the block is too short or malformed for this cell.
+    static func decode(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int,
+                       into output: UnsafeMutableBufferPointer<Int32>) -> Bool {
+        guard cell >= 0, cell < cells, output.count >= steps, block.count >= cells else { return false }
+        var reader = ByteReader(block, offset: cells)
+        var base: Int64 = 0
+        for _ in 0...cell {
+            guard let delta = reader.readVarint() else { return false }
+            base &+= delta
+        }
+        for _ in (cell + 1)..<cells {
+            guard reader.readVarint() != nil else { return false }
+        }
+        var offset = reader.offset
+        for earlier in 0..<cell { offset += payloadLength(flags: block[earlier], steps: steps) }
+        let flags = block[cell]
+        let width = Int(flags & 0x7F)
+        guard width <= 64, offset + payloadLength(flags: flags, steps: steps) <= block.count,
+              base >= Int64(Int32.min), base <= Int64(Int32.max) else { return false }
+        var value = base
+        if steps > 0 { output[0] = Int32(truncatingIfNeeded: value) }
+        if width == 0 {
+            for t in 1..<max(steps, 1) { output[t] = Int32(truncatingIfNeeded: value) }
+        } else {
+            var bits = BitReader(block, byteOffset: offset)
+            for t in 1..<steps {
+                value &+= unzigzag(bits.read(width: width))
+                guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return false }
+                output[t] = Int32(truncatingIfNeeded: value)
+            }
+            offset += ((steps - 1) * width + 7) / 8
+        }
+        if flags & 0x80 != 0 {
+            var bits = BitReader(block, byteOffset: offset)
+            for t in 0..<steps where bits.read(width: 1) == 1 { output[t] = missing }
+        }
+        return true
+    }
+
+    /// The bytes a cell's payload takes, from its flags byte.
+    @inline(__always)
+    static func payloadLength(flags: UInt8, steps: Int) -> Int {
+        let width = Int(flags & 0x7F)
+        let deltas = width == 0 ? 0 : (max(steps - 1, 0) * width + 7) / 8
+        return deltas + (flags & 0x80 != 0 ? (steps + 7) / 8 : 0)
+    }
+
+    @inline(__always) static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    @inline(__always) static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+}
+
+/// Packs values of a given bit width, least significant bit first.
+struct BitWriter {
+    private(set) var bytes: [UInt8] = []
+    private var accumulator: UInt64 = 0
+    private var filled = 0
+
+    mutating func append(_ value: UInt64, width: Int) {
+        var value = width == 64 ? value : value & ((1 << UInt64(width)) - 1)
+        var remaining = width
+        while remaining > 0 {
+            let room = 64 - filled
+            let take = min(room, remaining)
+            let part = take == 64 ? value : value & ((1 << UInt64(take)) - 1)
+            accumulator |= part << UInt64(filled)
+            filled += take
+            remaining -= take
+            value = take == 64 ? 0 : value >> UInt64(take)
+            if filled == 64 { flushWord() }
+        }
+    }
+
+    mutating func alignToByte() {
+        while filled > 0 {
+            bytes.append(UInt8(truncatingIfNeeded: accumulator))
+            accumulator >>= 8
+            filled = max(filled - 8, 0)
+        }
+        accumulator = 0
+    }
+
+    private mutating func flushWord() {
+        withUnsafeBytes(of: accumulator.littleEndian) { bytes.append(contentsOf: $0) }
+        accumulator = 0
+        filled = 0
+    }
+}
+
+/// Reads values packed by `BitWriter`. The caller has checked that the packed range lies
+/// inside the buffer; reads past its end yield zero bits rather than touching memory outside.
+struct BitReader {
+    let bytes: UnsafeRawBufferPointer
+    var bitOffset: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, byteOffset: Int) {
+        self.bytes = bytes
+        self.bitOffset = byteOffset * 8
+    }
+
+    @inline(__always)
+    mutating func read(width: Int) -> UInt64 {
+        var result: UInt64 = 0
+        var got = 0
+        while got < width {
+            let byteIndex = bitOffset >> 3
+            let shift = bitOffset & 7
+            // Fast path: a whole unaligned 64-bit load when 8 bytes remain.
+            if byteIndex + 8 <= bytes.count {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self)) >> UInt64(shift)
+                let take = min(width - got, 64 - shift)
+                let part = take == 64 ? word : word & ((1 << UInt64(take)) - 1)
+                result |= part << UInt64(got)
+                got += take
+                bitOffset += take
+            } else {
+                let byte = byteIndex < bytes.count ? UInt64(bytes[byteIndex]) : 0
+                let take = min(width - got, 8 - shift)
+                result |= ((byte >> UInt64(shift)) & ((1 << UInt64(take)) - 1)) << UInt64(got)
+                got += take
+                bitOffset += take
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// What `tilecast inspect STORE` shows: models, cycles, domains, variables and sizes, and
+/// with verification the result of checking every block.
+public struct StoreDescription: Codable, Sendable {
+    public struct DomainEntry: Codable, Sendable {
+        public var domain: String
+        public var file: String
+        public var bytes: Int
+        public var grid: String
+        public var spacingKilometres: Double
+        public var frames: Int
+        public var firstTime: Int64
+        public var lastTime: Int64
+        public var variables: [String]
+        public var blocksVerified: Int?
+    }
+
+    public struct CycleEntry: Codable, Sendable {
+        public var cycle: String
+        public var isLatest: Bool
+        public var bytes: Int
+        public var domains: [DomainEntry]
+    }
+
+    public struct ModelEntry: Codable, Sendable {
+        public var model: String
+        public var cycles: [CycleEntry]
+    }
+
+    public var store: String
+    public var models: [ModelEntry]
+    public var verified: Bool
+
+    /// Whether a folder looks like a TileCast store.
+    public static func isStore(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "/.lock") || !CycleStore.models(root: path).isEmpty
+    }
+
+    /// Describes a store; with `verify`, checks every block of every cycle.
+    ///
+    /// - Throws: `StoreError` for the first damaged file met (damage is never skipped).
+    public init(root: String, verify: Bool) throws(StoreError) {
+        store = root
+        verified = verify
+        var models: [ModelEntry] = []
+        for model in CycleStore.models(root: root) {
+            let latest = CycleStore.latest(root: root, model: model)
+            var cycles: [CycleEntry] = []
+            for cycle in CycleStore.cycles(root: root, model: model) {
+                let (_, folder) = try CycleStore.resolve(root: root, model: model, cycle: cycle)
+                var domains: [DomainEntry] = []
+                for path in CycleStore.domainFiles(folder: folder) {
+                    let reader = try DomainFileReader(path: path)
+                    let m = reader.metadata
+                    domains.append(DomainEntry(
+                        domain: "d" + (m.domain < 10 ? "0" : "") + String(m.domain),
+                        file: (path as NSString).lastPathComponent, bytes: reader.fileSize,
+                        grid: "\(m.westEast) x \(m.southNorth)", spacingKilometres: m.projection.dx / 1000,
+                        frames: m.times.count, firstTime: m.times.first ?? 0, lastTime: m.times.last ?? 0,
+                        variables: m.variables.map(\.name), blocksVerified: verify ? try reader.verifyAll() : nil))
+                }
+                cycles.append(CycleEntry(cycle: cycle, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains))
+            }
+            models.append(ModelEntry(model: model, cycles: cycles))
+        }
+        self.models = models
+    }
+
+    /// The readable form.
+    public var text: String {
+        var lines = ["Store \(store)"]
+        if models.isEmpty { lines.append("  (no published cycles)") }
+        for model in models {
+            lines.append("")
+            lines.append("model \(model.model): \(model.cycles.count) cycle\(model.cycles.count == 1 ? "" : "s")")
+            for cycle in model.cycles {
+                lines.append("  \(cycle.cycle)\(cycle.isLatest ? " (latest)" : "")  \(Self.size(cycle.bytes))")
+                for domain in cycle.domains {
+                    var line = "    \(domain.domain)  \(domain.grid) at \(String(format: "%g", domain.spacingKilometres)) km, \(domain.frames) frames, \(domain.variables.count) variables, \(Self.size(domain.bytes))"
+                    if let blocks = domain.blocksVerified { line += ", \(blocks) blocks verified" }
+                    lines.append(line)
+                }
+            }
+            if let variables = model.cycles.last?.domains.first?.variables {
+                lines.append("  variables: " + variables.joined(separator: ", "))
+            }
+        }
+        if verified { lines.append(""); lines.append("every checksum verified: no damage found") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1_000_000 ? String(format: "%.2f MB", Double(bytes) / 1e6) : String(format: "%.1f kB", Double(bytes) / 1e3)
+    }
+}

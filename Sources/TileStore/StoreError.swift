@@ -1,0 +1,45 @@
+/// Why a store could not be read or written. Damage is always reported as damage: a reader
+/// never returns numbers from a block whose checksum or bounds do not hold.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No store, model, cycle or domain file where one was expected.
+    case missing(path: String, what: String)
+    /// A file is not a TileCast store file (wrong magic).
+    case notAStoreFile(path: String)
+    /// A file of a newer (or unknown) format version than this build reads.
+    case unsupportedVersion(path: String, found: UInt32, supported: UInt32)
+    /// A file is shorter than its own structure says.
+    case truncated(path: String, detail: String)
+    /// A checksum does not match: the bytes changed after they were written.
+    case checksumMismatch(path: String, part: String)
+    /// The structure is inconsistent (offsets out of bounds, impossible sizes, bad metadata).
+    case corrupt(path: String, detail: String)
+    /// Writing failed (disk full, permissions, ...).
+    case writeFailed(path: String, detail: String)
+    /// Another extraction holds the store's lock.
+    case locked(path: String, holder: String)
+    /// A request the store cannot answer (unknown variable, cell outside the grid).
+    case badRequest(String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path, let what): return "\(path): \(what) not found"
+        case .notAStoreFile(let path): return "\(path): not a TileCast store file (bad magic number)"
+        case .unsupportedVersion(let path, let found, let supported):
+            return "\(path): store format version \(found) is newer than this tilecast reads (\(supported)): upgrade tilecast"
+        case .truncated(let path, let detail): return "\(path): store file truncated (\(detail))"
+        case .checksumMismatch(let path, let part): return "\(path): store file damaged: checksum mismatch in \(part)"
+        case .corrupt(let path, let detail): return "\(path): store file damaged: \(detail)"
+        case .writeFailed(let path, let detail): return "\(path): write failed: \(detail)"
+        case .locked(let path, let holder): return "\(path): another extraction is writing this store (\(holder)); try again when it has finished"
+        case .badRequest(let detail): return detail
+        }
+    }
+
+    /// True for the errors that mean the store's bytes are damaged (exit code 5).
+    public var isDamage: Bool {
+        switch self {
+        case .notAStoreFile, .truncated, .checksumMismatch, .corrupt, .unsupportedVersion: return true
+        default: return false
+        }
+    }
+}

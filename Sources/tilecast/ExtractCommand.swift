@@ -1,0 +1,141 @@
+import ArgumentParser
+import Catalog
+import Extraction
+import Foundation
+import ModelIngest
+
+/// `tilecast extract`: one model run into the store, published atomically as one cycle.
+struct ExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Extract a model run into the tile store (atomically, one cycle).",
+        discussion: """
+        Reads only the surface fields the catalog needs, derives humidity, dew point,
+        earth-relative wind, hourly precipitation, sea-level pressure, cloud cover and weather
+        code, and writes one small file per domain. The new cycle becomes visible only when
+        every file is complete and synced; a failed or killed run leaves the store as it was,
+        and running it again finishes the job. A second extraction on the same store at once
+        stops with a message.
+
+        Output: a progress bar on a terminal, one summary line otherwise; warnings and errors
+        on stderr. Exit codes: 0 published, 2 bad usage, 3 unusable input, 5 store not writable.
+
+        Examples:
+          tilecast extract SampleGrids --store /tmp/s
+          tilecast extract /data/wrf/2026112200 --store /srv/tilecast --model lisbon-wrf --keep 8
+        """
+    )
+
+    @Argument(help: "Model files or folders holding them (wrfout_d01_..., MM5 netCDF).")
+    var inputs: [String]
+
+    @Option(help: "The store folder (created when missing).")
+    var store: String
+
+    @Option(help: "Model name in the store (default: the profile's name, e.g. wrf).")
+    var model: String?
+
+    @Option(help: "Cycle to file the run under, e.g. 2026-11-22T00Z (default: the run's start time).")
+    var cycle: String?
+
+    @Option(help: "Name profile: wrf, mm5 or a profile file (default: detected per file).")
+    var profile: String?
+
+    @Option(help: "Keep only the newest N cycles of the model (never removes the latest).")
+    var keep: Int?
+
+    @Option(help: "Only these variables (comma-separated; default: all the run provides).")
+    var variables: String?
+
+    @Flag(help: "Check the inputs and report what would be published, without writing.")
+    var dryRun = false
+
+    @Flag(help: "No progress bar and no warnings; errors only, plus the summary line.")
+    var quiet = false
+
+    func validate() throws {
+        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+        if let cycle, ModelTime.parseUser(cycle) == nil {
+            throw ValidationError("--cycle \(cycle): expected a UTC time such as 2026-11-22T00Z")
+        }
+        if let variables { _ = try VariableList.parse(variables, option: "--variables") }
+    }
+
+    func run() throws {
+        let runs = try reporting { () throws -> [String] in
+            let chosen = try profile.map(ModelProfile.load)
+            var extractor = Extractor(inputs: inputs, store: store)
+            extractor.profile = chosen
+            extractor.cycle = cycle.flatMap(ModelTime.parseUser)
+            extractor.keep = keep
+            extractor.dryRun = dryRun
+            extractor.variables = try variables.map { try VariableList.parse($0, option: "--variables") }
+            let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
+            extractor.progress = { bar.update(done: $0.framesDone, total: $0.framesTotal, label: $0.domain) }
+            let groups = try ModelRun.readRuns(paths: inputs, profile: chosen)
+            if model != nil && groups.count > 1 {
+                throw Failure(code: Failure.usage, message: "--model names one model, but the inputs hold \(groups.count) (\(groups.map(\.profileName).joined(separator: ", "))): extract them separately")
+            }
+            var lines: [String] = []
+            for group in groups {
+                extractor.profile = try chosen ?? ModelProfile.load(group.profileName)
+                extractor.inputs = Array(Set(group.domains.flatMap { $0.files.map(\.path) })).sorted()
+                extractor.model = model
+                let summary = try extractor.run()
+                bar.finish()
+                if !quiet { for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) } }
+                lines.append(summary.line)
+            }
+            return lines
+        }
+        for line in runs { print(line) }
+    }
+}
+
+/// Parses comma-separated variable names, accepting raw WRF names as aliases.
+enum VariableList {
+    static let aliases: [String: [ForecastVariable]] = [
+        "t2": [.temperature2m], "q2": [.relativeHumidity2m], "psfc": [.surfacePressure],
+        "u10": [.windU10m, .windV10m], "v10": [.windU10m, .windV10m], "hgt": [.elevation],
+        "swdown": [.shortwaveRadiation], "cldfra": [.cloudCover], "rainc": [.precipitation],
+        "rainnc": [.precipitation], "snownc": [.snowfall],
+        "wind_speed_10m": [.windU10m, .windV10m], "wind_direction_10m": [.windU10m, .windV10m],
+    ]
+
+    static func parse(_ text: String, option: String) throws -> [ForecastVariable] {
+        var result: [ForecastVariable] = []
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            if let variable = ForecastVariable(rawValue: name) {
+                result.append(variable)
+            } else if let mapped = aliases[name.lowercased()] {
+                result += mapped
+            } else {
+                throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        return Array(Set(result)).sorted()
+    }
+}
+
+/// A one-line progress bar on stderr, redrawn in place; silent when not on a terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(done: Int, total: Int, label: String) {
+        guard enabled, total > 0 else { return }
+        let width = 30
+        let filled = min(width, done * width / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) frames (\(label))".utf8))
+        drawn = true
+    }
+
+    func finish() {
+        guard drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+}
