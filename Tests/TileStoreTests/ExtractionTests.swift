@@ -1,0 +1,196 @@
+import Catalog
+import Extraction
+import Foundation
+import ModelIngest
+@testable import TileStore
+import TestSupport
+import XCTest
+
+/// Extraction into a store: values at their precision, atomic publication, lock, pruning.
+final class ExtractionTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var store = ""
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        store = directory.path("store")
+    }
+
+    private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
+
+    /// Every stored value is within half its precision of what ingest computed (running
+    /// totals: every interval and every window within one precision).
+    private func assertRoundTrip(inputs: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let run = try ModelRun.read(paths: inputs)
+        var extractor = Extractor(inputs: inputs, store: store)
+        extractor.model = "check"
+        _ = try extractor.run()
+        let (_, folder) = try CycleStore.resolve(root: store, model: "check")
+        var worst: [ForecastVariable: Double] = [:]
+        for domain in run.domains {
+            let reader = try DomainFileReader(path: folder + "/" + CycleStore.domainFileName(domain.id))
+            var frames = try FrameReader(domain: domain)
+            var expected: [[ForecastVariable: [Float]]] = []
+            while let frame = try frames.nextFrame() { expected.append(frame.values) }
+            let we = domain.grid.westEast
+            for variable in frames.variables {
+                for cell in stride(from: 0, to: we * domain.grid.southNorth, by: 7) {
+                    let stored = try reader.series(variable, i: cell % we, j: cell / we)
+                    for t in expected.indices where !(variable.isStatic && t > 0) {
+                        guard let truth = expected[t][variable]?[cell] else { continue }
+                        var got = stored[variable.isStatic ? 0 : t]
+                        if variable.isAccumulation {
+                            // The interval ending at t: this total minus the last known one before it.
+                            let previous = stored[..<t].last { !$0.isNaN } ?? 0
+                            got = got - previous
+                        }
+                        if truth.isNaN || got.isNaN {
+                            XCTAssertEqual(truth.isNaN, got.isNaN, "\(variable) t=\(t) cell=\(cell): missing must stay missing", file: file, line: line)
+                            continue
+                        }
+                        worst[variable] = max(worst[variable] ?? 0, Double(abs(got - truth)))
+                    }
+                }
+            }
+        }
+        for (variable, error) in worst {
+            // Half a step, with a float margin; running totals carry two roundings per interval.
+            let allowed = variable.precision * (variable.isAccumulation ? 1.0 : 0.5) + 1e-3 * variable.precision + 2e-5
+            XCTAssertLessThanOrEqual(error, allowed, "\(variable.rawValue)", file: file, line: line)
+        }
+        print("worst stored error per variable: " + worst.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \(String(format: "%.4g", $0.value))" }.joined(separator: ", "))
+    }
+
+    func testSampleGridsRoundTripAtPrecision() throws {
+        let inputs = ["wrfout_d01_2026-11-22_00:00:00", "wrfout_d02_2026-11-22_00:00:00"].map {
+            Repository.sampleGrids.appendingPathComponent($0).path
+        }
+        try assertRoundTrip(inputs: inputs)
+    }
+
+    func testMM5SampleRoundTripAtPrecision() throws {
+        try assertRoundTrip(inputs: [Repository.sampleGrids.appendingPathComponent("mm5_2026-11-22_00.nc").path])
+    }
+
+    func testSharedSamplesRoundTripAtPrecision() throws {
+        try assertRoundTrip(inputs: [try Repository.sharedSample("wrf_d01_allvars_cropped.nc")])
+        try assertRoundTrip(inputs: [try Repository.sharedSample("wrf_cropped.nc")])
+    }
+
+    /// Precipitation sums over any window equal the difference of two stored totals, within 0.1 mm.
+    func testPrecipitationWindowsAcrossBucketTips() throws {
+        let input = Repository.sampleGrids.appendingPathComponent("edge-cases/bucket_tipping.nc").path
+        var extractor = Extractor(inputs: [input], store: store)
+        extractor.model = "bucket"
+        _ = try extractor.run()
+        let (_, folder) = try CycleStore.resolve(root: store, model: "bucket")
+        let reader = try DomainFileReader(path: folder + "/d01.tcs")
+        let raw = try NetCDFRaw(path: input)
+        for j in 0..<reader.metadata.southNorth {
+            for i in 0..<reader.metadata.westEast {
+                let totals = try reader.series(.precipitation, i: i, j: j)
+                let truth = raw.total(i: i, j: j)
+                for start in 0..<totals.count {
+                    for end in (start + 1)..<totals.count {
+                        let stored = Double(totals[end] - totals[start])
+                        XCTAssertEqual(stored, truth[end] - truth[start], accuracy: 0.1, "window \(start)..\(end) at \(i),\(j)")
+                        XCTAssertGreaterThanOrEqual(Double(totals[end]) - Double(totals[end - 1]), -0.011, "never negative")
+                    }
+                }
+            }
+        }
+    }
+
+    func testFailedExtractionLeavesThePublishedCycleAndRerunSucceeds() throws {
+        var first = Extractor(inputs: [baseline], store: store)
+        first.cycle = 1_795_305_600        // 2026-11-22T00Z
+        _ = try first.run()
+        let before = try CycleStore.resolve(root: store, model: "wrf")
+        let beforeValues = try DomainFileReader(path: before.folder + "/d01.tcs").series(.temperature2m, i: 2, j: 3)
+
+        for stage in ["domain d01", "publish"] {
+            var failing = Extractor(inputs: [baseline], store: store)
+            failing.cycle = 1_795_305_600 + 6 * 3600
+            failing.faultInjection = { if $0 == stage { throw StoreError.writeFailed(path: "injected", detail: stage) } }
+            XCTAssertThrowsError(try failing.run())
+            let after = try CycleStore.resolve(root: store, model: "wrf")
+            XCTAssertEqual(after.name, before.name, "latest unchanged after a failure at \(stage)")
+            XCTAssertEqual(after.folder, before.folder)
+            XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf"), ["2026-11-22T00Z"])
+            let data = try FileManager.default.contentsOfDirectory(atPath: store + "/wrf/.data")
+            XCTAssertFalse(data.contains { $0.hasSuffix(".partial") }, "no partial folder left: \(data)")
+            XCTAssertEqual(try DomainFileReader(path: after.folder + "/d01.tcs").series(.temperature2m, i: 2, j: 3), beforeValues)
+        }
+        var again = Extractor(inputs: [baseline], store: store)
+        again.cycle = 1_795_305_600 + 6 * 3600
+        _ = try again.run()
+        XCTAssertEqual(try CycleStore.resolve(root: store, model: "wrf").name, "2026-11-22T06Z")
+    }
+
+    func testSecondExtractionStopsOnTheLock() throws {
+        var holder: StoreLock? = try StoreLock(root: store)
+        XCTAssertThrowsError(try Extractor(inputs: [baseline], store: store).run()) { error in
+            guard case StoreError.locked(let path, let who) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, store)
+            XCTAssertTrue(who.contains("pid \(ProcessInfo.processInfo.processIdentifier)"), who)
+        }
+        XCTAssertNotNil(holder)
+        holder = nil   // released: the next extraction proceeds
+        _ = try Extractor(inputs: [baseline], store: store).run()
+    }
+
+    func testRerunningACycleReplacesItAndKeepPrunesOldCyclesButNeverLatest() throws {
+        for hours in [0, 6, 12, 18] {
+            var extractor = Extractor(inputs: [baseline], store: store)
+            extractor.cycle = 1_795_305_600 + Int64(hours) * 3600
+            extractor.keep = 2
+            _ = try extractor.run()
+        }
+        XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf"), ["2026-11-22T12Z", "2026-11-22T18Z"])
+        XCTAssertEqual(CycleStore.latest(root: store, model: "wrf"), "2026-11-22T18Z")
+        // Re-extracting an older cycle replaces it but does not move latest backwards.
+        let old = try CycleStore.resolve(root: store, model: "wrf", cycle: "2026-11-22T12Z").folder
+        var rerun = Extractor(inputs: [baseline], store: store)
+        rerun.cycle = 1_795_305_600 + 12 * 3600
+        rerun.keep = 1
+        let summary = try rerun.run()
+        XCTAssertEqual(CycleStore.latest(root: store, model: "wrf"), "2026-11-22T18Z")
+        XCTAssertEqual(summary.pruned, ["2026-11-22T12Z"], "keep 1 keeps latest, so the re-run cycle goes")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: old))
+        let data = try FileManager.default.contentsOfDirectory(atPath: store + "/wrf/.data")
+        XCTAssertEqual(data.count, 1, "only latest's folder remains: \(data)")
+    }
+}
+
+/// Reads a bucket fixture's raw parts with libnetcdf, independently of ingest.
+private struct NetCDFRaw {
+    let parts: [[Double]]
+    let counts: [[Double]]
+    let bucket: Double
+    let cells: Int
+    let steps: Int
+    let westEast: Int
+
+    init(path: String) throws {
+        let output = try runTool("ncdump", ["-h", path]).stdout
+        bucket = output.split(separator: "\n").first { $0.contains(":BUCKET_MM") }
+            .flatMap { Double($0.split(separator: "=")[1].trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "f ;", with: "").replacingOccurrences(of: " ;", with: "")) } ?? 0
+        parts = try ["RAINC", "RAINNC", "RAINSH"].map { try ncdumpValues(path: path, variable: $0) }
+        counts = try ["I_RAINC", "I_RAINNC"].map { try ncdumpValues(path: path, variable: $0) }
+        let shape = try runTool("ncdump", ["-h", path]).stdout
+        func dimension(_ name: String) -> Int {
+            shape.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(name) =") }
+                .flatMap { Int($0.split(separator: "=")[1].filter(\.isNumber)) } ?? 0
+        }
+        westEast = dimension("west_east")
+        cells = westEast * dimension("south_north")
+        steps = parts[0].count / max(cells, 1)
+    }
+
+    func total(i: Int, j: Int) -> [Double] {
+        (0..<steps).map { t in
+            let index = t * cells + j * westEast + i
+            return parts.reduce(0) { $0 + $1[index] } + counts.reduce(0) { $0 + $1[index] } * bucket
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Catalog
+import Foundation
+import GridGeometry
+@testable import TileStore
+import TestSupport
+import XCTest
+
+/// The byte layout: golden header, trailer and codec bytes, and a codec round trip.
+final class FormatTests: XCTestCase {
+    /// A 3 x 2 grid with 4 times and two variables, values chosen so the encoding is known.
+    static func tinyFile(at path: String, version: UInt32? = nil) throws -> DomainFileMetadata {
+        let metadata = DomainFileMetadata(
+            model: "test", modelTitle: "unit test", cycle: 1_795_305_600, domain: 1, parentDomain: nil, parentGridRatio: nil,
+            parentStart: nil, projection: ProjectionParameters(kind: .lambertConformal, trueLatitude1: 37, trueLatitude2: 42,
+                                                               standardLongitude: -8, dx: 9000),
+            westEast: 3, southNorth: 2, southWestCorner: GeoPoint(latitude: 38, longitude: -9),
+            times: [0, 3600, 7200, 10800].map { 1_795_305_600 + $0 }, tileWidth: 2, tileHeight: 2,
+            sources: ["tiny.nc"], createdBy: "tests")
+        let writer = DomainFileWriter(path: path, metadata: metadata, variables: [.temperature2m, .elevation])
+        for t in 0..<4 {
+            try writer.add(frame: [.temperature2m: (0..<6).map { Float($0) + Float(t) * 0.25 },
+                                   .elevation: (0..<6).map { Float($0 * 100) }])
+        }
+        try writer.finish()
+        return metadata
+    }
+
+    func testHeaderGoldenBytes() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("tiny.tcs")
+        _ = try Self.tinyFile(at: path)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertEqual(Array(bytes.prefix(16)), [0x54, 0x49, 0x4C, 0x45, 0x43, 0x41, 0x53, 0x54, 1, 0, 0, 0, 0, 0, 0, 0])
+    }
+
+    /// The trailer decoded by hand: offsets add up, the version and magic are where the
+    /// format says, and its CRC covers its first 44 bytes.
+    func testTrailerLayout() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("tiny.tcs")
+        _ = try Self.tinyFile(at: path)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let trailer = Array(bytes.suffix(56))
+        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(trailer[at + $1]) << (8 * UInt64($1)) } }
+        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(UInt32(0)) { $0 | UInt32(trailer[at + $1]) << (8 * UInt32($1)) } }
+        XCTAssertEqual(Array(trailer.suffix(8)), Array("TILECAST".utf8))
+        XCTAssertEqual(u32(40), 1, "version")
+        // 2 variables x 2 tiles (3 x 2 grid in 2 x 2 tiles) = 4 index entries of 16 bytes.
+        XCTAssertEqual(u64(8), 64, "index length")
+        XCTAssertEqual(u64(16), u64(0) + u64(8), "metadata follows the index")
+        XCTAssertEqual(u64(16) + u64(24), UInt64(bytes.count - 56), "the trailer follows the metadata")
+        XCTAssertEqual(u32(44), checksum(Array(trailer.prefix(44))))
+        let metadata = Array(bytes[Int(u64(16))..<Int(u64(16) + u64(24))])
+        XCTAssertEqual(u32(36), checksum(metadata))
+        XCTAssertEqual(metadata.first, UInt8(ascii: "{"), "metadata is JSON")
+    }
+
+    /// A tile of two cells: [10, 11, 13] packs as deltas +1, +2 (zigzag 2, 4) in 3 bits;
+    /// [10, 10, 10] packs to nothing.
+    func testCodecGoldenBlock() {
+        let series: [[Int32]] = [[10, 11, 13], [10, 10, 10]]
+        let block = series.map { $0 }.withUnsafeBufferPointer { _ in
+            SeriesCodec.encode(cells: 2, steps: 3) { cell in series[cell].withUnsafeBufferPointer { $0 } }
+        }
+        // widths [3, 0]; bases zigzag(10)=20=0x14, zigzag(0)=0; payload 010 then 100 -> 0b00100010.
+        XCTAssertEqual(block, [0x03, 0x00, 0x14, 0x00, 0x22])
+    }
+
+    func testCodecRoundTripWithMissingValuesAndWideDeltas() {
+        var generator = SeededGenerator(seed: 20261122)
+        for steps in [1, 2, 7, 73] {
+            let cells = 9
+            var series: [[Int32]] = []
+            for cell in 0..<cells {
+                series.append((0..<steps).map { t in
+                    if cell == 3 && t % 5 == 2 { return SeriesCodec.missing }
+                    if cell == 4 { return Int32.random(in: -2_000_000_000...2_000_000_000, using: &generator) }
+                    if cell == 5 { return SeriesCodec.missing }
+                    return Int32(cell * 100 + t) + Int32.random(in: -3...3, using: &generator)
+                })
+            }
+            let flat = series.flatMap { $0 }
+            let block = flat.withUnsafeBufferPointer { buffer in
+                SeriesCodec.encode(cells: cells, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+            }
+            for cell in 0..<cells {
+                var decoded = [Int32](repeating: 0, count: steps)
+                let ok = block.withUnsafeBytes { raw in
+                    decoded.withUnsafeMutableBufferPointer { SeriesCodec.decode(block: raw, cells: cells, steps: steps, cell: cell, into: $0) }
+                }
+                XCTAssertTrue(ok)
+                XCTAssertEqual(decoded, series[cell], "steps \(steps) cell \(cell)")
+            }
+        }
+    }
+
+    func testTinyFileReadsBackAtItsPrecision() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("tiny.tcs")
+        _ = try Self.tinyFile(at: path)
+        let reader = try DomainFileReader(path: path)
+        for j in 0..<2 {
+            for i in 0..<3 {
+                let t2 = try reader.series(.temperature2m, i: i, j: j)
+                for t in 0..<4 { XCTAssertEqual(t2[t], Float(j * 3 + i) + Float(t) * 0.25, accuracy: 0.025 + 1e-5) }
+                XCTAssertEqual(try reader.series(.elevation, i: i, j: j), [Float((j * 3 + i) * 100)])
+            }
+        }
+        XCTAssertEqual(try reader.verifyAll(), 4)
+        XCTAssertThrowsError(try reader.series(.temperature2m, i: 3, j: 0))
+        XCTAssertThrowsError(try reader.series(.cloudCover, i: 0, j: 0))
+    }
+}
