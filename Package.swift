@@ -1,14 +1,15 @@
 // swift-tools-version: 6.0
 // TileCast: WRF / MM5 output -> compact tile store -> fast point forecasts.
 // The data flow shows in the target names:
-//   CNetCDF -> NetCDF -> (GridGeometry, Meteorology, Catalog) -> ModelIngest -> tilecast
+//   CNetCDF -> NetCDF -> (GridGeometry, Meteorology, Catalog) -> ModelIngest -> Extraction -> TileStore
+//   TileStore -> (Interpolation) -> PointQuery -> tilecast
 import PackageDescription
 
 let package = Package(
     name: "TileCast",
     products: [
         .executable(name: "tilecast", targets: ["tilecast"]),
-        .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest", "TileStore", "Extraction"]),
+        .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest", "TileStore", "Extraction", "Interpolation", "PointQuery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,18 +35,24 @@ let package = Package(
         .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib"]),
         // WRF and MM5 readers, name profiles, runs, derived variables.
         .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology", "Catalog"]),
+        // The interpolation kernel: bilinear stencils, SIMD series, time brackets. No dependencies.
+        .target(name: "Interpolation"),
+        // Point forecasts from the store: domain choice, interpolation, units, daily summaries, output.
+        .target(name: "PointQuery", dependencies: ["TileStore", "Interpolation", "GridGeometry", "Meteorology", "Catalog"]),
         // One extraction: a run read by ModelIngest, written as a published cycle of the store.
         .target(name: "Extraction", dependencies: ["ModelIngest", "TileStore", "Catalog"]),
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",
-            dependencies: ["ModelIngest", "TileStore", "Extraction", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "TestSupport"]),
         .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry"]),
         .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
+        .testTarget(name: "InterpolationTests", dependencies: ["Interpolation"]),
+        .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "TileStore", "Extraction", "ModelIngest", "Interpolation", "GridGeometry", "Catalog", "TestSupport"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "ModelIngest", "Catalog", "GridGeometry", "TestSupport"]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]

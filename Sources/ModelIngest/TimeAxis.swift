@@ -1,3 +1,4 @@
+import Catalog
 import NetCDF
 
 /// A file's frame times: from WRF's Times strings, else from minutes since the simulation

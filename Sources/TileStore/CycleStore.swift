@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,12 +19,9 @@ public enum CycleStore {
     /// The folder name of a cycle: "2026-11-22T00Z" (minutes are kept when not zero: "T00:30Z"
     /// would not be a valid name, so they follow as "T0030Z").
     public static func cycleName(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        let (hour, minute) = (rest / 3600, rest % 3600 / 60)
-        let date = CivilDate(days: days)
-        let time = minute == 0 ? pad(Int(hour)) : pad(Int(hour)) + pad(Int(minute))
-        return "\(pad(date.year, 4))-\(pad(date.month))-\(pad(date.day))T\(time)Z"
+        let c = ModelTime.civil(seconds)
+        let time = pad(c.hour) + (c.minute == 0 ? "" : pad(c.minute))
+        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(time)Z"
     }
 
     /// Whether a folder entry names a cycle.
@@ -93,21 +91,5 @@ public enum CycleStore {
     static func pad(_ value: Int, _ width: Int = 2) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-}
-
-/// Gregorian date from days since 1970-01-01 (Hinnant's civil_from_days).
-struct CivilDate {
-    let year: Int, month: Int, day: Int
-    init(days: Int64) {
-        let z = Int(days) + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        day = doy - (153 * mp + 2) / 5 + 1
-        month = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     }
 }

@@ -115,22 +115,32 @@ public final class DomainFileReader: Sendable {
     /// - Throws: `StoreError.checksumMismatch` / `.corrupt` for a damaged block,
     ///   `.badRequest` for a variable not stored or a cell outside the grid.
     public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>) throws(StoreError) {
+        let steps = metadata.stored(variable)?.steps ?? 0
+        var scratch = [Int32](repeating: 0, count: max(steps, 1))
+        try scratch.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
+            try readSeries(variable, i: i, j: j, into: output, scratch: buffer)
+        }
+    }
+
+    /// `readSeries(_:i:j:into:)` with caller-owned scratch space for the quantized values
+    /// (at least `steps` long), so a hot loop allocates nothing.
+    public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>,
+                           scratch: UnsafeMutableBufferPointer<Int32>) throws(StoreError) {
         guard let stored = metadata.stored(variable) else {
             throw .badRequest("\(path): \(variable.rawValue) is not stored for d\(metadata.domain)")
         }
-        guard i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth, output.count >= stored.steps else {
+        guard i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth, output.count >= stored.steps,
+              scratch.count >= stored.steps else {
             throw .badRequest("\(path): cell (\(i), \(j)) is outside the \(metadata.westEast) x \(metadata.southNorth) grid")
         }
         let place = metadata.locate(i: i, j: j)
         let blockIndex = stored.firstBlock + place.tile
         let block = try block(blockIndex)
-        var quantized = [Int32](repeating: 0, count: stored.steps)
-        let ok = quantized.withUnsafeMutableBufferPointer { buffer in
-            SeriesCodec.decode(block: block, cells: place.cells, steps: stored.steps, cell: place.cell, into: buffer)
+        guard SeriesCodec.decode(block: block, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch) else {
+            throw .corrupt(path: path, detail: "block \(blockIndex) (\(variable.rawValue)) does not decode")
         }
-        guard ok else { throw .corrupt(path: path, detail: "block \(blockIndex) (\(variable.rawValue)) does not decode") }
         let quantizer = Quantizer(step: stored.step)
-        for t in 0..<stored.steps { output[t] = quantizer.value(quantized[t]) }
+        for t in 0..<stored.steps { output[t] = quantizer.value(scratch[t]) }
     }
 
     /// Array form of `readSeries(_:i:j:into:)`.

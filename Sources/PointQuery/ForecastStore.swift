@@ -1,0 +1,108 @@
+import Catalog
+import GridGeometry
+import Interpolation
+import TileStore
+
+/// One domain of an opened cycle, ready for point reads.
+public struct StoredDomain: Sendable {
+    public let reader: DomainFileReader
+    public let grid: ProjectedGrid
+    public let times: TimeInterpolation
+    /// Cells left out along the edges: WRF's boundary relaxation zone for nests, none for
+    /// the outermost domain (its edge is the edge of the model).
+    public let margin: Double
+
+    public var metadata: DomainFileMetadata { reader.metadata }
+    public var name: String { "d" + (metadata.domain < 10 ? "0" : "") + String(metadata.domain) }
+    public var isNest: Bool { metadata.parentDomain != nil }
+
+    /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
+    public var extent: String {
+        let corners = grid.corners
+        let lat = corners.map(\.latitude), lon = corners.map(\.longitude)
+        func f(_ x: Double?) -> String { String(format: "%.2f", x ?? .nan) }
+        return "\(name) \(String(format: "%g", metadata.projection.dx / 1000)) km: lat \(f(lat.min()))..\(f(lat.max())), lon \(f(lon.min()))..\(f(lon.max()))"
+    }
+}
+
+/// An opened cycle of one model: its domains, finest first, for choosing and reading.
+public final class ForecastStore: Sendable {
+    public let root: String
+    public let model: String
+    public let cycle: String
+    /// Finest grid first, so the first domain that holds a point is the one to use.
+    public let domains: [StoredDomain]
+
+    /// Opens a cycle ("latest" by default) of a model (the only one, when the store holds one).
+    ///
+    /// - Parameter nestMargin: cells left out along a nest's edges (WRF's relaxation zone).
+    /// - Throws: `QueryError.store` naming what is missing or damaged; `.badRequest` when the
+    ///   model is not given and the store holds several.
+    public init(root: String, model: String? = nil, cycle: String = "latest", nestMargin: Double = 5) throws(QueryError) {
+        self.root = root
+        let models = CycleStore.models(root: root)
+        let chosen: String
+        if let model {
+            chosen = model
+        } else if models.count == 1, let only = models.first {
+            chosen = only
+        } else if models.isEmpty {
+            throw .store("\(root): no published cycle (run tilecast extract first)", isDamage: false)
+        } else {
+            throw .badRequest("the store holds several models (\(models.joined(separator: ", "))): choose one with --model")
+        }
+        self.model = chosen
+        do throws(StoreError) {
+            let (name, folder) = try CycleStore.resolve(root: root, model: chosen, cycle: cycle)
+            self.cycle = name
+            var domains: [StoredDomain] = []
+            for path in CycleStore.domainFiles(folder: folder) {
+                let reader = try DomainFileReader(path: path)
+                let m = reader.metadata
+                let grid: ProjectedGrid
+                let times: TimeInterpolation
+                do {
+                    grid = try ProjectedGrid(parameters: m.projection, westEast: m.westEast, southNorth: m.southNorth,
+                                             southWestCorner: m.southWestCorner)
+                    times = try TimeInterpolation(frameTimes: m.times)
+                } catch {
+                    throw StoreError.corrupt(path: path, detail: "unusable grid or times in metadata: \(error)")
+                }
+                domains.append(StoredDomain(reader: reader, grid: grid, times: times,
+                                            margin: m.parentDomain == nil ? 0 : nestMargin))
+            }
+            guard !domains.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
+            self.domains = domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
+        } catch {
+            throw .store(error.description, isDamage: error.isDamage)
+        }
+    }
+
+    /// The finest domain whose interior holds the place and whose frames cover [first, last].
+    ///
+    /// - Throws: `QueryError.outsideDomains` listing every domain's extent, or
+    ///   `.outsideTimes` when a domain holds the place but no domain holds the times.
+    public func choose(latitude: Double, longitude: Double, first: Int64, last: Int64) throws(QueryError) -> (StoredDomain, GridPosition) {
+        let point = GeoPoint(latitude: latitude, longitude: longitude)
+        var coveringInSpace: StoredDomain?
+        for domain in domains {
+            let position = domain.grid.position(of: point)
+            guard domain.grid.contains(position, margin: domain.margin) else { continue }
+            if coveringInSpace == nil { coveringInSpace = domain }
+            guard let start = domain.metadata.times.first, let end = domain.metadata.times.last,
+                  first >= start, last <= end else { continue }
+            return (domain, position)
+        }
+        if let domain = coveringInSpace {
+            let times = domain.metadata.times
+            throw .outsideTimes(requested: first == last ? Self.iso(first) : "\(Self.iso(first))..\(Self.iso(last))",
+                                available: "\(domain.name) holds \(Self.iso(times.first ?? 0))..\(Self.iso(times.last ?? 0))")
+        }
+        throw .outsideDomains(latitude: latitude, longitude: longitude, extents: domains.map(\.extent))
+    }
+
+    /// The frame times of the coarsest domain (the whole run).
+    public var runTimes: [Int64] { domains.last?.metadata.times ?? [] }
+
+    static func iso(_ seconds: Int64) -> String { ModelTime.isoMinutes(seconds) }
+}

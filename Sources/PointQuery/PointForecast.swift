@@ -1,0 +1,71 @@
+import Catalog
+
+/// Where an answer came from: model, run, domain, grid spacing and the grid position used.
+public struct Provenance: Codable, Sendable, Equatable {
+    public var model: String
+    public var modelTitle: String
+    /// The run's cycle, "2026-11-22T00:00Z".
+    public var cycle: String
+    public var domain: String
+    public var gridSpacingKilometres: Double
+    /// The fractional mass-grid position (i along west_east, j along south_north, 0-based).
+    public var gridI: Double
+    public var gridJ: Double
+}
+
+/// One place's forecast: values per variable per time, in the requested units.
+public struct PointForecast: Sendable {
+    /// The place as given, rounded to 4 decimals (about 10 m).
+    public let latitude: Double
+    public let longitude: Double
+    public let provenance: Provenance
+    /// Model terrain height at the place (bilinear), metres; nil when not stored.
+    public let elevation: Float?
+    public let times: [Int64]
+    public let values: [OutputVariable: [Float]]
+    public let units: OutputUnits
+    public let variables: [OutputVariable]
+}
+
+/// A place to forecast, with its own time window when a points file gives one.
+public struct QueryPoint: Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+    /// Output times for this place; nil means the request's times.
+    public var times: [Int64]?
+    /// The line of the points file it came from, for messages.
+    public var line: Int?
+
+    public init(latitude: Double, longitude: Double, times: [Int64]? = nil, line: Int? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.times = times
+        self.line = line
+    }
+}
+
+/// What to compute for each place.
+public struct ForecastRequest: Sendable {
+    /// Output times, seconds since 1970 UTC.
+    public var times: [Int64]
+    public var variables: [OutputVariable]
+    public var units: OutputUnits
+    /// Precipitation and snowfall are amounts over this window ending at each time.
+    public var accumulationWindow: Int64
+
+    public init(times: [Int64], variables: [OutputVariable] = OutputVariable.defaults, units: OutputUnits = OutputUnits(),
+                accumulationWindow: Int64 = 3600) {
+        self.times = times
+        self.variables = variables
+        self.units = units
+        self.accumulationWindow = accumulationWindow
+    }
+
+    /// Hourly times: `hours` of them from `start`.
+    public static func hourly(from start: Int64, hours: Int) -> [Int64] {
+        (0..<max(hours, 0)).map { start + Int64($0) * 3600 }
+    }
+}
+
+/// Rounds a coordinate to 4 decimals, as answers report it.
+func roundCoordinate(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }

@@ -1,0 +1,36 @@
+/// Why a query has no answer. The command line maps `exitCode` to SPEC section 5.
+public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The place lies in no domain's interior; lists every domain's extent.
+    case outsideDomains(latitude: Double, longitude: Double, extents: [String])
+    /// The time lies outside what the chosen (or any) domain holds.
+    case outsideTimes(requested: String, available: String)
+    /// A bad request: unknown variable, bad point, bad time.
+    case badRequest(String)
+    /// The store is missing or damaged (the message names the file).
+    case store(String, isDamage: Bool)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .outsideDomains, .outsideTimes: return 4
+        case .badRequest: return 2
+        case .store: return 5
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .outsideDomains(let latitude, let longitude, let extents):
+            return "\(Self.coordinate(latitude, "N", "S")) \(Self.coordinate(longitude, "E", "W")) is outside every domain of the store: " + extents.joined(separator: "; ")
+        case .outsideTimes(let requested, let available):
+            return "time \(requested) is outside the run (\(available))"
+        case .badRequest(let message):
+            return message
+        case .store(let message, _):
+            return message
+        }
+    }
+
+    static func coordinate(_ value: Double, _ positive: String, _ negative: String) -> String {
+        (value.magnitude * 10_000).rounded() / 10_000 == 0 ? "0" : "\(((value.magnitude * 10_000).rounded() / 10_000))\(value < 0 ? negative : positive)"
+    }
+}
