@@ -1,4 +1,5 @@
 import Foundation
+import Catalog
 import GridGeometry
 import ModelIngest
 import NetCDF
