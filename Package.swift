@@ -54,6 +54,8 @@ let package = Package(
         .testTarget(name: "InterpolationTests", dependencies: ["Interpolation"]),
         .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "TileStore", "Extraction", "ModelIngest", "Interpolation", "GridGeometry", "Catalog", "TestSupport"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "ModelIngest", "Catalog", "GridGeometry", "TestSupport"]),
+        // Runs the built `tilecast` binary: exit codes, messages, output shapes.
+        .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )

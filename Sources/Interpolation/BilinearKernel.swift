@@ -155,9 +155,9 @@ public struct BilinearKernel {
         let c11 = field + (row1 &+ s.i1) &* steps
         switch path {
         case .simd:
-            interpolateSeries(c00, c10, c01, c11, weights: s.weights, count: steps, into: out)
+            simdSteps(c00, c10, c01, c11, weights: s.weights, count: steps, into: out)
         case .scalar:
-            interpolateSeriesScalar(c00, c10, c01, c11, weights: s.weights, count: steps, into: out)
+            scalarSteps(c00, c10, c01, c11, weights: s.weights, from: 0, to: steps, into: out)
         }
         return true
     }

@@ -65,6 +65,9 @@ public struct BilinearStencil: Sendable, Equatable {
     /// Returns nil when the position is outside the grid (0...westEast-1, 0...southNorth-1,
     /// bounds included) or not a number, and for a grid with no cells. An axis of length 1
     /// holds only index 0, with weight 1.
+    // Always inlined: left to the optimiser, the batch loop sometimes called it per point and
+    // B1 ran about 25 % slower (measured; see benchmarks/RESULTS.md).
+    @inline(__always)
     public init?(i: Double, j: Double, westEast: Int, southNorth: Int) {
         guard let x = Self.axis(i, count: westEast), let y = Self.axis(j, count: southNorth) else {
             return nil
@@ -80,6 +83,7 @@ public struct BilinearStencil: Sendable, Equatable {
     }
 
     /// The stencil of `position` on a grid of westEast x southNorth mass points.
+    @inline(__always)
     public init?(_ position: FractionalIndex, westEast: Int, southNorth: Int) {
         self.init(i: position.i, j: position.j, westEast: westEast, southNorth: southNorth)
     }

@@ -26,6 +26,29 @@ public func interpolateSeries(
     _ c01: UnsafePointer<Float>, _ c11: UnsafePointer<Float>,
     weights: BilinearWeights, count: Int, into out: UnsafeMutablePointer<Float>
 ) {
+    simdSteps(c00, c10, c01, c11, weights: weights, count: count, into: out)
+}
+
+/// The reference for `interpolateSeries`: the same sums, one value at a time.
+///
+/// Kept as plain scalar code; the optimiser may still vectorise it (the benchmark reports
+/// what it became), but the order of operations per value is fixed by the source.
+public func interpolateSeriesScalar(
+    _ c00: UnsafePointer<Float>, _ c10: UnsafePointer<Float>,
+    _ c01: UnsafePointer<Float>, _ c11: UnsafePointer<Float>,
+    weights: BilinearWeights, count: Int, into out: UnsafeMutablePointer<Float>
+) {
+    scalarSteps(c00, c10, c01, c11, weights: weights, from: 0, to: count, into: out)
+}
+
+/// The body of `interpolateSeries`, inlined into the batch loop together with the stencil, so
+/// each point costs no call and the stencil stays in registers.
+@inline(__always)
+func simdSteps(
+    _ c00: UnsafePointer<Float>, _ c10: UnsafePointer<Float>,
+    _ c01: UnsafePointer<Float>, _ c11: UnsafePointer<Float>,
+    weights: BilinearWeights, count: Int, into out: UnsafeMutablePointer<Float>
+) {
     let w00 = SIMD8<Float>(repeating: weights.w00)
     let w10 = SIMD8<Float>(repeating: weights.w10)
     let w01 = SIMD8<Float>(repeating: weights.w01)
@@ -46,18 +69,6 @@ public func interpolateSeries(
         t &+= 8
     }
     scalarSteps(c00, c10, c01, c11, weights: weights, from: t, to: count, into: out)
-}
-
-/// The reference for `interpolateSeries`: the same sums, one value at a time.
-///
-/// Kept as plain scalar code; the optimiser may still vectorise it (the benchmark reports
-/// what it became), but the order of operations per value is fixed by the source.
-public func interpolateSeriesScalar(
-    _ c00: UnsafePointer<Float>, _ c10: UnsafePointer<Float>,
-    _ c01: UnsafePointer<Float>, _ c11: UnsafePointer<Float>,
-    weights: BilinearWeights, count: Int, into out: UnsafeMutablePointer<Float>
-) {
-    scalarSteps(c00, c10, c01, c11, weights: weights, from: 0, to: count, into: out)
 }
 
 /// Values `start..<end` of the series, one at a time: the SIMD tail and the reference.

@@ -91,7 +91,7 @@ enum NestChecker {
             if check.offsetCells > toleranceCells || abs(check.spacingRatio - Double(nest.ratio)) > 0.01 {
                 let f = { (value: Double) in String(format: "%.3f", value) }
                 warnings.append(IngestWarning(.nestMismatch,
-                    "\(domain.name): nest attributes (I_PARENT_START \(nest.iParentStart), J_PARENT_START \(nest.jParentStart), ratio \(nest.ratio)) put it at \(parent.name) position (\(f(check.expected.i)), \(f(check.expected.j))) but its coordinates put it at (\(f(measured.i)), \(f(measured.j))), \(f(check.offsetCells)) cells away (spacing ratio \(f(check.spacingRatio))); queries use its own coordinates"))
+                    "\(domain.name) (\(domain.files[0].path)): nest attributes (I_PARENT_START \(nest.iParentStart), J_PARENT_START \(nest.jParentStart), ratio \(nest.ratio)) put it at \(parent.name) position (\(f(check.expected.i)), \(f(check.expected.j))) but its coordinates put it at (\(f(measured.i)), \(f(measured.j))), \(f(check.offsetCells)) cells away (spacing ratio \(f(check.spacingRatio))); queries use its own coordinates"))
             }
             return Domain(id: domain.id, files: domain.files, frames: domain.frames, grid: domain.grid, nest: domain.nest,
                           nestCheck: check, variables: domain.variables)

@@ -1,0 +1,114 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The `tilecast` binary as an operator and a developer drive it: SPEC section 5's exit codes,
+/// one- or two-line messages on stderr naming what is at fault, and parseable output.
+final class CommandLineTests: XCTestCase {
+    /// The binary sits beside this test bundle in the build folder (`swift build --build-tests`
+    /// builds both).
+    private var tilecast: String {
+        get throws {
+            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            for candidate in [folder, folder.deletingLastPathComponent()] {
+                let path = candidate.appendingPathComponent("tilecast").path
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+            let fallback = Repository.root.appendingPathComponent(".build/debug/tilecast").path
+            guard FileManager.default.isExecutableFile(atPath: fallback) else {
+                throw NSError(domain: "CLITests", code: 1, userInfo: [NSLocalizedDescriptionKey: "tilecast binary not built"])
+            }
+            return fallback
+        }
+    }
+
+    private var directory: TemporaryDirectory!
+    private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
+
+    override func setUpWithError() throws { directory = try TemporaryDirectory() }
+
+    private func run(_ arguments: [String]) throws -> ToolOutput { try runTool(try tilecast, arguments) }
+
+    private func extractBaseline() throws -> String {
+        let store = directory.path("store")
+        let result = try run(["extract", baseline, "--store", store])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return store
+    }
+
+    func testExtractPrintsOneSummaryLineAndQueryAnswers() throws {
+        let store = directory.path("store")
+        let extract = try run(["extract", baseline, "--store", store])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let lines = extract.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, extract.stdout)
+        XCTAssertTrue(lines[0].hasPrefix("wrf 2026-11-22T00Z published: 1 domain (d01)"), String(lines[0]))
+        let query = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8.0", "--start", "2026-11-22T00Z", "--hours", "3", "--format", "json"])
+        XCTAssertEqual(query.status, 0, query.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["domain"] as? String, "d01")
+        XCTAssertEqual(((object["hourly"] as? [String: Any])?["time"] as? [String])?.count, 3)
+        let verify = try run(["inspect", store, "--verify"])
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertTrue(verify.stdout.contains("blocks verified"), verify.stdout)
+    }
+
+    func testExitCodes() throws {
+        let store = try extractBaseline()
+        // 2: bad usage, naming the argument.
+        let badUnit = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--wind-speed-unit", "furlongs"])
+        XCTAssertEqual(badUnit.status, 2)
+        XCTAssertTrue(badUnit.stderr.contains("--wind-speed-unit"), badUnit.stderr)
+        let badVariable = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--variables", "temprature_2m"])
+        XCTAssertEqual(badVariable.status, 2)
+        XCTAssertTrue(badVariable.stderr.contains("temprature_2m"), badVariable.stderr)
+        // 3: unusable input, naming the file.
+        let truncated = Repository.sampleGrids.appendingPathComponent("edge-cases/truncated_nc3.nc").path
+        let bad = try run(["extract", truncated, "--store", directory.path("other")])
+        XCTAssertEqual(bad.status, 3)
+        XCTAssertTrue(bad.stderr.contains("truncated_nc3.nc"), bad.stderr)
+        XCTAssertLessThanOrEqual(bad.stderr.split(separator: "\n").count, 2)
+        // 4: outside the store, listing the domains' extents / the run's times.
+        let outside = try run(["query", "--store", store, "--lat", "60", "--lon", "20", "--start", "2026-11-22T00Z", "--hours", "1"])
+        XCTAssertEqual(outside.status, 4)
+        XCTAssertTrue(outside.stderr.contains("d01"), outside.stderr)
+        let late = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--time", "2026-12-01T00Z"])
+        XCTAssertEqual(late.status, 4)
+        XCTAssertTrue(late.stderr.contains("outside the run"), late.stderr)
+        // 5: store missing or damaged.
+        let missing = try run(["query", "--store", directory.path("nowhere"), "--lat", "39.3", "--lon", "-8"])
+        XCTAssertEqual(missing.status, 5)
+        let file = try XCTUnwrap(FileManager.default.enumerator(atPath: store)?.compactMap { $0 as? String }.first { $0.hasSuffix("d01.tcs") })
+        let path = store + "/" + file
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[20] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let damaged = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--start", "2026-11-22T00Z", "--hours", "2"])
+        XCTAssertEqual(damaged.status, 5, damaged.stdout)
+        XCTAssertTrue(damaged.stderr.contains("checksum"), damaged.stderr)
+        XCTAssertEqual(damaged.stdout, "", "no numbers from a damaged store")
+        XCTAssertEqual(try run(["inspect", store, "--verify"]).status, 5)
+    }
+
+    func testPointsFileWithABadRowNamesTheLine() throws {
+        let store = try extractBaseline()
+        let points = directory.path("places.csv")
+        try "name,lat,lon\ncentre,39.3,-8.0\nbroken,39.3,east\n".write(toFile: points, atomically: true, encoding: .utf8)
+        let result = try run(["query", "--store", store, "--points", points])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("places.csv:3"), result.stderr)
+        try "name,lat,lon,time\ncentre,39.3,-8.0,2026-11-22T01:00Z\nfar,10,10,2026-11-22T01:00Z\n".write(toFile: points, atomically: true, encoding: .utf8)
+        let mixed = try run(["query", "--store", store, "--points", points, "--format", "csv"])
+        XCTAssertEqual(mixed.status, 4, "one place outside: the others still print, the exit code says so")
+        XCTAssertEqual(mixed.stdout.split(separator: "\n").count, 2, mixed.stdout)
+    }
+
+    func testHelpTeaches() throws {
+        let help = try run(["query", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("Examples:"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("Exit codes"), help.stdout)
+        XCTAssertEqual(try run(["--help"]).status, 0)
+        XCTAssertEqual(try run(["frobnicate"]).status, 2)
+    }
+}
