@@ -103,6 +103,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(mixed.stdout.split(separator: "\n").count, 2, mixed.stdout)
     }
 
+    /// inspect says what an operator must know about each real sample.
+    func testInspectReportsMovingNestAndInconsistentCoordinates() throws {
+        let moving = try run(["inspect", try Repository.sharedSample("ci_test_file.nc")])
+        XCTAssertEqual(moving.status, 0, moving.stderr)
+        XCTAssertTrue(moving.stdout.contains("moving:"), moving.stdout)
+        XCTAssertTrue(moving.stdout.contains("nest of d01, ratio 3"), moving.stdout)
+        XCTAssertTrue(moving.stdout.contains("Mercator"), moving.stdout)
+        let inconsistent = try run(["inspect", try Repository.sharedSample("wrf_cropped.nc"), "--format", "json"])
+        XCTAssertEqual(inconsistent.status, 0, inconsistent.stderr)
+        let runs = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inconsistent.stdout.utf8)) as? [[String: Any]])
+        let domain = try XCTUnwrap((runs.first?["domains"] as? [[String: Any]])?.first)
+        XCTAssertTrue((domain["coordinates"] as? String)?.hasPrefix("inconsistent") ?? false, "\(domain)")
+        XCTAssertEqual(domain["provides"] as? [String], ["temperature_2m"])
+        let all = try run(["inspect", try Repository.sharedSample("wrf_d01_allvars_cropped.nc")])
+        XCTAssertTrue(all.stdout.contains("Lambert conformal, TRUELAT1 30, TRUELAT2 35, STAND_LON 87"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("4 frames, 2005-09-21T00:00:00Z .. 2005-09-21T09:00:00Z, every 3h"), all.stdout)
+        // The samples folder is not one run: two unrelated d01 grids are refused with exit 3.
+        let folder = try self.run(["inspect", try Repository.requireSharedSamples().path])
+        XCTAssertEqual(folder.status, 3)
+        XCTAssertTrue(folder.stderr.contains("disagree on the grid"), folder.stderr)
+        // A run holding the moving nest is refused, naming the file.
+        let nest = try self.run(["extract", try Repository.sharedSample("ci_test_file.nc"), "--store", directory.path("s")])
+        XCTAssertEqual(nest.status, 3)
+        XCTAssertTrue(nest.stderr.contains("ci_test_file.nc") && nest.stderr.contains("moving nest"), nest.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("s") + "/wrf/latest"), "nothing published")
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)
