@@ -9,7 +9,7 @@ import Synchronization
 public final class DomainFileReader: Sendable {
     public let path: String
     public let metadata: DomainFileMetadata
-    private let file: MappedFile
+    private let file: any ByteStorage
     private let index: [BlockEntry]
     /// One bit per block: checksum already verified (blocks are immutable once published).
     private let verified: Mutex<[UInt64]>
@@ -18,9 +18,18 @@ public final class DomainFileReader: Sendable {
     ///
     /// - Throws: `StoreError` `.missing`, `.notAStoreFile`, `.unsupportedVersion`, `.truncated`,
     ///   `.checksumMismatch` (naming the part) or `.corrupt`.
-    public init(path: String) throws(StoreError) {
+    public convenience init(path: String) throws(StoreError) {
+        try self.init(storage: try MappedFile(path: path), path: path)
+    }
+
+    /// Reads a domain file held in memory (`label` names it in errors).
+    public convenience init(bytes: [UInt8], label: String) throws(StoreError) {
+        try self.init(storage: OwnedBytes(bytes), path: label)
+    }
+
+    private init(storage: any ByteStorage, path: String) throws(StoreError) {
         self.path = path
-        file = try MappedFile(path: path)
+        file = storage
         let bytes = file.bytes
         guard bytes.count >= DomainFileFormat.headerSize else {
             throw bytes.count >= 8 && Array(bytes.prefix(8)) == DomainFileFormat.magic

@@ -4,10 +4,28 @@ import Glibc
 import Darwin
 #endif
 
-/// A read-only memory map of a whole file: the backend the reader's bounds-checked
-/// `ByteReader`s run over. Pages load on first touch, so opening costs no reading, and a
-/// published file that is later replaced stays valid for as long as it is mapped.
-final class MappedFile: @unchecked Sendable {
+/// Where a reader's bytes live. The codec never does I/O itself: it reads these bytes through
+/// bounds-checked `ByteReader`s.
+protocol ByteStorage: AnyObject, Sendable {
+    var bytes: UnsafeRawBufferPointer { get }
+}
+
+/// Bytes held in memory (a copy), for readers built from a buffer: tests and fuzzing.
+final class OwnedBytes: ByteStorage, @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ data: [UInt8]) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
+        data.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<data.count])
+    }
+
+    deinit { UnsafeMutableRawPointer(mutating: bytes.baseAddress)?.deallocate() }
+}
+
+/// A read-only memory map of a whole file. Pages load on first touch, so opening costs no
+/// reading, and a published file that is later replaced stays valid for as long as it is mapped.
+final class MappedFile: ByteStorage, @unchecked Sendable {
     let path: String
     let bytes: UnsafeRawBufferPointer
 
