@@ -116,6 +116,10 @@ public struct Extractor {
             if reader.accumulationReport.resetCells > 0 {
                 summary.warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
             }
+            if !reader.missingValues.isEmpty {
+                let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                summary.warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+            }
             manifestDomains.append(["domain": domain.name, "file": CycleStore.domainFileName(domain.id), "bytes": String(size),
                                     "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")])
         }

@@ -60,14 +60,18 @@ enum DomainStitcher {
                       variables: VariableAvailability(roles: roles, profile: first.profile))
     }
 
-    /// Whether two frames hold the same data, judged on the fields a forecast is made of.
+    /// Whether two frames hold the same data: every time-varying source the profile reads
+    /// (a copy differing only in RAINSH or CLDFRA is not a duplicate).
     private static func sameValues(_ a: SourceFile, _ frameA: Int, _ b: SourceFile, _ frameB: Int) throws -> Bool {
-        let roles: [SourceRole] = [.temperature2m, .mixingRatio2m, .surfacePressure, .u10m, .v10m, .rainNonConvective, .rainConvective]
-        for role in roles {
-            guard let va = a.variable(role), let vb = b.variable(role), va.shape.count == 3, vb.shape.count == 3 else { continue }
+        let skipped: Set<SourceRole> = [.latitude, .longitude, .timeText, .timeMinutes]
+        for role in SourceRole.allCases where !skipped.contains(role) {
+            guard let va = a.variable(role), let vb = b.variable(role), va.shape.count >= 3, va.shape.dropFirst() == vb.shape.dropFirst(),
+                  va.info.dimensions.first?.name == a.timeDimension else { continue }
+            let count = [1] + Array(va.shape.dropFirst())
+            let zeros = [Int](repeating: 0, count: va.shape.count - 1)
             do {
-                let x = try va.readFloats(start: [frameA, 0, 0], count: [1, va.shape[1], va.shape[2]])
-                let y = try vb.readFloats(start: [frameB, 0, 0], count: [1, vb.shape[1], vb.shape[2]])
+                let x = try va.readFloats(start: [frameA] + zeros, count: count)
+                let y = try vb.readFloats(start: [frameB] + zeros, count: count)
                 if !zip(x, y).allSatisfy({ $0.bitPattern == $1.bitPattern }) { return false }
             } catch {
                 throw IngestError.unreadable(error)

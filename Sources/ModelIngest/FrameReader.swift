@@ -29,6 +29,9 @@ public struct FrameReader {
     private var previousTime: Int64?
     /// Resets and unknown cells met while de-accumulating, for the run's warnings.
     public private(set) var accumulationReport = DeaccumulationReport()
+    /// Missing values (fill values, NaN) met in the raw fields, per source variable name:
+    /// they are stored as missing, and the operator hears about them once.
+    public private(set) var missingValues: [String: Int] = [:]
 
     /// Prepares to read `domain`, producing `variables` (default: all it can provide).
     ///
@@ -71,7 +74,7 @@ public struct FrameReader {
         let frame = domain.frames[next]
         next += 1
         let file = domain.files[frame.fileIndex]
-        let raw = RawFrame(file: file, frame: frame.frameIndex, cells: cells)
+        let raw = RawFrame(file: file, frame: frame.frameIndex, cells: cells, missing: MissingCounter())
         var out: [ForecastVariable: [Float]] = [:]
         let wants = Set(variables)
 
@@ -146,7 +149,9 @@ public struct FrameReader {
         var convectiveRate: [Float]?
         if convective != nil, let part = try raw.field(.rainConvective) {
             let counts = try [RawFrame.Role.bucketConvective].compactMap(raw.field)
-            convectiveRate = try Self.deaccumulate(&convective, parts: [part], counts: counts, report: &accumulationReport, path: file.path)
+            // Its resets are the total's resets again: counted once, by the total.
+            var uncounted = DeaccumulationReport()
+            convectiveRate = try Self.deaccumulate(&convective, parts: [part], counts: counts, report: &uncounted, path: file.path)
         }
         if snow != nil, let water = try raw.field(.snowWater) {
             out[.snowfall] = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: file.path).map(snowfallCentimetres(waterEquivalentMillimetres:))
@@ -162,6 +167,7 @@ public struct FrameReader {
         }
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
         for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }
+        for (name, count) in raw.missing.counts { missingValues[name, default: 0] += count }
         return FrameFields(time: frame.time, values: out)
     }
 
@@ -181,7 +187,7 @@ public struct FrameReader {
 
     /// A 2-D field without time (or frame 0 of one with time), in the role's canonical unit.
     static func staticField(_ file: SourceFile, _ role: SourceRole, cells: Int) throws -> [Float]? {
-        try RawFrame(file: file, frame: 0, cells: cells).field(role)
+        try RawFrame(file: file, frame: 0, cells: cells, missing: MissingCounter()).field(role)
     }
 
     /// COSALPHA/SINALPHA per cell: from the file when it has them, otherwise from the
@@ -213,6 +219,7 @@ struct RawFrame {
     let file: SourceFile
     let frame: Int
     let cells: Int
+    let missing: MissingCounter
 
     /// The field for a role at this frame; nil when the file lacks it.
     func field(_ role: SourceRole) throws -> [Float]? {
@@ -230,6 +237,8 @@ struct RawFrame {
             throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
         }
         file.profile.conversion(role).apply(&values)
+        let absent = values.reduce(0) { $0 + ($1.isNaN ? 1 : 0) }
+        if absent > 0 { missing.add(variable.name, absent) }
         return values
     }
 
@@ -265,4 +274,10 @@ struct RawFrame {
             throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid: \(error)")
         }
     }
+}
+
+/// Counts missing values per variable while one frame is read.
+final class MissingCounter {
+    private(set) var counts: [String: Int] = [:]
+    func add(_ name: String, _ count: Int) { counts[name, default: 0] += count }
 }
