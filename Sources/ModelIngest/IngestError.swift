@@ -25,6 +25,8 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case movingNest(domain: Int, path: String, detail: String)
     /// Nothing extractable was left after skipping what is absent.
     case nothingUsable(path: String, detail: String)
+    /// The run is not complete (shorter than expected, or still being written).
+    case incompleteRun(detail: String)
     /// The inputs hold output of several models where one run was expected.
     case mixedModels(models: [String])
 
@@ -52,6 +54,8 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): d\(twoDigits(domain)) is a moving nest (\(detail)); moving nests are not supported: extract the static domains only"
         case .nothingUsable(let path, let detail):
             return "\(path): nothing to extract: \(detail)"
+        case .incompleteRun(let detail):
+            return "run incomplete: \(detail)"
         case .mixedModels(let models):
             return "the inputs hold output of several models (\(models.joined(separator: ", "))): give each model's files separately"
         }

@@ -17,12 +17,18 @@ struct ExtractCommand: ParsableCommand {
         and running it again finishes the job. A second extraction on the same store at once
         stops with a message.
 
+        After each model run, a cron job or timer can wait for the run to be complete:
+        --expect-hours 72 refuses a run whose domains end earlier, and --wait 3600 keeps
+        checking (every --poll seconds) until it is complete and its files stopped growing.
+
         Output: a progress bar on a terminal, one summary line otherwise; warnings and errors
-        on stderr. Exit codes: 0 published, 2 bad usage, 3 unusable input, 5 store not writable.
+        on stderr. Exit codes: 0 published, 2 bad usage, 3 unusable or incomplete input,
+        5 store not writable or locked by another extraction.
 
         Examples:
           tilecast extract SampleGrids --store /tmp/s
           tilecast extract /data/wrf/2026112200 --store /srv/tilecast --model lisbon-wrf --keep 8
+          tilecast extract /data/wrf/latest --store /srv/tilecast --expect-hours 72 --wait 3600 --quiet
         """
     )
 
@@ -47,6 +53,15 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Only these variables (comma-separated; default: all the run provides).")
     var variables: String?
 
+    @Option(help: "Refuse (or with --wait, wait for) a run whose domains do not reach N hours after the cycle.")
+    var expectHours: Int?
+
+    @Option(help: "Wait up to SECONDS for the run to be complete and its files to stop growing.")
+    var wait: Int = 0
+
+    @Option(help: "Seconds between checks while waiting.")
+    var poll: Int = 30
+
     @Flag(help: "Check the inputs and report what would be published, without writing.")
     var dryRun = false
 
@@ -55,6 +70,8 @@ struct ExtractCommand: ParsableCommand {
 
     func validate() throws {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+        if let expectHours, expectHours < 0 { throw ValidationError("--expect-hours must be 0 or more") }
+        if wait < 0 || poll < 1 { throw ValidationError("--wait must be 0 or more and --poll at least 1 (seconds)") }
         if let cycle, ModelTime.parseUser(cycle) == nil {
             throw ValidationError("--cycle \(cycle): expected a UTC time such as 2026-11-22T00Z")
         }
@@ -70,6 +87,13 @@ struct ExtractCommand: ParsableCommand {
             extractor.keep = keep
             extractor.dryRun = dryRun
             extractor.variables = try variables.map { try VariableList.parse($0, option: "--variables") }
+            if expectHours != nil || wait > 0 {
+                let completeness = RunCompleteness(inputs: inputs, profile: chosen, expectHours: expectHours,
+                                                   cycle: extractor.cycle)
+                try completeness.wait(timeout: TimeInterval(wait), poll: TimeInterval(poll)) { note in
+                    if !quiet { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
+                }
+            }
             let bar = ProgressBar(enabled: !quiet && isatty(STDERR_FILENO) != 0)
             extractor.progress = { bar.update(done: $0.framesDone, total: $0.framesTotal, label: $0.domain) }
             let groups = try ModelRun.readRuns(paths: inputs, profile: chosen)

@@ -130,6 +130,22 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("s") + "/wrf/latest"), "nothing published")
     }
 
+    func testExpectHoursRefusesOrWaitsForAnIncompleteRun() throws {
+        let store = directory.path("store")
+        let short = try run(["extract", baseline, "--store", store, "--expect-hours", "6"])
+        XCTAssertEqual(short.status, 3)
+        XCTAssertTrue(short.stderr.contains("run incomplete: wrf d01 reaches +3 h of the 6 h expected"), short.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/wrf/latest"), "nothing published")
+        let waited = try run(["extract", baseline, "--store", store, "--expect-hours", "6", "--wait", "2", "--poll", "1"])
+        XCTAssertEqual(waited.status, 3)
+        XCTAssertTrue(waited.stderr.contains("after waiting 2 s"), waited.stderr)
+        XCTAssertEqual(try run(["extract", baseline, "--store", store, "--expect-hours", "3", "--wait", "5", "--poll", "1"]).status, 0)
+        let dry = try run(["extract", baseline, "--store", directory.path("dry"), "--dry-run"])
+        XCTAssertEqual(dry.status, 0)
+        XCTAssertTrue(dry.stdout.contains("would publish"), dry.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("dry")), "a dry run writes nothing")
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)
