@@ -49,9 +49,9 @@ let package = Package(
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "TestSupport"]),
-        .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry"]),
-        .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology"]),
-        .testTarget(name: "InterpolationTests", dependencies: ["Interpolation"]),
+        .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "TestSupport"]),
+        .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology", "TestSupport"]),
+        .testTarget(name: "InterpolationTests", dependencies: ["Interpolation", "TestSupport"]),
         .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "TileStore", "Extraction", "ModelIngest", "Interpolation", "GridGeometry", "Catalog", "TestSupport"]),
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "ModelIngest", "Catalog", "GridGeometry", "TestSupport"]),
         // Runs the built `tilecast` binary: exit codes, messages, output shapes.

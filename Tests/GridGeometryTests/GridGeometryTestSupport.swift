@@ -1,21 +1,7 @@
 import Foundation
 import GridGeometry
+import TestSupport
 import XCTest
-
-/// A seeded generator (SplitMix64, Steele/Lea/Flood 2014) so every random test can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Where the repository is, found from this file's own path (symlinks resolved, so a scratch
 /// package that links the test folder still finds the real repository).

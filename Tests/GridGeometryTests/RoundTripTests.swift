@@ -1,5 +1,6 @@
 import Foundation
 import GridGeometry
+import TestSupport
 import XCTest
 
 /// position(of: point(at: p)) == p, and the longitude conventions, over seeded random positions.
@@ -22,7 +23,7 @@ final class RoundTripTests: XCTestCase {
     }
 
     func testPositionOfPointAtIsIdentity() throws {
-        var rng = SplitMix64(seed: 0x5EED_0001)
+        var rng = SeededGenerator(seed: 0x5EED_0001)
         for (name, grid) in try grids() {
             var worst = 0.0
             for _ in 0..<2000 {
@@ -38,7 +39,7 @@ final class RoundTripTests: XCTestCase {
     }
 
     func testPointAtPositionOfIsIdentity() throws {
-        var rng = SplitMix64(seed: 0x5EED_0002)
+        var rng = SeededGenerator(seed: 0x5EED_0002)
         for (name, grid) in try grids() {
             for _ in 0..<500 {
                 // Points drawn from the grid's own area, so they are places the projection can show.
@@ -53,7 +54,7 @@ final class RoundTripTests: XCTestCase {
     }
 
     func testLongitudeConventionsAgree() throws {
-        var rng = SplitMix64(seed: 0x5EED_0003)
+        var rng = SeededGenerator(seed: 0x5EED_0003)
         for (name, grid) in try grids() {
             for _ in 0..<300 {
                 let p = grid.point(at: GridPosition(i: Double.random(in: 0...Double(grid.westEast - 1), using: &rng),

@@ -3,22 +3,9 @@
 
 import Foundation
 import Interpolation
+@_exported import TestSupport
 
-/// SplitMix64 (Steele, Lea and Flood 2014): every random test replays from its seed, which
-/// each assertion message prints. TILECAST_TEST_SEED overrides the fixed seeds to explore.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// The seeded generator is TestSupport's SeededGenerator (SplitMix64).
 
 /// The seed a test uses: `fixed`, unless TILECAST_TEST_SEED is set.
 func testSeed(_ fixed: UInt64) -> UInt64 {
