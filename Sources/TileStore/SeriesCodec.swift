@@ -3,14 +3,19 @@
 /// Built for point reads: any one cell's series decodes without decoding its neighbours.
 /// Values are quantized integers (see `Quantizer`); each cell's series is stored as its first
 /// value plus zigzag-encoded time deltas bit-packed at the smallest width that holds them
-/// (frame-of-reference packing). Smooth weather fields change little from hour to hour, so
-/// widths are small; a dry cell's precipitation packs to zero bits.
+/// (frame-of-reference packing). Neighbouring cells share most of their change from hour to
+/// hour (the diurnal cycle, a passing front), so in "common" mode the tile's mean delta series
+/// is stored once and each cell keeps only its residual from it; the encoder keeps whichever
+/// mode is smaller. A dry cell's precipitation packs to zero bits either way.
 ///
 /// Block layout (all little-endian, see docs/STORE-FORMAT.md):
 ///
-///     widths   cells x UInt8     bits 0-6: delta width (0...64); bit 7: the cell has missing values
+///     mode     UInt8             0: plain deltas; 1: common mode
+///     common   (mode 1 only)     UInt8 width, then (steps-1) zigzag mean deltas x width bits, padded
+///     widths   cells x UInt8     bits 0-6: width (0...64) of the cell's deltas (or residuals);
+///                                bit 7: the cell has missing values
 ///     bases    cells x varint    zigzag LEB128 of (first value - previous cell's first value)
-///     payload  per cell, in cell order: (steps-1) deltas x width bits, LSB first, padded to a
+///     payload  per cell, in cell order: (steps-1) values x width bits, LSB first, padded to a
 ///              byte; then, if flagged, a missing-value bitmap of `steps` bits padded to a byte
 ///
 /// A cell's payload offset is the sum of the lengths of the cells before it (computed from
@@ -21,42 +26,68 @@ enum SeriesCodec {
 
     /// Encodes a tile. `series(cell)` gives the quantized values of one cell, `steps` long.
     static func encode(cells: Int, steps: Int, series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
+        // Missing values take the previous valid value (delta 0) and are flagged in a bitmap.
+        var filled = [[Int32]](repeating: [], count: cells)
+        var missingFlags = [Bool](repeating: false, count: cells)
+        for cell in 0..<cells {
+            let values = series(cell)
+            var last: Int32 = values.first { $0 != missing } ?? 0
+            var row = [Int32](repeating: 0, count: steps)
+            for t in 0..<steps {
+                if values[t] == missing { missingFlags[cell] = true } else { last = values[t] }
+                row[t] = last
+            }
+            filled[cell] = row
+        }
+        var deltas = [[Int64]](repeating: [], count: cells)
+        for cell in 0..<cells {
+            deltas[cell] = (1..<max(steps, 1)).map { Int64(filled[cell][$0]) - Int64(filled[cell][$0 - 1]) }
+        }
+        // The tile's mean delta per step (rounded), from the cells' own deltas.
+        let common: [Int64] = (0..<max(steps - 1, 0)).map { t in
+            let sum = deltas.reduce(Int64(0)) { $0 &+ $1[t] }
+            return cells > 0 ? Int64((Double(sum) / Double(cells)).rounded()) : 0
+        }
+        let plain = body(cells: cells, steps: steps, deltas: deltas, filled: filled, missingFlags: missingFlags, series: series)
+        let residuals = deltas.map { row in zip(row, common).map { $0 &- $1 } }
+        var commonBits = BitWriter()
+        let commonWidth = width(of: common)
+        if commonWidth > 0 { for value in common { commonBits.append(zigzag(value), width: commonWidth) }; commonBits.alignToByte() }
+        let shared = [UInt8(1), UInt8(commonWidth)] + commonBits.bytes
+            + body(cells: cells, steps: steps, deltas: residuals, filled: filled, missingFlags: missingFlags, series: series)
+        return shared.count < plain.count + 1 ? shared : [0] + plain
+    }
+
+    /// Widths, bases and payload of a tile whose per-cell values to pack are `deltas`.
+    private static func body(cells: Int, steps: Int, deltas: [[Int64]], filled: [[Int32]], missingFlags: [Bool],
+                             series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
         var widths = [UInt8](repeating: 0, count: cells)
         var bases = ByteWriter(capacity: cells * 2)
         var payload = BitWriter()
         var previousBase: Int64 = 0
-        var filled = [Int32](repeating: 0, count: steps)
         for cell in 0..<cells {
-            let values = series(cell)
-            // Missing values take the previous valid value (delta 0) and are flagged in a bitmap.
-            var hasMissing = false
-            var last: Int32 = values.first { $0 != missing } ?? 0
-            for t in 0..<steps {
-                if values[t] == missing {
-                    hasMissing = true
-                    filled[t] = last
-                } else {
-                    filled[t] = values[t]
-                    last = values[t]
-                }
-            }
-            var widest: UInt64 = 0
-            for t in 1..<max(steps, 1) { widest |= zigzag(Int64(filled[t]) - Int64(filled[t - 1])) }
-            let width = widest == 0 ? 0 : 64 - widest.leadingZeroBitCount
-            widths[cell] = UInt8(width) | (hasMissing ? 0x80 : 0)
-            let base = steps > 0 ? Int64(filled[0]) : 0
+            let cellWidth = width(of: deltas[cell])
+            widths[cell] = UInt8(cellWidth) | (missingFlags[cell] ? 0x80 : 0)
+            let base = steps > 0 ? Int64(filled[cell][0]) : 0
             bases.appendVarint(base - previousBase)
             previousBase = base
-            if width > 0 {
-                for t in 1..<steps { payload.append(zigzag(Int64(filled[t]) - Int64(filled[t - 1])), width: width) }
+            if cellWidth > 0 {
+                for value in deltas[cell] { payload.append(zigzag(value), width: cellWidth) }
                 payload.alignToByte()
             }
-            if hasMissing {
+            if missingFlags[cell] {
+                let values = series(cell)
                 for t in 0..<steps { payload.append(values[t] == missing ? 1 : 0, width: 1) }
                 payload.alignToByte()
             }
         }
         return widths + bases.bytes + payload.bytes
+    }
+
+    /// The smallest width that holds every zigzag-encoded value.
+    private static func width(of values: [Int64]) -> Int {
+        let widest = values.reduce(UInt64(0)) { $0 | zigzag($1) }
+        return widest == 0 ? 0 : 64 - widest.leadingZeroBitCount
     }
 
     /// Decodes one cell of a block into `output` (`steps` quantized values, `missing` where
@@ -65,8 +96,21 @@ enum SeriesCodec {
     /// - Returns: false when the block is too short or malformed for this cell.
     static func decode(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int,
                        into output: UnsafeMutableBufferPointer<Int32>) -> Bool {
-        guard cell >= 0, cell < cells, output.count >= steps, block.count >= cells else { return false }
-        var reader = ByteReader(block, offset: cells)
+        guard cell >= 0, cell < cells, output.count >= steps, block.count >= 1 else { return false }
+        let mode = block[0]
+        var start = 1
+        var commonWidth = 0
+        if mode == 1 {
+            guard block.count >= 2 else { return false }
+            commonWidth = Int(block[1])
+            guard commonWidth <= 64 else { return false }
+            start = 2 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
+        } else if mode != 0 {
+            return false
+        }
+        guard block.count >= start + cells else { return false }
+        let body = UnsafeRawBufferPointer(rebasing: block[start...])
+        var reader = ByteReader(body, offset: cells)
         var base: Int64 = 0
         for _ in 0...cell {
             guard let delta = reader.readVarint() else { return false }
@@ -76,27 +120,25 @@ enum SeriesCodec {
             guard reader.readVarint() != nil else { return false }
         }
         var offset = reader.offset
-        for earlier in 0..<cell { offset += payloadLength(flags: block[earlier], steps: steps) }
-        let flags = block[cell]
+        for earlier in 0..<cell { offset += payloadLength(flags: body[earlier], steps: steps) }
+        let flags = body[cell]
         let width = Int(flags & 0x7F)
-        guard width <= 64, offset + payloadLength(flags: flags, steps: steps) <= block.count,
+        guard width <= 64, offset + payloadLength(flags: flags, steps: steps) <= body.count,
               base >= Int64(Int32.min), base <= Int64(Int32.max) else { return false }
         var value = base
         if steps > 0 { output[0] = Int32(truncatingIfNeeded: value) }
-        if width == 0 {
-            for t in 1..<max(steps, 1) { output[t] = Int32(truncatingIfNeeded: value) }
-        } else {
-            var bits = BitReader(block, byteOffset: offset)
-            for t in 1..<steps {
-                value &+= unzigzag(bits.read(width: width))
-                guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return false }
-                output[t] = Int32(truncatingIfNeeded: value)
-            }
-            offset += ((steps - 1) * width + 7) / 8
+        var commonBits = BitReader(block, byteOffset: 2)
+        var bits = BitReader(body, byteOffset: offset)
+        for t in 1..<max(steps, 1) {
+            if commonWidth > 0 { value &+= unzigzag(commonBits.read(width: commonWidth)) }
+            if width > 0 { value &+= unzigzag(bits.read(width: width)) }
+            guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return false }
+            output[t] = Int32(truncatingIfNeeded: value)
         }
+        if width > 0 { offset += ((steps - 1) * width + 7) / 8 }
         if flags & 0x80 != 0 {
-            var bits = BitReader(block, byteOffset: offset)
-            for t in 0..<steps where bits.read(width: 1) == 1 { output[t] = missing }
+            var bitmap = BitReader(body, byteOffset: offset)
+            for t in 0..<steps where bitmap.read(width: 1) == 1 { output[t] = missing }
         }
         return true
     }

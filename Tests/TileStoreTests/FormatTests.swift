@@ -62,8 +62,15 @@ final class FormatTests: XCTestCase {
         let block = series.map { $0 }.withUnsafeBufferPointer { _ in
             SeriesCodec.encode(cells: 2, steps: 3) { cell in series[cell].withUnsafeBufferPointer { $0 } }
         }
-        // widths [3, 0]; bases zigzag(10)=20=0x14, zigzag(0)=0; payload 010 then 100 -> 0b00100010.
-        XCTAssertEqual(block, [0x03, 0x00, 0x14, 0x00, 0x22])
+        // Plain mode (0) is smaller here: widths [3, 0]; bases zigzag(10)=20=0x14, zigzag(0)=0;
+        // payload 010 then 100 -> 0b00100010.
+        XCTAssertEqual(block, [0x00, 0x03, 0x00, 0x14, 0x00, 0x22])
+        // Common mode: two cells rising together by 5 a step store the rise once.
+        let rising: [[Int32]] = [[0, 5, 10, 15], [7, 12, 17, 22]]
+        let shared = SeriesCodec.encode(cells: 2, steps: 4) { cell in rising[cell].withUnsafeBufferPointer { $0 } }
+        // mode 1; common width 4 (zigzag 5 = 10 = 0b1010), three values 1010 1010 1010 -> 0xAA 0x0A;
+        // widths [0, 0]; bases zigzag(0)=0, zigzag(7)=14=0x0E; no payload.
+        XCTAssertEqual(shared, [0x01, 0x04, 0xAA, 0x0A, 0x00, 0x00, 0x00, 0x0E])
     }
 
     func testCodecRoundTripWithMissingValuesAndWideDeltas() {
