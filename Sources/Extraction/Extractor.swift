@@ -1,4 +1,5 @@
 import Catalog
+import Dispatch
 import Foundation
 import ModelIngest
 import TileStore
@@ -55,10 +56,10 @@ public struct Extractor {
     public var variables: [ForecastVariable]?
     public var dryRun = false
     /// Called after each frame (from the extracting thread).
-    public var progress: ((ExtractionProgress) -> Void)?
+    public var progress: (@Sendable (ExtractionProgress) -> Void)?
     /// For tests: called before each domain is written and before publication; throwing
     /// there simulates a failure half-way.
-    public var faultInjection: ((String) throws -> Void)?
+    public var faultInjection: (@Sendable (String) throws -> Void)?
 
     public init(inputs: [String], store: String) {
         self.inputs = inputs
@@ -90,38 +91,58 @@ public struct Extractor {
 
         let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
         let totalFrames = summary.frames
-        var done = 0
+        // Domains are written side by side (one per core): reading is serialised by the
+        // netCDF lock, but deriving, quantizing and encoding are not.
+        let outcomes = DomainOutcomes(count: run.domains.count)
+        let counter = FrameCounter()
+        let progress = self.progress
+        let fault = self.faultInjection
+        let variables = self.variables
+        let title = run.title
+        let paths = run.domains.map { writer.domainPath($0.id) }
+        DispatchQueue.concurrentPerform(iterations: run.domains.count) { index in
+            let domain = run.domains[index]
+            do {
+                try fault?("domain \(domain.name)")
+                var reader = try FrameReader(domain: domain, variables: variables)
+                let metadata = DomainFileMetadata(
+                    model: modelName, modelTitle: title, cycle: cycleTime, domain: domain.id,
+                    parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
+                    parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
+                    projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
+                    southWestCorner: domain.grid.southWestCorner, times: domain.times,
+                    sources: domain.files.map { ($0.path as NSString).lastPathComponent },
+                    createdBy: "tilecast \(TileCastVersion.current)")
+                let file = DomainFileWriter(path: paths[index], metadata: metadata, variables: reader.variables)
+                while let frame = try reader.nextFrame() {
+                    try file.add(frame: frame.values)
+                    let done = counter.increment()
+                    progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
+                }
+                let size = try file.finish()
+                var warnings: [String] = []
+                if reader.accumulationReport.resetCells > 0 {
+                    warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+                }
+                if !reader.missingValues.isEmpty {
+                    let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                    warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+                }
+                outcomes.set(index, .success(DomainOutcome(
+                    bytes: size, warnings: warnings,
+                    manifest: ["domain": domain.name, "file": CycleStore.domainFileName(domain.id), "bytes": String(size),
+                               "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")])))
+            } catch {
+                outcomes.set(index, .failure(error))
+            }
+        }
         var bytesOut: Int64 = 0
         var manifestDomains: [[String: String]] = []
-        for domain in run.domains {
-            try faultInjection?("domain \(domain.name)")
-            var reader = try FrameReader(domain: domain, variables: variables)
-            let metadata = DomainFileMetadata(
-                model: modelName, modelTitle: run.title, cycle: cycleTime, domain: domain.id,
-                parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
-                parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
-                projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
-                southWestCorner: domain.grid.southWestCorner, times: domain.times,
-                sources: domain.files.map { ($0.path as NSString).lastPathComponent },
-                createdBy: "tilecast \(TileCastVersion.current)")
-            let path = writer.domainPath(domain.id)
-            let file = DomainFileWriter(path: path, metadata: metadata, variables: reader.variables)
-            while let frame = try reader.nextFrame() {
-                try file.add(frame: frame.values)
-                done += 1
-                progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
-            }
-            let size = try file.finish()
-            bytesOut += Int64(size)
-            if reader.accumulationReport.resetCells > 0 {
-                summary.warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
-            }
-            if !reader.missingValues.isEmpty {
-                let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                summary.warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
-            }
-            manifestDomains.append(["domain": domain.name, "file": CycleStore.domainFileName(domain.id), "bytes": String(size),
-                                    "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")])
+        for outcome in outcomes.all {
+            let domain = try outcome.get()
+            bytesOut += Int64(domain.bytes)
+            summary.warnings += domain.warnings
+            manifestDomains.append(domain.manifest)
         }
         try faultInjection?("publish")
         let manifest: [String: AnyEncodable] = [
@@ -149,4 +170,40 @@ struct AnyEncodable: Encodable {
     private let encodeValue: (Encoder) throws -> Void
     init<T: Encodable>(_ value: T) { encodeValue = value.encode }
     func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
+}
+
+/// What writing one domain produced.
+struct DomainOutcome {
+    let bytes: Int
+    let warnings: [String]
+    let manifest: [String: String]
+}
+
+/// One outcome slot per domain, filled from concurrent workers.
+private final class DomainOutcomes: @unchecked Sendable {
+    private var results: [Result<DomainOutcome, Error>?]
+    private let lock = NSLock()
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<DomainOutcome, Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+    var all: [Result<DomainOutcome, Error>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results.map { $0 ?? .failure(StoreError.badRequest("domain not written")) }
+    }
+}
+
+/// Frames written so far, across domains.
+private final class FrameCounter: @unchecked Sendable {
+    private var count = 0
+    private let lock = NSLock()
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
 }

@@ -40,6 +40,12 @@ struct CFDecoding {
     func decodeInPlace(_ values: UnsafeMutableBufferPointer<Float>) {
         let missingFloats = missing.map { Float($0) }
         let scale = Float(self.scale), offset = Float(self.offset)
+        // The usual case, one fill value and no packing, as a tight loop.
+        if missingFloats.count == 1 && !isPacked {
+            let fill = missingFloats[0]
+            for index in values.indices where values[index] == fill { values[index] = .nan }
+            return
+        }
         for index in values.indices {
             let raw = values[index]
             if missingFloats.contains(raw) {

@@ -45,22 +45,28 @@ public final class DomainFileWriter {
                 throw StoreError.badRequest("\(path): \(variable.rawValue) has \(field.count) values for \(cells) cells")
             }
             let quantizer = quantizers[index]
-            if variable.isStatic {
-                if t == 0 { for cell in 0..<cells { values[index][cell] = quantizer.quantize(field[cell]) } }
-            } else if variable.isAccumulation {
-                let row = t * cells
-                for cell in 0..<cells {
-                    let amount = field[cell]
-                    if amount.isNaN {
-                        values[index][row + cell] = SeriesCodec.missing
+            if variable.isStatic && t > 0 { continue }
+            let row = variable.isStatic ? 0 : t * cells
+            let cells = self.cells
+            // Unsafe buffers: one bounds check per field, not per value, on the extraction's hot path.
+            values[index].withUnsafeMutableBufferPointer { stored in
+                field.withUnsafeBufferPointer { input in
+                    if variable.isAccumulation {
+                        totals[index].withUnsafeMutableBufferPointer { total in
+                            for cell in 0..<cells {
+                                let amount = input[cell]
+                                if amount.isNaN {
+                                    stored[row + cell] = SeriesCodec.missing
+                                } else {
+                                    total[cell] += Double(amount)
+                                    stored[row + cell] = quantizer.quantize(total[cell])
+                                }
+                            }
+                        }
                     } else {
-                        totals[index][cell] += Double(amount)
-                        values[index][row + cell] = quantizer.quantize(totals[index][cell])
+                        for cell in 0..<cells { stored[row + cell] = quantizer.quantize(input[cell]) }
                     }
                 }
-            } else {
-                let row = t * cells
-                for cell in 0..<cells { values[index][row + cell] = quantizer.quantize(field[cell]) }
             }
         }
         framesAdded += 1

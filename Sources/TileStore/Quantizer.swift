@@ -6,16 +6,25 @@ struct Quantizer: Sendable, Equatable {
     /// The value of one integer step.
     let step: Float
 
-    init(step: Float) { self.step = step }
+    /// 1 / step, so quantizing multiplies instead of dividing.
+    private let inverse: Float
+
+    init(step: Float) {
+        self.step = step
+        inverse = 1 / step
+    }
 
     /// Quantization for a catalog variable: the step is its precision (SPEC section 3), so
     /// the stored value is within half the precision of what ingest computed.
-    init(_ variable: ForecastVariable) { step = Float(variable.precision) }
+    init(_ variable: ForecastVariable) { self.init(step: Float(variable.precision)) }
 
     @inline(__always)
     func quantize(_ value: Float) -> Int32 {
         guard value.isFinite else { return SeriesCodec.missing }
-        let scaled = (value / step).rounded()
+        // Multiplying by the inverse can differ from dividing by one unit in the last place,
+        // which moves a value sitting exactly between two steps; either rounding is within half
+        // a step.
+        let scaled = (value * inverse).rounded(.toNearestOrEven)
         // Values beyond the integer range cannot be stored faithfully: missing, not wrong.
         guard scaled > -2.0e9, scaled < 2.0e9 else { return SeriesCodec.missing }
         return Int32(scaled)

@@ -48,25 +48,33 @@ enum SeriesCodec {
             let sum = deltas.reduce(Int64(0)) { $0 &+ $1[t] }
             return cells > 0 ? Int64((Double(sum) / Double(cells)).rounded()) : 0
         }
-        let plain = body(cells: cells, steps: steps, deltas: deltas, filled: filled, missingFlags: missingFlags, series: series)
         let residuals = deltas.map { row in zip(row, common).map { $0 &- $1 } }
-        var commonBits = BitWriter()
+        // Choose the mode by its size, computed from the widths alone; pack only that one.
+        let plainWidths = deltas.map(width(of:))
+        let residualWidths = residuals.map(width(of:))
         let commonWidth = width(of: common)
-        if commonWidth > 0 { for value in common { commonBits.append(zigzag(value), width: commonWidth) }; commonBits.alignToByte() }
-        let shared = [UInt8(1), UInt8(commonWidth)] + commonBits.bytes
-            + body(cells: cells, steps: steps, deltas: residuals, filled: filled, missingFlags: missingFlags, series: series)
-        return shared.count < plain.count + 1 ? shared : [0] + plain
+        let packed = { (widths: [Int]) in widths.reduce(0) { $0 + ($1 == 0 ? 0 : (max(steps - 1, 0) * $1 + 7) / 8) } }
+        let commonBytes = 1 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
+        if commonBytes + packed(residualWidths) < packed(plainWidths) {
+            var commonBits = BitWriter()
+            if commonWidth > 0 { for value in common { commonBits.append(zigzag(value), width: commonWidth) }; commonBits.alignToByte() }
+            return [UInt8(1), UInt8(commonWidth)] + commonBits.bytes
+                + body(cells: cells, steps: steps, deltas: residuals, widths: residualWidths, filled: filled,
+                       missingFlags: missingFlags, series: series)
+        }
+        return [0] + body(cells: cells, steps: steps, deltas: deltas, widths: plainWidths, filled: filled,
+                          missingFlags: missingFlags, series: series)
     }
 
     /// Widths, bases and payload of a tile whose per-cell values to pack are `deltas`.
-    private static func body(cells: Int, steps: Int, deltas: [[Int64]], filled: [[Int32]], missingFlags: [Bool],
-                             series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
+    private static func body(cells: Int, steps: Int, deltas: [[Int64]], widths cellWidths: [Int], filled: [[Int32]],
+                             missingFlags: [Bool], series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
         var widths = [UInt8](repeating: 0, count: cells)
         var bases = ByteWriter(capacity: cells * 2)
         var payload = BitWriter()
         var previousBase: Int64 = 0
         for cell in 0..<cells {
-            let cellWidth = width(of: deltas[cell])
+            let cellWidth = cellWidths[cell]
             widths[cell] = UInt8(cellWidth) | (missingFlags[cell] ? 0x80 : 0)
             let base = steps > 0 ? Int64(filled[cell][0]) : 0
             bases.appendVarint(base - previousBase)
@@ -161,19 +169,20 @@ struct BitWriter {
     private var accumulator: UInt64 = 0
     private var filled = 0
 
+    @inline(__always)
     mutating func append(_ value: UInt64, width: Int) {
-        var value = width == 64 ? value : value & ((1 << UInt64(width)) - 1)
-        var remaining = width
-        while remaining > 0 {
-            let room = 64 - filled
-            let take = min(room, remaining)
-            let part = take == 64 ? value : value & ((1 << UInt64(take)) - 1)
-            accumulator |= part << UInt64(filled)
-            filled += take
-            remaining -= take
-            value = take == 64 ? 0 : value >> UInt64(take)
-            if filled == 64 { flushWord() }
+        guard width > 0 else { return }
+        let masked = width == 64 ? value : value & ((1 << UInt64(width)) &- 1)
+        accumulator |= masked << UInt64(filled)   // filled < 64 always holds here
+        let total = filled + width
+        if total < 64 {
+            filled = total
+            return
         }
+        flushWord()
+        // The bits of `masked` that did not fit in the word just written.
+        filled = total - 64
+        accumulator = filled == 0 ? 0 : masked >> UInt64(width - filled)
     }
 
     mutating func alignToByte() {
@@ -185,10 +194,11 @@ struct BitWriter {
         accumulator = 0
     }
 
+    @inline(__always)
     private mutating func flushWord() {
-        withUnsafeBytes(of: accumulator.littleEndian) { bytes.append(contentsOf: $0) }
+        let word = accumulator.littleEndian
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
         accumulator = 0
-        filled = 0
     }
 }
 
