@@ -15,14 +15,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // libnetcdf, found through pkg-config; `Scripts/setup` installs it when missing.
+        // libnetcdf through pkg-config (`Scripts/setup` installs it when missing). The engine
+        // calls libnetcdf through CNetCDFLoader; tests link this module to check the loader's
+        // constants against the real header.
         .systemLibrary(
             name: "CNetCDF",
             pkgConfig: "netcdf",
             providers: [.apt(["libnetcdf-dev"]), .brew(["netcdf"]), .yum(["netcdf-devel"])]
         ),
+        // libnetcdf's functions, loaded with dlopen on first use rather than linked, so that
+        // commands that never read netCDF (query) do not pay ~10 ms loading HDF5, curl, TLS, ...
+        .target(name: "CNetCDFLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Typed Swift layer over libnetcdf: files, dimensions, variables, attributes, errors.
-        .target(name: "NetCDF", dependencies: ["CNetCDF"]),
+        .target(name: "NetCDF", dependencies: ["CNetCDFLoader"]),
         // Map projections and grids: lat/lon <-> fractional grid position. No I/O.
         .target(name: "GridGeometry"),
         // The variables TileCast serves: names, units, stored precision. No dependencies.
@@ -48,7 +53,7 @@ let package = Package(
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "TestSupport"]),
+        .testTarget(name: "NetCDFTests", dependencies: ["NetCDF", "CNetCDF", "CNetCDFLoader", "TestSupport"]),
         .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "TestSupport"]),
         .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology", "TestSupport"]),
         .testTarget(name: "InterpolationTests", dependencies: ["Interpolation", "TestSupport"]),

@@ -74,7 +74,6 @@ public struct RunDescription: Codable, Sendable {
                                  nestCheck: NestCheck?, availability: VariableAvailability) -> DomainDescription {
         let corners = grid.corners
         let latitudes = corners.map(\.latitude), longitudes = corners.map(\.longitude)
-        let first = files[0]
         let coordinates: String
         switch files.map(\.coordinates).first(where: { $0 != .fixed }) ?? .fixed {
         case .fixed: coordinates = "fixed"

@@ -1,4 +1,4 @@
-import CNetCDF
+import CNetCDFLoader
 
 /// A libnetcdf status code, kept as the number the library returned.
 ///
@@ -9,30 +9,32 @@ public struct NetCDFStatus: RawRepresentable, Hashable, Sendable, CustomStringCo
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The file is not a netCDF file (or its header is damaged beyond recognition).
-    public static let notNetCDF = NetCDFStatus(rawValue: NC_ENOTNC)
+    public static let notNetCDF = NetCDFStatus(rawValue: TC_NC_ENOTNC)
     /// No variable of that name.
-    public static let variableNotFound = NetCDFStatus(rawValue: NC_ENOTVAR)
+    public static let variableNotFound = NetCDFStatus(rawValue: TC_NC_ENOTVAR)
     /// No attribute of that name.
-    public static let attributeNotFound = NetCDFStatus(rawValue: NC_ENOTATT)
+    public static let attributeNotFound = NetCDFStatus(rawValue: TC_NC_ENOTATT)
     /// A hyperslab start lies outside the variable.
-    public static let indexOutOfBounds = NetCDFStatus(rawValue: NC_EINVALCOORDS)
+    public static let indexOutOfBounds = NetCDFStatus(rawValue: TC_NC_EINVALCOORDS)
     /// A hyperslab start + count runs past the variable's end.
-    public static let edgeOutOfBounds = NetCDFStatus(rawValue: NC_EEDGE)
+    public static let edgeOutOfBounds = NetCDFStatus(rawValue: TC_NC_EEDGE)
     /// The HDF5 layer failed (damaged netCDF-4 file, checksum failure, truncation).
-    public static let hdfError = NetCDFStatus(rawValue: NC_EHDFERR)
+    public static let hdfError = NetCDFStatus(rawValue: TC_NC_EHDFERR)
     /// Reading the file failed below the format layer (short read, I/O error).
-    public static let ioError = NetCDFStatus(rawValue: NC_EIO)
+    public static let ioError = NetCDFStatus(rawValue: TC_NC_EIO)
     /// A classic-format file is shorter than its header says (truncated).
-    public static let truncated = NetCDFStatus(rawValue: NC_ETRUNC)
+    public static let truncated = NetCDFStatus(rawValue: TC_NC_ETRUNC)
     /// The file does not exist (the library passes errno through).
     public static let fileNotFound = NetCDFStatus(rawValue: 2) // ENOENT
+    /// libnetcdf itself could not be loaded (not installed).
+    public static let libraryMissing = NetCDFStatus(rawValue: TC_NC_ENOLIBRARY)
     /// A value could not be converted to the requested type.
-    public static let typeMismatch = NetCDFStatus(rawValue: NC_ECHAR)
+    public static let typeMismatch = NetCDFStatus(rawValue: TC_NC_ECHAR)
     /// A value lies outside the range of the requested type.
-    public static let outOfRange = NetCDFStatus(rawValue: NC_ERANGE)
+    public static let outOfRange = NetCDFStatus(rawValue: TC_NC_ERANGE)
 
     public var description: String {
-        guard let text = nc_strerror(rawValue) else { return "netCDF status \(rawValue)" }
+        guard let text = tc_nc_strerror(rawValue) else { return "netCDF status \(rawValue)" }
         return String(cString: text)
     }
 }

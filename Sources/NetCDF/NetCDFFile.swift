@@ -1,4 +1,4 @@
-import CNetCDF
+import CNetCDFLoader
 import Foundation
 
 /// The on-disk flavour of a netCDF file.
@@ -12,11 +12,11 @@ public enum NetCDFFormat: String, Sendable, Equatable {
 
     init(code: Int32) {
         switch code {
-        case NC_FORMAT_CLASSIC: self = .classic
-        case NC_FORMAT_64BIT_OFFSET: self = .offset64
-        case NC_FORMAT_64BIT_DATA: self = .cdf5
-        case NC_FORMAT_NETCDF4: self = .netCDF4
-        case NC_FORMAT_NETCDF4_CLASSIC: self = .netCDF4Classic
+        case TC_NC_FORMAT_CLASSIC: self = .classic
+        case TC_NC_FORMAT_64BIT_OFFSET: self = .offset64
+        case TC_NC_FORMAT_64BIT_DATA: self = .cdf5
+        case TC_NC_FORMAT_NETCDF4: self = .netCDF4
+        case TC_NC_FORMAT_NETCDF4_CLASSIC: self = .netCDF4Classic
         default: self = .unknown
         }
     }
@@ -53,23 +53,23 @@ public final class NetCDFFile: Sendable {
     public init(path: String) throws(NetCDFError) {
         self.path = path
         var id: Int32 = -1
-        try NetCDFLibrary.call(path: path, "open") { nc_open(path, NC_NOWRITE, &id) }
+        try NetCDFLibrary.call(path: path, "open") { tc_nc_open(path, TC_NC_NOWRITE, &id) }
         ncid = id
         do {
             var formatCode: Int32 = 0
-            try NetCDFLibrary.call(path: path, "read format") { nc_inq_format(id, &formatCode) }
+            try NetCDFLibrary.call(path: path, "read format") { tc_nc_inq_format(id, &formatCode) }
             format = NetCDFFormat(code: formatCode)
             try Self.checkClassicSize(path: path, format: format)
             let metadata = try MetadataReader(path: path, ncid: id)
             dimensions = try metadata.dimensions()
-            (globalAttributeNames, globalAttributes) = try metadata.attributes(varid: NC_GLOBAL, variable: nil)
+            (globalAttributeNames, globalAttributes) = try metadata.attributes(varid: TC_NC_GLOBAL, variable: nil)
             let infos = try metadata.variables(dimensions: dimensions)
             var byName: [String: Int] = [:]
             for (index, info) in infos.enumerated() { byName[info.name] = index }
             variablesByName = byName
             variables = infos
         } catch {
-            _ = NetCDFLibrary.locked { nc_close(id) }
+            _ = NetCDFLibrary.locked { tc_nc_close(id) }
             throw error
         }
     }
@@ -87,7 +87,7 @@ public final class NetCDFFile: Sendable {
 
     deinit {
         let id = ncid
-        _ = NetCDFLibrary.locked { nc_close(id) }
+        _ = NetCDFLibrary.locked { tc_nc_close(id) }
     }
 
     /// The variable of that name, bound to this file for reading.
@@ -122,14 +122,14 @@ private struct MetadataReader {
 
     func dimensions() throws(NetCDFError) -> [Dimension] {
         var count: Int32 = 0
-        try NetCDFLibrary.call(path: path, "count dimensions") { nc_inq_ndims(ncid, &count) }
+        try NetCDFLibrary.call(path: path, "count dimensions") { tc_nc_inq_ndims(ncid, &count) }
         var unlimited: Int32 = -1
-        try NetCDFLibrary.call(path: path, "find unlimited dimension") { nc_inq_unlimdim(ncid, &unlimited) }
+        try NetCDFLibrary.call(path: path, "find unlimited dimension") { tc_nc_inq_unlimdim(ncid, &unlimited) }
         var result: [Dimension] = []
         for dimid in 0..<count {
-            var name = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
+            var name = [CChar](repeating: 0, count: Int(TC_NC_MAX_NAME) + 1)
             var length = 0
-            try NetCDFLibrary.call(path: path, "read dimension \(dimid)") { nc_inq_dim(ncid, dimid, &name, &length) }
+            try NetCDFLibrary.call(path: path, "read dimension \(dimid)") { tc_nc_inq_dim(ncid, dimid, &name, &length) }
             result.append(Dimension(name: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
                                     length: length, isUnlimited: dimid == unlimited))
         }
@@ -138,16 +138,16 @@ private struct MetadataReader {
 
     func variables(dimensions: [Dimension]) throws(NetCDFError) -> [VariableInfo] {
         var count: Int32 = 0
-        try NetCDFLibrary.call(path: path, "count variables") { nc_inq_nvars(ncid, &count) }
+        try NetCDFLibrary.call(path: path, "count variables") { tc_nc_inq_nvars(ncid, &count) }
         var result: [VariableInfo] = []
         for varid in 0..<count {
-            var name = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
-            var type: nc_type = 0
+            var name = [CChar](repeating: 0, count: Int(TC_NC_MAX_NAME) + 1)
+            var type: tc_nc_type = 0
             var rank: Int32 = 0
-            var dimids = [Int32](repeating: 0, count: Int(NC_MAX_VAR_DIMS))
+            var dimids = [Int32](repeating: 0, count: Int(TC_NC_MAX_VAR_DIMS))
             var attributeCount: Int32 = 0
             try NetCDFLibrary.call(path: path, "describe variable \(varid)") {
-                nc_inq_var(ncid, varid, &name, &type, &rank, &dimids, &attributeCount)
+                tc_nc_inq_var(ncid, varid, &name, &type, &rank, &dimids, &attributeCount)
             }
             let varName = decodeName(name)
             var dims: [Dimension] = []
@@ -167,13 +167,13 @@ private struct MetadataReader {
 
     func attributes(varid: Int32, variable: String?) throws(NetCDFError) -> ([String], [String: AttributeValue]) {
         var count: Int32 = 0
-        try NetCDFLibrary.call(path: path, variable: variable, "count attributes") { nc_inq_varnatts(ncid, varid, &count) }
+        try NetCDFLibrary.call(path: path, variable: variable, "count attributes") { tc_nc_inq_varnatts(ncid, varid, &count) }
         var names: [String] = []
         var values: [String: AttributeValue] = [:]
         for index in 0..<count {
-            var name = [CChar](repeating: 0, count: Int(NC_MAX_NAME) + 1)
+            var name = [CChar](repeating: 0, count: Int(TC_NC_MAX_NAME) + 1)
             try NetCDFLibrary.call(path: path, variable: variable, "name attribute \(index)") {
-                nc_inq_attname(ncid, varid, index, &name)
+                tc_nc_inq_attname(ncid, varid, index, &name)
             }
             let attributeName = decodeName(name)
             if let value = try attribute(varid: varid, name: attributeName, variable: variable) {
@@ -186,22 +186,22 @@ private struct MetadataReader {
 
     /// One attribute's value; nil for types TileCast has no use for (compound, opaque, ...).
     private func attribute(varid: Int32, name: String, variable: String?) throws(NetCDFError) -> AttributeValue? {
-        var type: nc_type = 0
+        var type: tc_nc_type = 0
         var length = 0
         let label = "read attribute \(name)"
-        try NetCDFLibrary.call(path: path, variable: variable, label) { nc_inq_att(ncid, varid, name, &type, &length) }
+        try NetCDFLibrary.call(path: path, variable: variable, label) { tc_nc_inq_att(ncid, varid, name, &type, &length) }
         switch Int32(type) {
-        case NC_CHAR:
+        case TC_NC_CHAR:
             var chars = [CChar](repeating: 0, count: length + 1)
-            try NetCDFLibrary.call(path: path, variable: variable, label) { nc_get_att_text(ncid, varid, name, &chars) }
+            try NetCDFLibrary.call(path: path, variable: variable, label) { tc_nc_get_att_text(ncid, varid, name, &chars) }
             return .text(decodeName(chars))
-        case NC_BYTE, NC_UBYTE, NC_SHORT, NC_USHORT, NC_INT, NC_UINT, NC_INT64:
+        case TC_NC_BYTE, TC_NC_UBYTE, TC_NC_SHORT, TC_NC_USHORT, TC_NC_INT, TC_NC_UINT, TC_NC_INT64:
             var numbers = [Int64](repeating: 0, count: max(length, 1))
-            try NetCDFLibrary.call(path: path, variable: variable, label) { nc_get_att_longlong(ncid, varid, name, &numbers) }
+            try NetCDFLibrary.call(path: path, variable: variable, label) { tc_nc_get_att_longlong(ncid, varid, name, &numbers) }
             return .integers(Array(numbers.prefix(length)))
-        case NC_FLOAT, NC_DOUBLE, NC_UINT64:
+        case TC_NC_FLOAT, TC_NC_DOUBLE, TC_NC_UINT64:
             var numbers = [Double](repeating: 0, count: max(length, 1))
-            try NetCDFLibrary.call(path: path, variable: variable, label) { nc_get_att_double(ncid, varid, name, &numbers) }
+            try NetCDFLibrary.call(path: path, variable: variable, label) { tc_nc_get_att_double(ncid, varid, name, &numbers) }
             return .reals(Array(numbers.prefix(length)))
         default:
             return nil

@@ -1,4 +1,4 @@
-import CNetCDF
+import CNetCDFLoader
 import Foundation
 
 /// The one place every libnetcdf call goes through.
@@ -14,7 +14,7 @@ enum NetCDFLibrary {
         _ body: () -> Int32
     ) throws(NetCDFError) {
         let status = locked(body)
-        if status != NC_NOERR {
+        if status != TC_NC_NOERR {
             throw NetCDFError(status: NetCDFStatus(rawValue: status), path: path, variable: variable,
                               operation: operation())
         }

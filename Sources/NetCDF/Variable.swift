@@ -1,23 +1,23 @@
-import CNetCDF
+import CNetCDFLoader
 
 /// The storage type of a variable.
 public enum NetCDFType: String, Sendable, Equatable {
     case byte, char, short, int, float, double, ubyte, ushort, uint, int64, uint64, string, other
 
-    init(code: nc_type) {
+    init(code: tc_nc_type) {
         switch Int32(code) {
-        case NC_BYTE: self = .byte
-        case NC_CHAR: self = .char
-        case NC_SHORT: self = .short
-        case NC_INT: self = .int
-        case NC_FLOAT: self = .float
-        case NC_DOUBLE: self = .double
-        case NC_UBYTE: self = .ubyte
-        case NC_USHORT: self = .ushort
-        case NC_UINT: self = .uint
-        case NC_INT64: self = .int64
-        case NC_UINT64: self = .uint64
-        case NC_STRING: self = .string
+        case TC_NC_BYTE: self = .byte
+        case TC_NC_CHAR: self = .char
+        case TC_NC_SHORT: self = .short
+        case TC_NC_INT: self = .int
+        case TC_NC_FLOAT: self = .float
+        case TC_NC_DOUBLE: self = .double
+        case TC_NC_UBYTE: self = .ubyte
+        case TC_NC_USHORT: self = .ushort
+        case TC_NC_UINT: self = .uint
+        case TC_NC_INT64: self = .int64
+        case TC_NC_UINT64: self = .uint64
+        case TC_NC_STRING: self = .string
         default: self = .other
         }
     }
@@ -101,7 +101,7 @@ public struct Variable: Sendable {
             for index in 0..<total { base[index] = Float(decoding.decode(doubles[index])) }
             return
         }
-        try call(slab) { ncid, varid, start, count in nc_get_vara_float(ncid, varid, start, count, base) }
+        try call(slab) { ncid, varid, start, count in tc_nc_get_vara_float(ncid, varid, start, count, base) }
         decoding.decodeInPlace(UnsafeMutableBufferPointer(start: base, count: total))
     }
 
@@ -122,7 +122,7 @@ public struct Variable: Sendable {
         try requireNumeric()
         var values = [Int16](repeating: 0, count: slab.count.reduce(1, *))
         try values.withUnsafeMutableBufferPointer { (buffer) throws(NetCDFError) in
-            try call(slab) { ncid, varid, start, count in nc_get_vara_short(ncid, varid, start, count, buffer.baseAddress) }
+            try call(slab) { ncid, varid, start, count in tc_nc_get_vara_short(ncid, varid, start, count, buffer.baseAddress) }
         }
         return values
     }
@@ -133,7 +133,7 @@ public struct Variable: Sendable {
         try requireNumeric()
         var values = [Int32](repeating: 0, count: slab.count.reduce(1, *))
         try values.withUnsafeMutableBufferPointer { (buffer) throws(NetCDFError) in
-            try call(slab) { ncid, varid, start, count in nc_get_vara_int(ncid, varid, start, count, buffer.baseAddress) }
+            try call(slab) { ncid, varid, start, count in tc_nc_get_vara_int(ncid, varid, start, count, buffer.baseAddress) }
         }
         return values
     }
@@ -152,7 +152,7 @@ public struct Variable: Sendable {
         let total = slab.count.reduce(1, *)
         var chars = [CChar](repeating: 0, count: max(total, 1))
         try chars.withUnsafeMutableBufferPointer { (buffer) throws(NetCDFError) in
-            try call(slab) { ncid, varid, start, count in nc_get_vara_text(ncid, varid, start, count, buffer.baseAddress) }
+            try call(slab) { ncid, varid, start, count in tc_nc_get_vara_text(ncid, varid, start, count, buffer.baseAddress) }
         }
         guard total > 0 else { return [] }
         return stride(from: 0, to: total, by: width).map { offset in
@@ -207,11 +207,11 @@ public struct Variable: Sendable {
 
     private func readRawDoubles(into values: inout [Double], slab: Hyperslab) throws(NetCDFError) {
         try values.withUnsafeMutableBufferPointer { (buffer) throws(NetCDFError) in
-            try call(slab) { ncid, varid, start, count in nc_get_vara_double(ncid, varid, start, count, buffer.baseAddress) }
+            try call(slab) { ncid, varid, start, count in tc_nc_get_vara_double(ncid, varid, start, count, buffer.baseAddress) }
         }
     }
 
-    /// One hyperslab call through the choke point. NC_ERANGE (a value outside the target
+    /// One hyperslab call through the choke point. TC_NC_ERANGE (a value outside the target
     /// type, e.g. a huge fill in a double variable read as float) is not fatal: the library
     /// still converted every other value, and decoding turns such values into NaN.
     private func call(
@@ -229,7 +229,7 @@ public struct Variable: Sendable {
                 starts.withUnsafeBufferPointer { startBuffer in
                     counts.withUnsafeBufferPointer { countBuffer in
                         guard let startPointer = startBuffer.baseAddress, let countPointer = countBuffer.baseAddress else {
-                            return NC_EINVALCOORDS
+                            return TC_NC_EINVALCOORDS
                         }
                         return body(ncid, varid, startPointer, countPointer)
                     }
