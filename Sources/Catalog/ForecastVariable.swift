@@ -77,7 +77,25 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         }
     }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
+    /// The position in `allCases`, for tables indexed by variable.
+    public var catalogIndex: Int {
+        switch self {
+        case .temperature2m: return 0
+        case .relativeHumidity2m: return 1
+        case .dewPoint2m: return 2
+        case .apparentTemperature: return 3
+        case .windU10m: return 4
+        case .windV10m: return 5
+        case .precipitation: return 6
+        case .snowfall: return 7
+        case .surfacePressure: return 8
+        case .pressureMSL: return 9
+        case .cloudCover: return 10
+        case .shortwaveRadiation: return 11
+        case .weatherCode: return 12
+        case .elevation: return 13
+        }
     }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.catalogIndex < rhs.catalogIndex }
 }

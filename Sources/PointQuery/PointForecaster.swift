@@ -34,12 +34,13 @@ public struct PointForecaster: Sendable {
                                             southNorth: domain.metadata.southNorth) else {
             throw .outsideDomains(latitude: latitude, longitude: longitude, extents: store.domains.map(\.extent))
         }
-        var reader = SeriesReader(domain: domain, stencil: stencil)
+        let plan = TimePlan(times: times, window: request.accumulationWindow, domain: domain)
+        var reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded)
         var values: [OutputVariable: [Float]] = [:]
         let units = request.units
         var windCache: (u: [Float], v: [Float])?
         for variable in request.variables {
-            guard variable.sources.allSatisfy({ domain.metadata.stored($0) != nil }) else {
+            guard variable.sources.allSatisfy({ domain.reader.stored($0) != nil }) else {
                 values[variable] = [Float](repeating: .nan, count: times.count)
                 continue
             }
@@ -47,7 +48,7 @@ public struct PointForecaster: Sendable {
             case .windSpeed10m, .windDirection10m, .windU10m, .windV10m:
                 if windCache == nil {
                     let u = try reader.spatial(.windU10m), v = try reader.spatial(.windV10m)
-                    windCache = (times.map { reader.atTime($0, u) }, times.map { reader.atTime($0, v) })
+                    windCache = (plan.atTimes(u), plan.atTimes(v))
                 }
                 guard let wind = windCache else { continue }
                 values[variable] = zip(wind.u, wind.v).map { u, v in
@@ -60,16 +61,14 @@ public struct PointForecaster: Sendable {
                 }
             case .precipitation, .snowfall:
                 let totals = try reader.spatial(variable.sources[0])
-                values[variable] = times.map { units.convert(reader.amount(endingAt: $0, window: request.accumulationWindow, totals: totals), variable) }
+                values[variable] = plan.amounts(totals: totals).map { units.convert($0, variable) }
             case .weatherCode:
-                let codes = try reader.nearest(.weatherCode)
-                values[variable] = times.map { reader.intervalValue(at: $0, codes) }
+                values[variable] = plan.intervalValues(try reader.nearest(.weatherCode))
             default:
-                let series = try reader.spatial(variable.sources[0])
-                values[variable] = times.map { units.convert(reader.atTime($0, series), variable) }
+                values[variable] = plan.atTimes(try reader.spatial(variable.sources[0])).map { units.convert($0, variable) }
             }
         }
-        let elevation = domain.metadata.stored(.elevation) == nil ? nil : try reader.spatial(.elevation).first
+        let elevation = domain.reader.stored(.elevation) == nil ? nil : try reader.spatial(.elevation).first
         let provenance = Provenance(
             model: domain.metadata.model, modelTitle: domain.metadata.modelTitle,
             cycle: ModelTime.isoMinutes(domain.metadata.cycle), domain: domain.name,
@@ -97,24 +96,27 @@ public struct PointForecaster: Sendable {
 }
 
 /// Reads and interpolates one place's series from one domain. Holds its scratch buffers so
-/// that each variable costs four cell decodes and one SIMD pass, without allocating per cell.
+/// that each variable costs four cell decodes (of only the frames the times need) and one
+/// SIMD pass, without allocating per cell.
 struct SeriesReader {
     let domain: StoredDomain
     let stencil: BilinearStencil
+    /// Frames decoded per series: up to the last one the requested times use.
+    let count: Int
     private var corners: [[Float]]
     private var scratch: [Int32]
 
-    init(domain: StoredDomain, stencil: BilinearStencil) {
+    init(domain: StoredDomain, stencil: BilinearStencil, count: Int) {
         self.domain = domain
         self.stencil = stencil
-        let steps = domain.metadata.times.count
-        corners = Array(repeating: [Float](repeating: 0, count: steps), count: 4)
-        scratch = [Int32](repeating: 0, count: steps)
+        self.count = count
+        corners = Array(repeating: [Float](repeating: 0, count: count), count: 4)
+        scratch = [Int32](repeating: 0, count: count)
     }
 
     /// The variable's series at the place, interpolated bilinearly (static fields: one value).
     mutating func spatial(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
-        let steps = domain.metadata.stored(variable)?.steps ?? 0
+        let steps = min(domain.reader.stored(variable)?.steps ?? 0, count)
         let cells = [(stencil.i0, stencil.j0), (stencil.i1, stencil.j0), (stencil.i0, stencil.j1), (stencil.i1, stencil.j1)]
         for (slot, cell) in cells.enumerated() {
             // Aliased corners (on a node or an edge) share the first read of their cell.
@@ -122,7 +124,7 @@ struct SeriesReader {
                 corners[slot] = corners[earlier]
                 continue
             }
-            try read(variable, i: cell.0, j: cell.1, into: slot)
+            try read(variable, i: cell.0, j: cell.1, into: slot, steps: steps)
         }
         var out = [Float](repeating: 0, count: steps)
         corners[0].withUnsafeBufferPointer { c00 in
@@ -148,62 +150,90 @@ struct SeriesReader {
         let options = [(w.w00, stencil.i0, stencil.j0), (w.w10, stencil.i1, stencil.j0),
                        (w.w01, stencil.i0, stencil.j1), (w.w11, stencil.i1, stencil.j1)]
         let best = options.max { $0.0 < $1.0 } ?? options[0]
-        try read(variable, i: best.1, j: best.2, into: 0)
-        return Array(corners[0].prefix(domain.metadata.stored(variable)?.steps ?? 0))
+        let steps = min(domain.reader.stored(variable)?.steps ?? 0, count)
+        try read(variable, i: best.1, j: best.2, into: 0, steps: steps)
+        return Array(corners[0].prefix(steps))
     }
 
-    private mutating func read(_ variable: ForecastVariable, i: Int, j: Int, into slot: Int) throws(QueryError) {
+    private mutating func read(_ variable: ForecastVariable, i: Int, j: Int, into slot: Int, steps: Int) throws(QueryError) {
         do {
             try corners[slot].withUnsafeMutableBufferPointer { (output) throws(StoreError) in
                 try scratch.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
-                    try domain.reader.readSeries(variable, i: i, j: j, into: output, scratch: buffer)
+                    try domain.reader.readSeries(variable, i: i, j: j, into: output, scratch: buffer, count: steps)
                 }
             }
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
     }
+}
 
-    /// Linear in time between the bracketing frames (exactly a frame's value on a frame).
-    func atTime(_ time: Int64, _ series: [Float]) -> Float {
-        if series.count == 1 { return series[0] }
-        guard let bracket = domain.times.bracket(at: time) else { return .nan }
-        return series.withUnsafeBufferPointer { bracket.value(of: $0) }
+/// The requested times against one domain's frames, worked out once per forecast and used
+/// for every variable: brackets for instantaneous values, window starts for amounts.
+struct TimePlan {
+    let brackets: [TimeBracket?]
+    /// For each time, the bracket of (time - window), or nil when the window starts before
+    /// the run; `firstFrameOnly` marks a time on the first frame (its own stored interval).
+    let windowStarts: [TimeBracket?]
+    let onFirstFrame: [Bool]
+    /// Frames to decode: one past the last frame any bracket uses.
+    let framesNeeded: Int
+
+    init(times: [Int64], window: Int64, domain: StoredDomain) {
+        let frames = domain.metadata.times
+        brackets = times.map { domain.times.bracket(at: $0) }
+        windowStarts = times.map { domain.times.bracket(at: $0 - window) }
+        onFirstFrame = times.map { $0 == frames.first }
+        let last = brackets.compactMap { $0.map { $0.isOnFrame ? $0.lower : $0.upper } }.max() ?? 0
+        framesNeeded = min(last + 1, frames.count)
     }
 
-    /// The value of the interval holding `time`: the first frame at or after it (weather
+    /// Linear in time between the bracketing frames (exactly a frame's value on a frame).
+    func atTimes(_ series: [Float]) -> [Float] {
+        if series.count == 1 { return Array(repeating: series[0], count: brackets.count) }
+        return series.withUnsafeBufferPointer { buffer in
+            brackets.map { $0.map { $0.value(of: buffer) } ?? .nan }
+        }
+    }
+
+    /// The value of the interval holding each time: the first frame at or after it (weather
     /// codes describe the interval ending at their frame).
-    func intervalValue(at time: Int64, _ series: [Float]) -> Float {
-        guard let bracket = domain.times.bracket(at: time) else { return .nan }
-        return series[bracket.isOnFrame ? bracket.lower : bracket.upper]
+    func intervalValues(_ series: [Float]) -> [Float] {
+        brackets.map { bracket in
+            guard let bracket else { return .nan }
+            let frame = bracket.isOnFrame ? bracket.lower : bracket.upper
+            return frame < series.count ? series[frame] : .nan
+        }
     }
 
     /// The amount over (time - window, time] from running totals (one per frame): the
     /// difference of the totals interpolated linearly in time, so sums over any window equal
     /// the stored total difference. A missing total marks its interval unknown; it counted as
     /// zero in later totals, so later intervals stay exact.
-    func amount(endingAt time: Int64, window: Int64, totals: [Float]) -> Float {
-        let frames = domain.metadata.times
-        guard let firstFrame = frames.first, let end = domain.times.bracket(at: time) else { return .nan }
+    func amounts(totals: [Float]) -> [Float] {
         // Totals with unknown intervals filled by the previous known total.
         var filled = totals
         var previous: Float = 0
         for k in filled.indices {
             if filled[k].isNaN { filled[k] = previous } else { previous = filled[k] }
         }
-        let startTime = time - window
-        let upperFrame = end.isOnFrame ? end.lower : end.upper
-        if startTime < firstFrame {
-            // Only the first frame's own stored interval is known before the run.
-            return time == firstFrame ? totals[0] : .nan
+        return filled.withUnsafeBufferPointer { buffer in
+            brackets.indices.map { index in
+                guard let end = brackets[index] else { return .nan }
+                guard let start = windowStarts[index] else {
+                    // Only the first frame's own stored interval is known before the run.
+                    return onFirstFrame[index] && !totals.isEmpty ? totals[0] : .nan
+                }
+                // Any unknown interval inside (start, end] makes the amount unknown.
+                let upperFrame = end.isOnFrame ? end.lower : end.upper
+                var k = start.lower + 1
+                while k <= max(upperFrame, start.lower + 1) {
+                    if k < totals.count && totals[k].isNaN { return .nan }
+                    k += 1
+                }
+                return max(end.value(of: buffer) - start.value(of: buffer), 0)
+            }
         }
-        guard let start = domain.times.bracket(at: startTime) else { return .nan }
-        // Any unknown interval inside (start, end] makes the amount unknown.
-        for k in (start.lower + 1)...max(upperFrame, start.lower + 1) where k < totals.count && totals[k].isNaN {
-            return .nan
-        }
-        let amount = filled.withUnsafeBufferPointer { end.value(of: $0) - start.value(of: $0) }
-        return max(amount, 0)
     }
 }
 

@@ -33,6 +33,11 @@ struct ByteWriter {
 
     mutating func append(_ text: String) { bytes.append(contentsOf: Array(text.utf8)) }
 
+    /// The low `count` bytes of a number, least significant first.
+    mutating func appendLittleEndian(_ value: UInt64, bytes count: Int) {
+        for k in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * k))) }
+    }
+
     /// Zigzag + LEB128: small signed numbers in one or two bytes.
     mutating func appendVarint(_ value: Int64) {
         var zigzag = UInt64(bitPattern: (value << 1) ^ (value >> 63))

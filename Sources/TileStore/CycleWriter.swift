@@ -17,6 +17,8 @@ public final class CycleWriter {
     private let finalFolderName: String
     private let lock: StoreLock
     private var published = false
+    /// Removed when the writer is dropped unpublished: the staging folder, then the renamed one.
+    private var unpublishedFolder: String?
 
     /// Takes the store's lock and creates a staging folder.
     ///
@@ -34,6 +36,7 @@ public final class CycleWriter {
         let unique = "\(Int(Date().timeIntervalSince1970 * 1000))-\(getpid())"
         finalFolderName = cycleName + "." + unique
         stagingFolder = data + "/" + finalFolderName + ".partial"
+        unpublishedFolder = stagingFolder
         do {
             try FileManager.default.createDirectory(atPath: stagingFolder, withIntermediateDirectories: true)
         } catch {
@@ -48,7 +51,8 @@ public final class CycleWriter {
     /// Publishes the staged cycle: the folder becomes immutable, the cycle's link and then
     /// `latest` switch to it, and old cycles beyond `keep` are pruned (never the one `latest`
     /// names). Each step is a rename, so a crash at any point leaves the previous state or
-    /// the new one, never a mix.
+    /// the new one, never a mix. Both new links are made before either is switched, so a full
+    /// disk (no room for a link) fails with nothing visible: after that only renames remain.
     ///
     /// - Parameter manifest: written as cycle.json beside the domain files.
     /// - Returns: the cycles pruned.
@@ -62,10 +66,34 @@ public final class CycleWriter {
         syncDirectory(stagingFolder)
         let finalFolder = dataFolder + "/" + finalFolderName
         try rename(stagingFolder, finalFolder)
+        unpublishedFolder = finalFolder
         syncDirectory(dataFolder)
-        let previous = try? FileManager.default.destinationOfSymbolicLink(atPath: modelFolder + "/" + cycleName)
-        try switchLink(modelFolder + "/" + cycleName, to: ".data/" + finalFolderName)
-        try switchLink(modelFolder + "/latest", to: newestCycle(modelFolder: modelFolder))
+        let cycleLink = modelFolder + "/" + cycleName, latestLink = modelFolder + "/latest"
+        let cycleTemporary = try temporaryLink(for: cycleLink, to: ".data/" + finalFolderName)
+        let latestTemporary: String
+        do {
+            latestTemporary = try temporaryLink(for: latestLink, to: newestCycle(modelFolder: modelFolder))
+        } catch {
+            unlink(cycleTemporary)
+            throw error
+        }
+        let previous = try? FileManager.default.destinationOfSymbolicLink(atPath: cycleLink)
+        do {
+            try rename(cycleTemporary, cycleLink)
+        } catch {
+            unlink(cycleTemporary)
+            unlink(latestTemporary)
+            throw error
+        }
+        do {
+            try rename(latestTemporary, latestLink)
+        } catch {
+            unlink(latestTemporary)
+            // A new cycle is taken back, so that a failure publishes nothing; a replaced one
+            // keeps its new folder (its link already names it).
+            if previous == nil { unlink(cycleLink) } else { unpublishedFolder = nil }
+            throw error
+        }
         syncDirectory(modelFolder)
         published = true
         if let previous, previous != ".data/" + finalFolderName {
@@ -75,7 +103,7 @@ public final class CycleWriter {
     }
 
     deinit {
-        if !published { try? FileManager.default.removeItem(atPath: stagingFolder) }
+        if !published, let unpublishedFolder { try? FileManager.default.removeItem(atPath: unpublishedFolder) }
     }
 
     /// `latest` names the newest published cycle, so re-extracting an older cycle does not
@@ -84,15 +112,14 @@ public final class CycleWriter {
         (CycleStore.cycles(root: root, model: model) + [cycleName]).max() ?? cycleName
     }
 
-    private func switchLink(_ path: String, to destination: String) throws(StoreError) {
+    /// A new link "PATH.new-PID" to `destination`, to be renamed over `path`.
+    private func temporaryLink(for path: String, to destination: String) throws(StoreError) -> String {
         let temporary = path + ".new-\(getpid())"
-        try? FileManager.default.removeItem(atPath: temporary)
-        do {
-            try FileManager.default.createSymbolicLink(atPath: temporary, withDestinationPath: destination)
-        } catch {
-            throw .writeFailed(path: temporary, detail: error.localizedDescription)
+        unlink(temporary)
+        if symlink(destination, temporary) != 0 {
+            throw .writeFailed(path: temporary, detail: "symlink: " + String(cString: strerror(errno)))
         }
-        try rename(temporary, path)
+        return temporary
     }
 
     private func rename(_ from: String, _ to: String) throws(StoreError) {
@@ -114,11 +141,17 @@ public final class CycleWriter {
         return Array(doomed)
     }
 
-    /// Removes data folders no link names (left by killed extractions or replaced cycles).
+    /// Removes data folders no link names (left by killed extractions or replaced cycles), and
+    /// the temporary links of a link switch a killed writer left ("latest.new-PID",
+    /// "<cycle>.new-PID"): they are never read, and must not keep the folder they name alive.
     /// Runs under the store lock, so no other writer is using them.
     static func removeOrphans(modelFolder: String, keeping current: String) {
         let dataFolder = modelFolder + "/.data"
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: modelFolder)) ?? []
+        var entries = (try? FileManager.default.contentsOfDirectory(atPath: modelFolder)) ?? []
+        for name in entries where name.contains(".new-") {
+            try? FileManager.default.removeItem(atPath: modelFolder + "/" + name)
+        }
+        entries.removeAll { $0.contains(".new-") }
         let named = Set(entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: modelFolder + "/" + $0) })
         for name in (try? FileManager.default.contentsOfDirectory(atPath: dataFolder)) ?? [] {
             let path = dataFolder + "/" + name

@@ -13,6 +13,8 @@ public final class DomainFileReader: Sendable {
     private let index: [BlockEntry]
     /// One bit per block: checksum already verified (blocks are immutable once published).
     private let verified: Mutex<[UInt64]>
+    /// The stored variables by catalog order, for constant-time lookup on the point path.
+    private let storedByVariable: [DomainFileMetadata.StoredVariable?]
 
     /// Opens and checks a domain file.
     ///
@@ -77,6 +79,8 @@ public final class DomainFileReader: Sendable {
         }
         index = entries
         try Self.validate(metadata, blocks: entries.count, path: path)
+        let stored = metadata.variables
+        storedByVariable = ForecastVariable.allCases.map { variable in stored.first { $0.name == variable.rawValue } }
         verified = Mutex([UInt64](repeating: 0, count: (entries.count + 63) / 64))
     }
 
@@ -124,7 +128,7 @@ public final class DomainFileReader: Sendable {
     /// - Throws: `StoreError.checksumMismatch` / `.corrupt` for a damaged block,
     ///   `.badRequest` for a variable not stored or a cell outside the grid.
     public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>) throws(StoreError) {
-        let steps = metadata.stored(variable)?.steps ?? 0
+        let steps = stored(variable)?.steps ?? 0
         var scratch = [Int32](repeating: 0, count: max(steps, 1))
         try scratch.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
             try readSeries(variable, i: i, j: j, into: output, scratch: buffer)
@@ -134,27 +138,35 @@ public final class DomainFileReader: Sendable {
     /// `readSeries(_:i:j:into:)` with caller-owned scratch space for the quantized values
     /// (at least `steps` long), so a hot loop allocates nothing.
     public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>,
-                           scratch: UnsafeMutableBufferPointer<Int32>) throws(StoreError) {
-        guard let stored = metadata.stored(variable) else {
+                           scratch: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) throws(StoreError) {
+        guard let stored = stored(variable) else {
             throw .badRequest("\(path): \(variable.rawValue) is not stored for d\(metadata.domain)")
         }
-        guard i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth, output.count >= stored.steps,
-              scratch.count >= stored.steps else {
+        let wanted = min(count ?? stored.steps, stored.steps)
+        guard i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth, output.count >= wanted,
+              scratch.count >= wanted else {
             throw .badRequest("\(path): cell (\(i), \(j)) is outside the \(metadata.westEast) x \(metadata.southNorth) grid")
         }
         let place = metadata.locate(i: i, j: j)
         let blockIndex = stored.firstBlock + place.tile
         let block = try block(blockIndex)
-        guard SeriesCodec.decode(block: block, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch) else {
+        guard SeriesCodec.decode(block: block, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch,
+                                 count: wanted) else {
             throw .corrupt(path: path, detail: "block \(blockIndex) (\(variable.rawValue)) does not decode")
         }
         let quantizer = Quantizer(step: stored.step)
-        for t in 0..<stored.steps { output[t] = quantizer.value(scratch[t]) }
+        for t in 0..<wanted { output[t] = quantizer.value(scratch[t]) }
+    }
+
+    /// The stored variable's description, or nil when the file does not hold it.
+    @inline(__always)
+    public func stored(_ variable: ForecastVariable) -> DomainFileMetadata.StoredVariable? {
+        storedByVariable[variable.catalogIndex]
     }
 
     /// Array form of `readSeries(_:i:j:into:)`.
     public func series(_ variable: ForecastVariable, i: Int, j: Int) throws(StoreError) -> [Float] {
-        let steps = metadata.stored(variable)?.steps ?? 0
+        let steps = stored(variable)?.steps ?? 0
         var values = [Float](repeating: .nan, count: steps)
         try values.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
             try readSeries(variable, i: i, j: j, into: buffer)

@@ -10,16 +10,20 @@
 ///
 /// Block layout (all little-endian, see docs/STORE-FORMAT.md):
 ///
-///     mode     UInt8             0: plain deltas; 1: common mode
-///     common   (mode 1 only)     UInt8 width, then (steps-1) zigzag mean deltas x width bits, padded
-///     widths   cells x UInt8     bits 0-6: width (0...64) of the cell's deltas (or residuals);
-///                                bit 7: the cell has missing values
-///     bases    cells x varint    zigzag LEB128 of (first value - previous cell's first value)
-///     payload  per cell, in cell order: (steps-1) values x width bits, LSB first, padded to a
-///              byte; then, if flagged, a missing-value bitmap of `steps` bits padded to a byte
+///     mode         UInt8             0: plain deltas; 1: common mode
+///     common       (mode 1 only)     UInt8 width, then (steps-1) zigzag mean deltas x width bits, padded
+///     baseMinimum  Int32             the smallest first value of the tile's cells
+///     baseBytes    UInt8             0, 1, 2 or 4: bytes per cell for (first value - baseMinimum)
+///     offsetBytes  UInt8             2 or 4: bytes per cell offset
+///     widths       cells x UInt8     bits 0-6: width (0...64) of the cell's deltas (or residuals);
+///                                    bit 7: the cell has missing values
+///     bases        cells x baseBytes first value - baseMinimum
+///     offsets      cells x offsetBytes where each cell's payload starts, from the payload's start
+///     payload      per cell: (steps-1) values x width bits, LSB first, padded to a byte; then, if
+///                  flagged, a missing-value bitmap of `steps` bits padded to a byte
 ///
-/// A cell's payload offset is the sum of the lengths of the cells before it (computed from
-/// the widths), so no offset table is stored.
+/// Every field of a cell sits at a fixed place, so a point read decodes its cell in O(steps)
+/// whatever the cell's position in the tile.
 enum SeriesCodec {
     /// The quantized value that marks a missing (NaN) value.
     static let missing = Int32.min
@@ -66,19 +70,15 @@ enum SeriesCodec {
                           missingFlags: missingFlags, series: series)
     }
 
-    /// Widths, bases and payload of a tile whose per-cell values to pack are `deltas`.
+    /// The cell table (bases, widths, offsets) and payload of a tile whose per-cell values to
+    /// pack are `deltas`.
     private static func body(cells: Int, steps: Int, deltas: [[Int64]], widths cellWidths: [Int], filled: [[Int32]],
                              missingFlags: [Bool], series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
-        var widths = [UInt8](repeating: 0, count: cells)
-        var bases = ByteWriter(capacity: cells * 2)
         var payload = BitWriter()
-        var previousBase: Int64 = 0
+        var offsets: [Int] = []
         for cell in 0..<cells {
+            offsets.append(payload.bytes.count)
             let cellWidth = cellWidths[cell]
-            widths[cell] = UInt8(cellWidth) | (missingFlags[cell] ? 0x80 : 0)
-            let base = steps > 0 ? Int64(filled[cell][0]) : 0
-            bases.appendVarint(base - previousBase)
-            previousBase = base
             if cellWidth > 0 {
                 for value in deltas[cell] { payload.append(zigzag(value), width: cellWidth) }
                 payload.alignToByte()
@@ -89,7 +89,19 @@ enum SeriesCodec {
                 payload.alignToByte()
             }
         }
-        return widths + bases.bytes + payload.bytes
+        let bases = (0..<cells).map { steps > 0 ? Int64(filled[$0][0]) : 0 }
+        let minimum = bases.min() ?? 0
+        let span = (bases.max() ?? 0) - minimum
+        let baseBytes = span == 0 ? 0 : span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : 4
+        let offsetBytes = payload.bytes.count <= 0xFFFF ? 2 : 4
+        var table = ByteWriter(capacity: 6 + cells * (1 + baseBytes + offsetBytes))
+        table.append(Int32(truncatingIfNeeded: minimum))
+        table.append(UInt8(baseBytes))
+        table.append(UInt8(offsetBytes))
+        for cell in 0..<cells { table.append(UInt8(cellWidths[cell]) | (missingFlags[cell] ? 0x80 : 0)) }
+        for base in bases { table.appendLittleEndian(UInt64(base - minimum), bytes: baseBytes) }
+        for offset in offsets { table.appendLittleEndian(UInt64(offset), bytes: offsetBytes) }
+        return table.bytes + payload.bytes
     }
 
     /// The smallest width that holds every zigzag-encoded value.
@@ -98,13 +110,15 @@ enum SeriesCodec {
         return widest == 0 ? 0 : 64 - widest.leadingZeroBitCount
     }
 
-    /// Decodes one cell of a block into `output` (`steps` quantized values, `missing` where
-    /// the value is missing).
+    /// Decodes one cell of a block into `output`: its first `count` values (all `steps` when
+    /// nil), `missing` where a value is missing. A point read that needs the first day of a
+    /// three-day run stops there.
     ///
     /// - Returns: false when the block is too short or malformed for this cell.
     static func decode(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int,
-                       into output: UnsafeMutableBufferPointer<Int32>) -> Bool {
-        guard cell >= 0, cell < cells, output.count >= steps, block.count >= 1 else { return false }
+                       into output: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) -> Bool {
+        let wanted = min(count ?? steps, steps)
+        guard cell >= 0, cell < cells, output.count >= wanted, block.count >= 1 else { return false }
         let mode = block[0]
         var start = 1
         var commonWidth = 0
@@ -116,39 +130,67 @@ enum SeriesCodec {
         } else if mode != 0 {
             return false
         }
-        guard block.count >= start + cells else { return false }
-        let body = UnsafeRawBufferPointer(rebasing: block[start...])
-        var reader = ByteReader(body, offset: cells)
-        var base: Int64 = 0
-        for _ in 0...cell {
-            guard let delta = reader.readVarint() else { return false }
-            base &+= delta
-        }
-        for _ in (cell + 1)..<cells {
-            guard reader.readVarint() != nil else { return false }
-        }
-        var offset = reader.offset
-        for earlier in 0..<cell { offset += payloadLength(flags: body[earlier], steps: steps) }
-        let flags = body[cell]
+        // The cell table: minimum base, byte widths, then per-cell widths, bases and offsets.
+        guard block.count >= start + 6 else { return false }
+        var header = ByteReader(block, offset: start)
+        guard let minimum = header.read(Int32.self), let baseBytes = header.read(UInt8.self),
+              let offsetBytes = header.read(UInt8.self), [0, 1, 2, 4].contains(baseBytes),
+              offsetBytes == 2 || offsetBytes == 4 else { return false }
+        let widthsStart = start + 6
+        let basesStart = widthsStart + cells
+        let offsetsStart = basesStart + cells * Int(baseBytes)
+        let payloadStart = offsetsStart + cells * Int(offsetBytes)
+        guard block.count >= payloadStart else { return false }
+        let flags = block[widthsStart + cell]
+        let base = Int64(minimum) + Int64(littleEndian(block, at: basesStart + cell * Int(baseBytes), bytes: Int(baseBytes)))
+        let offset = payloadStart + Int(littleEndian(block, at: offsetsStart + cell * Int(offsetBytes), bytes: Int(offsetBytes)))
         let width = Int(flags & 0x7F)
-        guard width <= 64, offset + payloadLength(flags: flags, steps: steps) <= body.count,
+        guard width <= 64, offset <= block.count, payloadLength(flags: flags, steps: steps) <= block.count - offset,
               base >= Int64(Int32.min), base <= Int64(Int32.max) else { return false }
         var value = base
-        if steps > 0 { output[0] = Int32(truncatingIfNeeded: value) }
+        if wanted > 0 { output[0] = Int32(truncatingIfNeeded: value) }
         var commonBits = BitReader(block, byteOffset: 2)
-        var bits = BitReader(body, byteOffset: offset)
-        for t in 1..<max(steps, 1) {
-            if commonWidth > 0 { value &+= unzigzag(commonBits.read(width: commonWidth)) }
-            if width > 0 { value &+= unzigzag(bits.read(width: width)) }
-            guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return false }
-            output[t] = Int32(truncatingIfNeeded: value)
+        var bits = BitReader(block, byteOffset: offset)
+        // One loop per mode: the point path decodes ~1,400 values per forecast, so branches
+        // per value matter. Values are checked against Int32 once, after the loop (a sum of
+        // at most 2^16 deltas of at most 2^33 cannot overflow Int64 on the way).
+        var lowest = value, highest = value
+        var t = 1
+        if commonWidth == 0 && width == 0 {
+            while t < wanted { output[t] = Int32(truncatingIfNeeded: value); t &+= 1 }
+        } else if commonWidth == 0 {
+            while t < wanted {
+                value &+= unzigzag(bits.read(width: width))
+                lowest = min(lowest, value)
+                highest = max(highest, value)
+                output[t] = Int32(truncatingIfNeeded: value)
+                t &+= 1
+            }
+        } else {
+            while t < wanted {
+                value &+= unzigzag(commonBits.read(width: commonWidth))
+                if width > 0 { value &+= unzigzag(bits.read(width: width)) }
+                lowest = min(lowest, value)
+                highest = max(highest, value)
+                output[t] = Int32(truncatingIfNeeded: value)
+                t &+= 1
+            }
         }
-        if width > 0 { offset += ((steps - 1) * width + 7) / 8 }
+        guard lowest >= Int64(Int32.min), highest <= Int64(Int32.max), steps < 1 << 16 else { return false }
         if flags & 0x80 != 0 {
-            var bitmap = BitReader(body, byteOffset: offset)
-            for t in 0..<steps where bitmap.read(width: 1) == 1 { output[t] = missing }
+            let bitmapStart = offset + (width > 0 ? ((steps - 1) * width + 7) / 8 : 0)
+            var bitmap = BitReader(block, byteOffset: bitmapStart)
+            for t in 0..<wanted where bitmap.read(width: 1) == 1 { output[t] = missing }
         }
         return true
+    }
+
+    /// A little-endian unsigned number of 0, 1, 2 or 4 bytes (the caller checked the range).
+    @inline(__always)
+    private static func littleEndian(_ block: UnsafeRawBufferPointer, at position: Int, bytes: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for k in 0..<bytes { value |= UInt32(block[position + k]) << UInt32(8 * k) }
+        return value
     }
 
     /// The bytes a cell's payload takes, from its flags byte.
@@ -215,26 +257,30 @@ struct BitReader {
 
     @inline(__always)
     mutating func read(width: Int) -> UInt64 {
+        let byteIndex = bitOffset &>> 3
+        let shift = bitOffset & 7
+        // Fast path: one unaligned 64-bit load holds the whole value (widths up to 56 bits,
+        // which is every width a 32-bit series produces).
+        if width <= 56 && byteIndex &+ 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self))
+            bitOffset &+= width
+            return (word &>> UInt64(shift)) & ((1 &<< UInt64(width)) &- 1)
+        }
+        return readSlowly(width: width)
+    }
+
+    /// Byte by byte, for wide values and the last bytes of the buffer.
+    private mutating func readSlowly(width: Int) -> UInt64 {
         var result: UInt64 = 0
         var got = 0
         while got < width {
             let byteIndex = bitOffset >> 3
             let shift = bitOffset & 7
-            // Fast path: a whole unaligned 64-bit load when 8 bytes remain.
-            if byteIndex + 8 <= bytes.count {
-                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: byteIndex, as: UInt64.self)) >> UInt64(shift)
-                let take = min(width - got, 64 - shift)
-                let part = take == 64 ? word : word & ((1 << UInt64(take)) - 1)
-                result |= part << UInt64(got)
-                got += take
-                bitOffset += take
-            } else {
-                let byte = byteIndex < bytes.count ? UInt64(bytes[byteIndex]) : 0
-                let take = min(width - got, 8 - shift)
-                result |= ((byte >> UInt64(shift)) & ((1 << UInt64(take)) - 1)) << UInt64(got)
-                got += take
-                bitOffset += take
-            }
+            let byte = byteIndex < bytes.count ? UInt64(bytes[byteIndex]) : 0
+            let take = min(width - got, 8 - shift)
+            result |= ((byte >> UInt64(shift)) & ((1 << UInt64(take)) - 1)) << UInt64(got)
+            got += take
+            bitOffset += take
         }
         return result
     }

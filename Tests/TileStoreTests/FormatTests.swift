@@ -62,15 +62,16 @@ final class FormatTests: XCTestCase {
         let block = series.map { $0 }.withUnsafeBufferPointer { _ in
             SeriesCodec.encode(cells: 2, steps: 3) { cell in series[cell].withUnsafeBufferPointer { $0 } }
         }
-        // Plain mode (0) is smaller here: widths [3, 0]; bases zigzag(10)=20=0x14, zigzag(0)=0;
-        // payload 010 then 100 -> 0b00100010.
-        XCTAssertEqual(block, [0x00, 0x03, 0x00, 0x14, 0x00, 0x22])
+        // Plain mode (0) is smaller here. Base minimum 10 (Int32), base bytes 0 (both bases are
+        // 10), offset bytes 2; widths [3, 0]; offsets [0, 1]; payload 010 then 100 -> 0b00100010.
+        XCTAssertEqual(block, [0x00, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x22])
         // Common mode: two cells rising together by 5 a step store the rise once.
         let rising: [[Int32]] = [[0, 5, 10, 15], [7, 12, 17, 22]]
         let shared = SeriesCodec.encode(cells: 2, steps: 4) { cell in rising[cell].withUnsafeBufferPointer { $0 } }
         // mode 1; common width 4 (zigzag 5 = 10 = 0b1010), three values 1010 1010 1010 -> 0xAA 0x0A;
-        // widths [0, 0]; bases zigzag(0)=0, zigzag(7)=14=0x0E; no payload.
-        XCTAssertEqual(shared, [0x01, 0x04, 0xAA, 0x0A, 0x00, 0x00, 0x00, 0x0E])
+        // base minimum 0, base bytes 1, offset bytes 2; widths [0, 0]; bases [0, 7]; offsets [0, 0].
+        XCTAssertEqual(shared, [0x01, 0x04, 0xAA, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x07,
+                                0x00, 0x00, 0x00, 0x00])
     }
 
     func testCodecRoundTripWithMissingValuesAndWideDeltas() {
@@ -116,5 +117,12 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(try reader.verifyAll(), 4)
         XCTAssertThrowsError(try reader.series(.temperature2m, i: 3, j: 0))
         XCTAssertThrowsError(try reader.series(.cloudCover, i: 0, j: 0))
+    }
+}
+
+/// Tables indexed by `catalogIndex` rely on it being the position in `allCases`.
+final class CatalogIndexTests: XCTestCase {
+    func testCatalogIndexIsThePositionInAllCases() {
+        for (position, variable) in ForecastVariable.allCases.enumerated() { XCTAssertEqual(variable.catalogIndex, position) }
     }
 }
