@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "NetCDF", dependencies: ["CNetCDFLoader"]),
         // Map projections and grids: lat/lon <-> fractional grid position. No I/O.
         .target(name: "GridGeometry"),
-        // The variables TileCast serves: names, units, stored precision. No dependencies.
+        // The shared vocabulary: the variables TileCast serves (names, units, stored precision),
+        // model time, and the one parallel map. No dependencies.
         .target(name: "Catalog"),
         // Pure meteorological formulas: humidity, dew point, sea-level pressure, wind, ... No I/O.
         .target(name: "Meteorology"),

@@ -1,5 +1,4 @@
 import Catalog
-import Dispatch
 import Foundation
 import ModelIngest
 import TileStore
@@ -93,14 +92,13 @@ public struct Extractor {
         let totalFrames = summary.frames
         // Domains are written side by side (one per core): reading is serialised by the
         // netCDF lock, but deriving, quantizing and encoding are not.
-        let outcomes = DomainOutcomes(count: run.domains.count)
         let counter = FrameCounter()
         let progress = self.progress
         let fault = self.faultInjection
         let variables = self.variables
         let title = run.title
         let paths = run.domains.map { writer.domainPath($0.id) }
-        DispatchQueue.concurrentPerform(iterations: run.domains.count) { index in
+        let outcomes: [Result<DomainOutcome, Error>] = concurrentMap(run.domains.count) { index in
             let domain = run.domains[index]
             do {
                 try fault?("domain \(domain.name)")
@@ -128,17 +126,17 @@ public struct Extractor {
                     let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                     warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
                 }
-                outcomes.set(index, .success(DomainOutcome(
+                return .success(DomainOutcome(
                     bytes: size, warnings: warnings,
                     manifest: ["domain": domain.name, "file": CycleStore.domainFileName(domain.id), "bytes": String(size),
-                               "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")])))
+                               "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")]))
             } catch {
-                outcomes.set(index, .failure(error))
+                return .failure(error)
             }
         }
         var bytesOut: Int64 = 0
         var manifestDomains: [[String: String]] = []
-        for outcome in outcomes.all {
+        for outcome in outcomes {
             let domain = try outcome.get()
             bytesOut += Int64(domain.bytes)
             summary.warnings += domain.warnings
@@ -173,27 +171,10 @@ struct AnyEncodable: Encodable {
 }
 
 /// What writing one domain produced.
-struct DomainOutcome {
+struct DomainOutcome: Sendable {
     let bytes: Int
     let warnings: [String]
     let manifest: [String: String]
-}
-
-/// One outcome slot per domain, filled from concurrent workers.
-private final class DomainOutcomes: @unchecked Sendable {
-    private var results: [Result<DomainOutcome, Error>?]
-    private let lock = NSLock()
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<DomainOutcome, Error>) {
-        lock.lock()
-        results[index] = result
-        lock.unlock()
-    }
-    var all: [Result<DomainOutcome, Error>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return results.map { $0 ?? .failure(StoreError.badRequest("domain not written")) }
-    }
 }
 
 /// Frames written so far, across domains.

@@ -1,5 +1,4 @@
 import Catalog
-import Dispatch
 import Foundation
 import GridGeometry
 import Interpolation
@@ -81,17 +80,13 @@ public struct PointForecaster: Sendable {
 
     /// Forecasts for many places, spread over all cores; results in the order of `points`.
     public func forecast(_ points: [QueryPoint], request: ForecastRequest) -> [Result<PointForecast, QueryError>] {
-        let slots = ResultSlots(count: points.count)
         let chunks = min(points.count, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let range = (chunk * points.count / chunks)..<((chunk + 1) * points.count / chunks)
-            for index in range {
-                let result: Result<PointForecast, QueryError>
-                do throws(QueryError) { result = .success(try forecast(points[index], request: request)) } catch { result = .failure(error) }
-                slots.set(index, result)
+        let parts = concurrentMap(chunks) { chunk in
+            ((chunk * points.count / chunks)..<((chunk + 1) * points.count / chunks)).map { index -> Result<PointForecast, QueryError> in
+                do throws(QueryError) { return .success(try forecast(points[index], request: request)) } catch { return .failure(error) }
             }
         }
-        return slots.all
+        return parts.flatMap { $0 }
     }
 }
 
@@ -234,22 +229,5 @@ struct TimePlan {
                 return max(end.value(of: buffer) - start.value(of: buffer), 0)
             }
         }
-    }
-}
-
-/// One result slot per place, filled from concurrent workers.
-private final class ResultSlots: @unchecked Sendable {
-    private var results: [Result<PointForecast, QueryError>?]
-    private let lock = NSLock()
-    init(count: Int) { results = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<PointForecast, QueryError>) {
-        lock.lock()
-        results[index] = result
-        lock.unlock()
-    }
-    var all: [Result<PointForecast, QueryError>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return results.map { $0 ?? .failure(.badRequest("not computed")) }
     }
 }

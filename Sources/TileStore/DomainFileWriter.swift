@@ -1,5 +1,4 @@
 import Catalog
-import Dispatch
 import Foundation
 
 /// Writes one domain file: takes frames one at a time (quantizing as they come, so it never
@@ -129,45 +128,29 @@ public final class DomainFileWriter {
         let meta = metadata
         let source = values[variableIndex]
         let tileCount = meta.tileCount
-        let results = BlockSlots(count: tileCount)
         let cells = self.cells
-        do {
-            DispatchQueue.concurrentPerform(iterations: tileCount) { tile in
-                let tileX = tile % meta.tilesAcross, tileY = tile / meta.tilesAcross
-                let x0 = tileX * meta.tileWidth, y0 = tileY * meta.tileHeight
-                let width = min(meta.tileWidth, meta.westEast - x0), height = min(meta.tileHeight, meta.southNorth - y0)
-                // Gather each cell's series contiguously (the source is [time][cell]).
-                var series = [Int32](repeating: 0, count: width * height * steps)
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let cell = (y0 + y) * meta.westEast + (x0 + x)
-                        let slot = (y * width + x) * steps
-                        for t in 0..<steps { series[slot + t] = source[t * cells + cell] }
-                    }
+        return concurrentMap(tileCount) { tile in
+            let tileX = tile % meta.tilesAcross, tileY = tile / meta.tilesAcross
+            let x0 = tileX * meta.tileWidth, y0 = tileY * meta.tileHeight
+            let width = min(meta.tileWidth, meta.westEast - x0), height = min(meta.tileHeight, meta.southNorth - y0)
+            // Gather each cell's series contiguously (the source is [time][cell]).
+            var series = [Int32](repeating: 0, count: width * height * steps)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let cell = (y0 + y) * meta.westEast + (x0 + x)
+                    let slot = (y * width + x) * steps
+                    for t in 0..<steps { series[slot + t] = source[t * cells + cell] }
                 }
-                let block = series.withUnsafeBufferPointer { buffer in
-                    SeriesCodec.encode(cells: width * height, steps: steps) { cell in
-                        UnsafeBufferPointer(rebasing: buffer[(cell * steps)..<((cell + 1) * steps)])
-                    }
-                }
-                results.set(tile, block)
             }
+            let block = series.withUnsafeBufferPointer { buffer in
+                SeriesCodec.encode(cells: width * height, steps: steps) { cell in
+                    UnsafeBufferPointer(rebasing: buffer[(cell * steps)..<((cell + 1) * steps)])
+                }
+            }
+            return block
+            return block
         }
-        return results.all
     }
 }
 
 private func cellsOf(_ metadata: DomainFileMetadata) -> Int { metadata.westEast * metadata.southNorth }
-
-/// One slot per tile, filled from concurrent workers (each slot written once).
-private final class BlockSlots: @unchecked Sendable {
-    private var blocks: [[UInt8]]
-    private let lock = NSLock()
-    init(count: Int) { blocks = Array(repeating: [], count: count) }
-    func set(_ index: Int, _ block: [UInt8]) {
-        lock.lock()
-        blocks[index] = block
-        lock.unlock()
-    }
-    var all: [[UInt8]] { lock.lock(); defer { lock.unlock() }; return blocks }
-}
