@@ -53,29 +53,55 @@ public final class ForecastStore: Sendable {
         }
         self.model = chosen
         do throws(StoreError) {
-            let (name, folder) = try CycleStore.resolve(root: root, model: chosen, cycle: cycle)
-            self.cycle = name
-            var domains: [StoredDomain] = []
-            for path in CycleStore.domainFiles(folder: folder) {
-                let reader = try DomainFileReader(path: path)
-                let m = reader.metadata
-                let grid: ProjectedGrid
-                let times: TimeInterpolation
-                do {
-                    grid = try ProjectedGrid(parameters: m.projection, westEast: m.westEast, southNorth: m.southNorth,
-                                             southWestCorner: m.southWestCorner)
-                    times = try TimeInterpolation(frameTimes: m.times)
+            // A re-extraction of this cycle (or --keep pruning) removes the folder its link named
+            // before, possibly between our resolving the link and opening the files (found by
+            // Scripts/faults: "domain file not found", or a listing missing a domain). So: open,
+            // then check that the link still names the folder; if not, or if a file vanished,
+            // resolve again. A folder still named after its files are open was never removed
+            // (folder names are unique and never linked again): what was opened is that cycle.
+            var attempt = 0
+            var opened: (name: String, domains: [StoredDomain])
+            while true {
+                let (name, folder) = try CycleStore.resolve(root: root, model: chosen, cycle: cycle)
+                do throws(StoreError) {
+                    opened = (name, try Self.open(folder: folder, nestMargin: nestMargin))
                 } catch {
-                    throw StoreError.corrupt(path: path, detail: "unusable grid or times in metadata: \(error)")
+                    if case .missing = error, attempt < 3 { attempt += 1; continue }
+                    throw error
                 }
-                domains.append(StoredDomain(reader: reader, grid: grid, times: times,
-                                            margin: m.parentDomain == nil ? 0 : nestMargin))
+                if attempt < 3, (try? CycleStore.resolve(root: root, model: chosen, cycle: cycle))?.folder != folder {
+                    attempt += 1
+                    continue
+                }
+                break
             }
-            guard !domains.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
-            self.domains = domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
+            self.cycle = opened.name
+            self.domains = opened.domains
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
+    }
+
+    /// Opens every domain file of a cycle folder, finest grid first.
+    private static func open(folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
+        var domains: [StoredDomain] = []
+        for path in CycleStore.domainFiles(folder: folder) {
+            let reader = try DomainFileReader(path: path)
+            let m = reader.metadata
+            let grid: ProjectedGrid
+            let times: TimeInterpolation
+            do {
+                grid = try ProjectedGrid(parameters: m.projection, westEast: m.westEast, southNorth: m.southNorth,
+                                         southWestCorner: m.southWestCorner)
+                times = try TimeInterpolation(frameTimes: m.times)
+            } catch {
+                throw StoreError.corrupt(path: path, detail: "unusable grid or times in metadata: \(error)")
+            }
+            domains.append(StoredDomain(reader: reader, grid: grid, times: times,
+                                        margin: m.parentDomain == nil ? 0 : nestMargin))
+        }
+        guard !domains.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
+        return domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
     }
 
     /// The finest domain whose interior holds the place and whose frames cover [first, last].

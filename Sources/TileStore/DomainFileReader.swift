@@ -107,8 +107,10 @@ public final class DomainFileReader: Sendable {
     /// The metadata must describe exactly the blocks the index holds.
     private static func validate(_ metadata: DomainFileMetadata, blocks: Int, path: String) throws(StoreError) {
         let m = metadata
+        // Each bound before any product, so that no size from the file can overflow (a trap).
         guard m.westEast > 0, m.southNorth > 0, m.tileWidth > 0, m.tileHeight > 0, !m.times.isEmpty,
-              m.westEast * m.southNorth < 1 << 28 else {
+              m.westEast < 1 << 28, m.southNorth < 1 << 28, m.westEast * m.southNorth < 1 << 28,
+              m.tileWidth <= 1 << 16, m.tileHeight <= 1 << 16 else {
             throw .corrupt(path: path, detail: "impossible grid or tile size in metadata")
         }
         for (position, variable) in m.variables.enumerated() {
