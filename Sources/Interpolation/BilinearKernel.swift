@@ -2,12 +2,8 @@
 //
 // The field is borrowed, not copied: the kernel is a view over memory the caller owns
 // (a decoded block, a memory-mapped store), valid only while that memory is. Each point
-// writes its own row of the output, so the concurrent batch splits the points into
-// contiguous chunks, each written by one worker, and its output is the serial output
-// byte for byte, in the same order, whatever the scheduling.
-
-import Dispatch
-import Foundation
+// writes its own row of the output; the concurrent batch (ConcurrentBatch.swift) relies
+// on that.
 
 /// Which series loop a batch uses.
 public enum KernelPath: Sendable, CaseIterable {
@@ -82,56 +78,14 @@ public struct BilinearKernel {
         }
     }
 
-    /// The batch of `interpolate(_:into:path:)` spread over all cores with
-    /// `DispatchQueue.concurrentPerform`; the output is identical to the serial one.
-    /// - Parameter chunks: how many pieces to cut the points into; default 4 per active
-    ///   core, so a core slowed by other work does not hold up the end (at most
-    ///   `positions.count`, at least 1).
-    /// - Precondition: `out.count == positions.count * steps`.
-    public func interpolateConcurrently(
-        _ positions: [FractionalIndex], into out: UnsafeMutableBufferPointer<Float>,
-        path: KernelPath = .simd, chunks: Int? = nil
-    ) {
-        checkOutput(out, points: positions.count)
-        guard let base = out.baseAddress, !positions.isEmpty else { return }
-        let n = positions.count
-        let pieces = max(1, min(n, chunks ?? 4 * ProcessInfo.processInfo.activeProcessorCount))
-        positions.withUnsafeBufferPointer { points in
-            let job = ConcurrentRows(kernel: self, points: points, out: base, path: path)
-            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
-                // Chunk k covers [k*n/pieces, (k+1)*n/pieces) without forming k*n, which
-                // could overflow: the first n % pieces chunks are one point longer.
-                let size = n / pieces, extra = n % pieces
-                let start = piece * size + min(piece, extra)
-                let end = start + size + (piece < extra ? 1 : 0)
-                job.run(start..<end)
-            }
-        }
-    }
-
-    /// What every worker of the concurrent batch shares. Sendable by our word, not the
-    /// compiler's: the field and the positions are only read, each worker writes only the
-    /// rows of its own chunk, and concurrentPerform returns after every worker is done, so
-    /// the borrowed buffers outlive all uses.
-    private struct ConcurrentRows: @unchecked Sendable {
-        let kernel: BilinearKernel
-        let points: UnsafeBufferPointer<FractionalIndex>
-        let out: UnsafeMutablePointer<Float>
-        let path: KernelPath
-
-        func run(_ range: Range<Int>) {
-            kernel.rows(points, range, into: out, path: path)
-        }
-    }
-
-    private func checkOutput(_ out: UnsafeMutableBufferPointer<Float>, points: Int) {
+    func checkOutput(_ out: UnsafeMutableBufferPointer<Float>, points: Int) {
         let (expected, overflow) = points.multipliedReportingOverflow(by: steps)
         precondition(!overflow && out.count == expected,
                      "output holds \(out.count) values, expected \(points) points x \(steps) steps")
     }
 
     /// Rows `range` of the batch; row p starts at out + p * steps.
-    private func rows(
+    func rows(
         _ points: UnsafeBufferPointer<FractionalIndex>, _ range: Range<Int>,
         into out: UnsafeMutablePointer<Float>, path: KernelPath
     ) {

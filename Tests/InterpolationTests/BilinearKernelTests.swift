@@ -1,3 +1,4 @@
+import Dispatch
 import XCTest
 import Interpolation
 
@@ -158,6 +159,55 @@ final class BilinearKernelTests: XCTestCase {
                 XCTAssertEqual($0 as? InterpolationError, .invalidDimensions(westEast: .max, southNorth: 3, steps: 8))
             }
             XCTAssertNoThrow(try BilinearKernel(field: buffer, westEast: 2, southNorth: 3, steps: 4))
+        }
+    }
+
+    /// The batch returns only when every row is written: with two big chunks the caller
+    /// finishes its own while another thread may still be writing the other, so a batch that
+    /// did not wait for it would hand back unwritten rows (the -12345 sentinel) or partial ones.
+    func testConcurrentBatchReturnsOnlyWhenEveryRowIsWritten() throws {
+        let seed = testSeed(0x5EED_0008)
+        var rng = SeededGenerator(seed: seed)
+        let w = 40, h = 30, steps = 73
+        let field = (0..<(w * h * steps)).map { _ in Float.random(in: -5...5, using: &rng) }
+        let positions = (0..<10_000).map { _ in
+            FractionalIndex(i: .random(in: 0...Double(w - 1), using: &rng), j: .random(in: 0...Double(h - 1), using: &rng))
+        }
+        try withKernel(field, westEast: w, southNorth: h, steps: steps) { kernel in
+            let serial = batch(kernel, positions)
+            for round in 0..<8 {
+                let out = batch(kernel, positions, concurrent: true, chunks: 2)
+                // The last value first, at once: it is the last one the other chunk writes.
+                XCTAssertEqual(out[out.count - 1].bitPattern, serial[serial.count - 1].bitPattern,
+                               "seed \(seed) round \(round): returned before the last row was written")
+                XCTAssertNil(firstBitDifference(serial, out), "seed \(seed) round \(round)")
+            }
+        }
+    }
+
+    /// Many concurrent batches started from Dispatch workers at once (so the pool is busy)
+    /// all finish, each with the serial result.
+    func testConcurrentBatchesFromInsideDispatchWorkersFinishAndAgree() throws {
+        let seed = testSeed(0x5EED_0007)
+        var rng = SeededGenerator(seed: seed)
+        let w = 23, h = 17, steps = 30
+        let field = (0..<(w * h * steps)).map { _ in Float.random(in: -5...5, using: &rng) }
+        let positions = (0..<700).map { _ in
+            FractionalIndex(i: .random(in: 0...Double(w - 1), using: &rng), j: .random(in: 0...Double(h - 1), using: &rng))
+        }
+        try withKernel(field, westEast: w, southNorth: h, steps: steps) { kernel in
+            let serial = batch(kernel, positions)
+            let callers = 16
+            let results = UnsafeMutableBufferPointer<Int>.allocate(capacity: callers)
+            defer { results.deallocate() }
+            results.initialize(repeating: -2)
+            // The kernel only reads the field, which outlives the calls: safe to share.
+            nonisolated(unsafe) let shared = results, sharedKernel = kernel
+            DispatchQueue.concurrentPerform(iterations: callers) { caller in
+                let out = batch(sharedKernel, positions, concurrent: true, chunks: 5 + caller)
+                shared[caller] = firstBitDifference(serial, out) ?? -1
+            }
+            XCTAssertEqual(Array(results), [Int](repeating: -1, count: callers), "seed \(seed): -1 means identical")
         }
     }
 
