@@ -76,7 +76,7 @@ public struct Extractor {
         let cycleTime = cycle ?? run.defaultCycle
         let files = Set(run.domains.flatMap { $0.files.map(\.path) })
         let bytesIn = files.reduce(Int64(0)) { total, path in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0)
+            total + ((try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.size] as? NSNumber)?.int64Value ?? 0)
         }
         var summary = ExtractionSummary(
             model: modelName, cycle: CycleStore.cycleName(cycleTime), domains: run.domains.map(\.name),

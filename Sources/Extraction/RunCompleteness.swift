@@ -78,7 +78,7 @@ public struct RunCompleteness {
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).map { (path as NSString).appendingPathComponent($0) }
                 : [path]
             for file in files {
-                result[file] = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.int64Value ?? -1
+                result[file] = (try? FileManager.default.attributesOfItem(atPath: (file as NSString).resolvingSymlinksInPath)[.size] as? NSNumber)?.int64Value ?? -1
             }
         }
         return result

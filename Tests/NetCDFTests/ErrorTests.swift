@@ -91,3 +91,17 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(expectError { _ = try t2.readStrings() }?.status, .typeMismatch)
     }
 }
+
+/// Inputs reached through a symbolic link are read as the file they name (its size, not the link's).
+final class SymlinkInputTests: XCTestCase {
+    func testSymlinkedClassicFileOpens() throws {
+        let directory = try TemporaryDirectory()
+        let target = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let link = directory.path("wrfout_d01_link")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let file = try NetCDFFile(path: link)
+        XCTAssertEqual(file.format, .offset64)
+        XCTAssertEqual(try file.variable("T2").readFloats(start: [0, 0, 0], count: [1, 1, 1]),
+                       try NetCDFFile(path: target).variable("T2").readFloats(start: [0, 0, 0], count: [1, 1, 1]))
+    }
+}
