@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+// TileCast benchmarks (SPEC section 7), a package of their own so the main build stays lean.
+// Run them with Scripts/bench from the repository root; results go to benchmarks/RESULTS.md.
+//
+// Two builds, never mixed in one binary:
+// - portable (default): Swift as the main package builds it (-c release, any x86-64) and the
+//   C reference kernel at -O3;
+// - fast (TILECAST_FAST=1): Scripts/bench adds -Xswiftc -Xcc -Xswiftc -march=x86-64-v3 for
+//   the Swift code (AVX2 + FMA; swiftc's -target-cpu has no x86-64-v3, the Clang importer's
+//   -march sets the same target features), and this manifest builds the C kernel at
+//   -O3 -march=native.
+// unsafeFlags are allowed here because this is a root package; nothing depends on it.
+import PackageDescription
+
+let fast = Context.environment["TILECAST_FAST"] == "1"
+
+// -ffp-contract=off: clang would otherwise fuse a * b + c into FMAs, which Swift does not
+// do; the reference must compute the same roundings to do the same work (and to be checked
+// bit for bit against the Swift kernel).
+let cFlags = ["-O3", "-ffp-contract=off"] + (fast ? ["-march=native"] : [])
+
+let package = Package(
+    name: "TileCastBenchmarks",
+    dependencies: [
+        // The main package; SwiftPM names a path dependency after its directory: `main`.
+        .package(path: ".."),
+    ],
+    targets: [
+        // The plain C reference kernel for B1.
+        .target(name: "CKernel", cSettings: [.unsafeFlags(cFlags)]),
+        // B1 and B2: Swift scalar, SIMD and concurrent against C, growth curves, JSON + Markdown.
+        .executableTarget(
+            name: "interpolation-bench",
+            dependencies: ["CKernel", .product(name: "TileCastKit", package: "main")]
+        ),
+        // B3: point forecasts from an on-disk store, in process.
+        .executableTarget(name: "store-bench", dependencies: [.product(name: "TileCastKit", package: "main")]),
+    ]
+)
