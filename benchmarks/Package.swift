@@ -10,9 +10,14 @@
 //   -march sets the same target features), and this manifest builds the C kernel at
 //   -O3 -march=native.
 // unsafeFlags are allowed here because this is a root package; nothing depends on it.
+import Foundation
 import PackageDescription
 
 let fast = Context.environment["TILECAST_FAST"] == "1"
+
+// SwiftPM names a path dependency after its folder: "main" here, whatever a clone is called
+// elsewhere.
+let mainPackage = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
 // -ffp-contract=off: clang would otherwise fuse a * b + c into FMAs, which Swift does not
 // do; the reference must compute the same roundings to do the same work (and to be checked
@@ -31,9 +36,9 @@ let package = Package(
         // B1 and B2: Swift scalar, SIMD and concurrent against C, growth curves, JSON + Markdown.
         .executableTarget(
             name: "interpolation-bench",
-            dependencies: ["CKernel", .product(name: "TileCastKit", package: "main")]
+            dependencies: ["CKernel", .product(name: "TileCastKit", package: mainPackage)]
         ),
         // B3: point forecasts from an on-disk store, in process.
-        .executableTarget(name: "store-bench", dependencies: [.product(name: "TileCastKit", package: "main")]),
+        .executableTarget(name: "store-bench", dependencies: [.product(name: "TileCastKit", package: mainPackage)]),
     ]
 )
