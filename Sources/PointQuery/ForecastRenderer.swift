@@ -184,7 +184,7 @@ public struct ForecastRenderer {
                 let columns = forecast.variables
                 let timeHeader = "time" + (timeZone.map { " (\($0.identifier))" } ?? " (UTC)")
                 let widths = columns.map { max((Self.shortNames[$0] ?? $0.rawValue).count, forecast.units.symbol($0).count, 6) }
-                let timeWidth = max(timeHeader.count, 22)
+                let timeWidth = max(timeHeader.count, 22) + 2
                 func row(_ first: String, _ cells: [String]) -> String {
                     first.padding(toLength: timeWidth, withPad: " ", startingAt: 0)
                         + zip(cells, widths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  ")
