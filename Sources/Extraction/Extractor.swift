@@ -71,7 +71,12 @@ public struct Extractor {
     ///   whatever `faultInjection` throws.
     public func run() throws -> ExtractionSummary {
         let started = Date()
-        let run = try ModelRun.read(paths: inputs, profile: profile)
+        return try run(of: ModelRun.read(paths: inputs, profile: profile), started: started)
+    }
+
+    /// Writes a run already read and checked (the command line reads the inputs once to group
+    /// them by model; reading them again would open and check every file twice).
+    public func run(of run: ModelRun, started: Date = Date()) throws -> ExtractionSummary {
         let modelName = model ?? run.profileName
         let cycleTime = cycle ?? run.defaultCycle
         let files = Set(run.domains.flatMap { $0.files.map(\.path) })

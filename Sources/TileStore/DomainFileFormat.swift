@@ -128,11 +128,6 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
     public var tilesDown: Int { (southNorth + tileHeight - 1) / max(tileHeight, 1) }
     public var tileCount: Int { tilesAcross * tilesDown }
 
-    /// The stored variable of that name, if any.
-    public func stored(_ variable: ForecastVariable) -> StoredVariable? {
-        variables.first { $0.name == variable.rawValue }
-    }
-
     /// The tile holding a cell, and the cell's index inside it and the tile's cell count.
     func locate(i: Int, j: Int) -> (tile: Int, cell: Int, cells: Int) {
         let tileX = i / tileWidth, tileY = j / tileHeight

@@ -101,11 +101,9 @@ struct ExtractCommand: ParsableCommand {
                 throw Failure(code: Failure.usage, message: "--model names one model, but the inputs hold \(groups.count) (\(groups.map(\.profileName).joined(separator: ", "))): extract them separately")
             }
             var lines: [String] = []
+            extractor.model = model
             for group in groups {
-                extractor.profile = try chosen ?? ModelProfile.load(group.profileName)
-                extractor.inputs = Array(Set(group.domains.flatMap { $0.files.map(\.path) })).sorted()
-                extractor.model = model
-                let summary = try extractor.run()
+                let summary = try extractor.run(of: group)
                 bar.finish()
                 if !quiet { for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) } }
                 lines.append(summary.line)
