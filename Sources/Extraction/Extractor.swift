@@ -86,7 +86,8 @@ public struct Extractor {
         var summary = ExtractionSummary(
             model: modelName, cycle: CycleStore.cycleName(cycleTime), domains: run.domains.map(\.name),
             files: files.count, frames: run.domains.reduce(0) { $0 + $1.frames.count },
-            variables: Set(run.domains.flatMap { $0.variables.available }).count,
+            // The variables written: those asked for (all by default) that a domain provides.
+            variables: Set(run.domains.flatMap { $0.variables.available }).filter { self.variables?.contains($0) ?? true }.count,
             bytesIn: bytesIn, bytesOut: 0, seconds: 0, pruned: [], warnings: run.warnings.map(\.message), dryRun: dryRun)
         if dryRun {
             summary.seconds = Date().timeIntervalSince(started)

@@ -3,6 +3,7 @@ import Catalog
 import Extraction
 import Foundation
 import ModelIngest
+import PointQuery
 
 /// `tilecast extract`: one model run into the store, published atomically as one cycle.
 struct ExtractCommand: ParsableCommand {
@@ -114,23 +115,17 @@ struct ExtractCommand: ParsableCommand {
     }
 }
 
-/// Parses comma-separated variable names, accepting raw WRF names as aliases.
+/// Parses comma-separated variable names: stored names (`wind_u_10m`, `elevation`), query
+/// names (`wind_speed_10m` needs both wind components) and raw WRF aliases (`T2`, `U10`), the
+/// last two through the query's own table (`OutputVariable.parse`), so there is one list.
 enum VariableList {
-    static let aliases: [String: [ForecastVariable]] = [
-        "t2": [.temperature2m], "q2": [.relativeHumidity2m], "psfc": [.surfacePressure],
-        "u10": [.windU10m, .windV10m], "v10": [.windU10m, .windV10m], "hgt": [.elevation],
-        "swdown": [.shortwaveRadiation], "cldfra": [.cloudCover], "rainc": [.precipitation],
-        "rainnc": [.precipitation], "snownc": [.snowfall],
-        "wind_speed_10m": [.windU10m, .windV10m], "wind_direction_10m": [.windU10m, .windV10m],
-    ]
-
     static func parse(_ text: String, option: String) throws -> [ForecastVariable] {
         var result: [ForecastVariable] = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             if let variable = ForecastVariable(rawValue: name) {
                 result.append(variable)
-            } else if let mapped = aliases[name.lowercased()] {
-                result += mapped
+            } else if let outputs = OutputVariable.parse(name) {
+                result += outputs.flatMap(\.sources)
             } else {
                 throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.allCases.map(\.rawValue).joined(separator: ", "))")
             }
