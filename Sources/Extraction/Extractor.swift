@@ -54,6 +54,9 @@ public struct Extractor {
     public var keep: Int?
     public var variables: [ForecastVariable]?
     public var dryRun = false
+    /// Replace a published cycle even when the new one has fewer domains (a lost nest file
+    /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
+    public var allowFewerDomains = false
     /// Called after each frame (from the extracting thread).
     public var progress: (@Sendable (ExtractionProgress) -> Void)?
     /// For tests: called before each domain is written and before publication; throwing
@@ -94,7 +97,14 @@ public struct Extractor {
             return summary
         }
 
+        try Self.refuseInputsInsideStore(Array(files), store: store, model: modelName)
         let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
+        if !allowFewerDomains, let replaced = writer.replacedManifest() {
+            let lost = replaced.domains.map(\.domain).filter { !run.domains.map(\.name).contains($0) }
+            if !lost.isEmpty {
+                throw ExtractionError.fewerDomains(cycle: writer.cycleName, lost: lost, published: replaced.domains.map(\.domain))
+            }
+        }
         let totalFrames = summary.frames
         // Domains are written side by side (one per core): reading is serialised by the
         // netCDF lock, but deriving, quantizing and encoding are not.
@@ -134,14 +144,14 @@ public struct Extractor {
                 }
                 return .success(DomainOutcome(
                     bytes: size, warnings: warnings,
-                    manifest: ["domain": domain.name, "file": CycleStore.domainFileName(domain.id), "bytes": String(size),
-                               "frames": String(domain.frames.count), "variables": reader.variables.map(\.rawValue).joined(separator: ",")]))
+                    manifest: CycleManifest.DomainEntry(domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
+                                                        frames: domain.frames.count, variables: reader.variables.map(\.rawValue))))
             } catch {
                 return .failure(error)
             }
         }
         var bytesOut: Int64 = 0
-        var manifestDomains: [[String: String]] = []
+        var manifestDomains: [CycleManifest.DomainEntry] = []
         for outcome in outcomes {
             let domain = try outcome.get()
             bytesOut += Int64(domain.bytes)
@@ -149,15 +159,13 @@ public struct Extractor {
             manifestDomains.append(domain.manifest)
         }
         try faultInjection?("publish")
-        let manifest: [String: AnyEncodable] = [
-            "model": AnyEncodable(modelName), "cycle": AnyEncodable(summary.cycle), "modelTitle": AnyEncodable(run.title),
-            "domains": AnyEncodable(manifestDomains), "inputs": AnyEncodable(files.sorted()),
-            "warnings": AnyEncodable(summary.warnings), "createdBy": AnyEncodable("tilecast \(TileCastVersion.current)"),
-            "createdAt": AnyEncodable(ISO8601DateFormatter().string(from: Date())),
-        ]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        summary.pruned = try writer.publish(manifest: Array(try encoder.encode(manifest)), keep: keep)
+        let manifest = CycleManifest(
+            model: modelName, cycle: summary.cycle, modelTitle: run.title, domains: manifestDomains, inputs: files.sorted(),
+            warnings: summary.warnings, createdBy: "tilecast \(TileCastVersion.current)",
+            createdAt: ISO8601DateFormatter().string(from: Date()))
+        let published = try writer.publish(manifest: manifest, keep: keep)
+        summary.pruned = published.pruned
+        summary.warnings += published.warnings
         summary.bytesOut = bytesOut
         summary.seconds = Date().timeIntervalSince(started)
         return summary
@@ -169,18 +177,41 @@ public enum TileCastVersion {
     public static let current = "0.1.0"
 }
 
-/// A type-erased Encodable, for the manifest's mixed values.
-struct AnyEncodable: Encodable {
-    private let encodeValue: (Encoder) throws -> Void
-    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
-    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
-}
-
 /// What writing one domain produced.
 struct DomainOutcome: Sendable {
     let bytes: Int
     let warnings: [String]
-    let manifest: [String: String]
+    let manifest: CycleManifest.DomainEntry
+}
+
+/// Why an extraction refused to publish, though its inputs could be read.
+public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The new cycle lacks domains the published cycle of the same name has.
+    case fewerDomains(cycle: String, lost: [String], published: [String])
+    /// An input lies inside the store's data folders, which extraction cleans up.
+    case inputInsideStore(path: String, store: String)
+
+    public var description: String {
+        switch self {
+        case .fewerDomains(let cycle, let lost, let published):
+            return "cycle \(cycle) is published with \(published.joined(separator: ", ")); this run lacks \(lost.joined(separator: ", ")) (a nest file missing or unreadable?): refusing to replace it with fewer domains (pass --allow-fewer-domains if that is what you want)"
+        case .inputInsideStore(let path, let store):
+            return "\(path): an input inside the store's data folder (\(store)), which extraction cleans up: move the run's files out of the store"
+        }
+    }
+}
+
+extension Extractor {
+    /// Refuses inputs inside `STORE/MODEL/.data`, the only place extraction ever deletes in.
+    static func refuseInputsInsideStore(_ inputs: [String], store: String, model: String) throws {
+        guard let data = StoreFileSystem.realPath(store + "/" + model + "/.data") else { return }
+        for input in inputs {
+            guard let real = StoreFileSystem.realPath(input) else { continue }
+            if real == data || real.hasPrefix(data + "/") {
+                throw ExtractionError.inputInsideStore(path: input, store: store + "/" + model + "/.data")
+            }
+        }
+    }
 }
 
 /// Frames written so far, across domains.

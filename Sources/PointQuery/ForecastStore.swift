@@ -62,9 +62,13 @@ public final class ForecastStore: Sendable {
             var attempt = 0
             var opened: (name: String, domains: [StoredDomain])
             while true {
-                let (name, folder) = try CycleStore.resolve(root: root, model: chosen, cycle: cycle)
+                let folder: String
                 do throws(StoreError) {
-                    opened = (name, try Self.open(folder: folder, nestMargin: nestMargin))
+                    // The cycle's manifest lists its domains: one that cannot be opened is
+                    // damage (exit 5), never an answer from the coarser domain instead.
+                    let published = try CycleStore.openCycle(root: root, model: chosen, cycle: cycle)
+                    folder = published.folder
+                    opened = (published.name, try Self.open(paths: published.domainPaths, folder: folder, nestMargin: nestMargin))
                 } catch {
                     if case .missing = error, attempt < 3 { attempt += 1; continue }
                     throw error
@@ -83,9 +87,9 @@ public final class ForecastStore: Sendable {
     }
 
     /// Opens every domain file of a cycle folder, finest grid first.
-    private static func open(folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
+    private static func open(paths: [String], folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
         var domains: [StoredDomain] = []
-        for path in CycleStore.domainFiles(folder: folder) {
+        for path in paths {
             let reader = try DomainFileReader(path: path)
             let m = reader.metadata
             let grid: ProjectedGrid

@@ -1,8 +1,5 @@
 import Catalog
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The store on disk: one folder per model, one immutable folder per published cycle, and
 /// symbolic links that name them.
@@ -15,66 +12,129 @@ import Glibc
 ///
 /// A reader resolves the links once and then reads an immutable folder, so it never sees a
 /// partial or mixed cycle; replacing a cycle writes a new folder and switches the link.
+///
+/// Only what has exactly this shape counts: a cycle is a link named like a cycle whose text is
+/// `.data/NAME`; anything else in a model folder (a real folder named like a cycle, a link to
+/// elsewhere) is neither read nor ever deleted.
 public enum CycleStore {
-    /// The folder name of a cycle: "2026-11-22T00Z" (minutes are kept when not zero: "T00:30Z"
-    /// would not be a valid name, so they follow as "T0030Z").
-    public static func cycleName(_ seconds: Int64) -> String {
-        let c = ModelTime.civil(seconds)
-        let time = pad(c.hour) + (c.minute == 0 ? "" : pad(c.minute))
-        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(time)Z"
-    }
+    /// The folder name of a cycle: "2026-11-22T00Z" ("2026-11-22T0630Z" with minutes).
+    public static func cycleName(_ seconds: Int64) -> String { CycleID(seconds: seconds).name }
 
-    /// Whether a folder entry names a cycle.
-    static func isCycleName(_ name: String) -> Bool {
-        name.count >= 14 && name.hasSuffix("Z") && name.dropFirst(10).first == "T" && name.first?.isNumber == true
-    }
-
-    /// The models in a store.
+    /// The models in a store: real folders holding a `latest` link (even one whose cycle is
+    /// gone, so that a damaged model is reported, not silently replaced by another).
     public static func models(root: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.filter { !$0.hasPrefix(".") && FileManager.default.fileExists(atPath: root + "/" + $0 + "/latest") }.sorted()
+        return names.filter { name in
+            !name.hasPrefix(".") && StoreFileSystem.kind(root + "/" + name) == .directory
+                && StoreFileSystem.kind(root + "/" + name + "/latest") == .symbolicLink
+        }.sorted()
     }
 
     /// The published cycles of a model, oldest first.
-    public static func cycles(root: String, model: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + model)) ?? []
-        return names.filter(isCycleName).sorted()
+    public static func cycles(root: String, model: String) -> [CycleID] {
+        let folder = root + "/" + model
+        guard StoreFileSystem.kind(folder) == .directory else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.compactMap { name -> CycleID? in
+            guard let id = CycleID(name: name), dataFolderName(linkedFrom: folder + "/" + name) != nil else { return nil }
+            return id
+        }.sorted()
     }
 
     /// The cycle `latest` names, or nil when the model has none.
-    public static func latest(root: String, model: String) -> String? {
-        try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + model + "/latest")
+    public static func latest(root: String, model: String) -> CycleID? {
+        StoreFileSystem.linkTarget(root + "/" + model + "/latest").flatMap(CycleID.init(name:))
+    }
+
+    /// The data folder a cycle link names ("NAME" of ".data/NAME"), or nil when `link` is not
+    /// such a link: never a path that could leave the model's `.data` folder.
+    static func dataFolderName(linkedFrom link: String) -> String? {
+        guard let target = StoreFileSystem.linkTarget(link), target.hasPrefix(".data/") else { return nil }
+        let name = String(target.dropFirst(".data/".count))
+        return StoreFileSystem.isPlainName(name) ? name : nil
     }
 
     /// The immutable folder of a cycle ("latest" or a cycle name), with the cycle's name.
     ///
-    /// - Throws: `StoreError.missing` naming what is absent (store, model, cycle), listing what exists.
+    /// - Throws: `StoreError.missing` naming what is absent (store, model, cycle), listing what
+    ///   exists; `.unsafe` for links the store did not make.
     public static func resolve(root: String, model: String, cycle: String = "latest") throws(StoreError) -> (name: String, folder: String) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard StoreFileSystem.realPath(root).map({ StoreFileSystem.kind($0) == .directory }) == true else {
             throw .missing(path: root, what: "store folder")
         }
         let modelFolder = root + "/" + model
-        guard FileManager.default.fileExists(atPath: modelFolder) else {
+        guard StoreFileSystem.isPlainName(model), !model.hasPrefix("."), StoreFileSystem.kind(modelFolder) == .directory else {
             let known = models(root: root)
             throw .missing(path: root, what: "model \"\(model)\" (the store holds: \(known.isEmpty ? "nothing yet" : known.joined(separator: ", ")))")
         }
-        let name: String
+        let id: CycleID
         if cycle == "latest" {
-            guard let target = latest(root: root, model: model) else {
+            guard StoreFileSystem.kind(modelFolder + "/latest") == .symbolicLink else {
                 throw .missing(path: modelFolder, what: "a published cycle (no latest)")
             }
-            name = target
+            guard let named = latest(root: root, model: model) else {
+                throw .unsafe(path: modelFolder + "/latest", detail: "does not name a cycle (it says \"\(StoreFileSystem.linkTarget(modelFolder + "/latest") ?? "")\")")
+            }
+            id = named
         } else {
-            name = cycle
+            guard let named = CycleID(name: cycle) else {
+                throw .missing(path: modelFolder, what: "cycle \(cycle) (published: \(listing(root: root, model: model)))")
+            }
+            id = named
         }
-        let link = modelFolder + "/" + name
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link),
-              FileManager.default.fileExists(atPath: modelFolder + "/" + target) else {
-            let known = cycles(root: root, model: model)
-            throw .missing(path: modelFolder, what: "cycle \(name) (published: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
+        let link = modelFolder + "/" + id.name
+        guard let dataName = dataFolderName(linkedFrom: link) else {
+            if StoreFileSystem.kind(link) == .symbolicLink {
+                throw .unsafe(path: link, detail: "is a link to \"\(StoreFileSystem.linkTarget(link) ?? "")\", not to a folder in .data")
+            }
+            throw .missing(path: modelFolder, what: "cycle \(id.name) (published: \(listing(root: root, model: model)))")
         }
-        return (name, modelFolder + "/" + target)
+        let folder = modelFolder + "/.data/" + dataName
+        guard StoreFileSystem.kind(modelFolder + "/.data") == .directory, StoreFileSystem.kind(folder) == .directory else {
+            throw .corrupt(path: link, detail: "cycle \(id.name) names .data/\(dataName), which is missing (the store's data folder was emptied or damaged)")
+        }
+        return (id.name, folder)
+    }
+
+    /// A cycle resolved and checked against its manifest: every domain file it lists exists.
+    public struct PublishedCycle: Sendable {
+        public let name: String
+        public let folder: String
+        public let manifest: CycleManifest
+        /// The manifest's domain files, in its order.
+        public let domainPaths: [String]
+    }
+
+    /// Resolves a cycle and checks it against its manifest.
+    ///
+    /// - Throws: as `resolve`; `.corrupt` when the manifest is unreadable or lists a domain
+    ///   file that is not there (a query must never answer from the coarser domain instead);
+    ///   `.missing` when the folder was replaced while being opened (resolve again).
+    public static func openCycle(root: String, model: String, cycle: String = "latest") throws(StoreError) -> PublishedCycle {
+        let (name, folder) = try resolve(root: root, model: model, cycle: cycle)
+        let stillNamed = { (try? resolve(root: root, model: model, cycle: name))?.folder == folder }
+        let manifest: CycleManifest
+        do { manifest = try CycleManifest.read(folder: folder) } catch {
+            if case .missing = error {
+                if !stillNamed() { throw error }
+                throw .corrupt(path: folder, detail: "the cycle has no \(CycleManifest.fileName): not a complete published cycle")
+            }
+            throw error
+        }
+        var paths: [String] = []
+        for entry in manifest.domains {
+            guard StoreFileSystem.isPlainName(entry.file) else {
+                throw .corrupt(path: folder + "/" + CycleManifest.fileName, detail: "lists a domain file \"\(entry.file)\" that is not a plain name")
+            }
+            let path = folder + "/" + entry.file
+            guard StoreFileSystem.kind(path) != nil else {
+                if !stillNamed() { throw .missing(path: path, what: "domain file") }
+                throw .corrupt(path: path, detail: "missing: the cycle's manifest lists \(entry.domain) (\(entry.file))")
+            }
+            paths.append(path)
+        }
+        guard !paths.isEmpty else { throw .corrupt(path: folder, detail: "the cycle's manifest lists no domain") }
+        return PublishedCycle(name: name, folder: folder, manifest: manifest, domainPaths: paths)
     }
 
     /// The domain files of a resolved cycle folder, by domain number.
@@ -84,12 +144,15 @@ public enum CycleStore {
     }
 
     /// The file name of a domain: "d01.tcs".
-    public static func domainFileName(_ domain: Int) -> String {
-        "d" + (domain < 10 ? "0" : "") + String(domain) + ".tcs"
+    public static func domainFileName(_ domain: Int) -> String { domainName(domain) + ".tcs" }
+
+    /// A domain's name: "d01", "d02", ..., "d10".
+    public static func domainName(_ domain: Int) -> String {
+        "d" + (domain < 10 && domain >= 0 ? "0" : "") + String(domain)
     }
 
-    static func pad(_ value: Int, _ width: Int = 2) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
+    private static func listing(root: String, model: String) -> String {
+        let known = cycles(root: root, model: model)
+        return known.isEmpty ? "none" : known.map(\.name).joined(separator: ", ")
     }
 }

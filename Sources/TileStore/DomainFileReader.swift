@@ -3,54 +3,67 @@ import Foundation
 import Synchronization
 
 /// Reads one domain file: checks its frame (magic, version, trailer, index and metadata
-/// checksums, bounds) on open, and each data block's checksum before first use.
+/// checksums, bounds, metadata sanity) on open, and each data block's checksum when it is read
+/// from the file. Blocks are read with `pread` into a bounded cache (`BlockCache`), never
+/// mapped, so a file that shrinks under a reader is an error, never a SIGBUS.
 ///
-/// Thread-safe: the map is read-only and the record of verified blocks is behind a mutex.
+/// Thread-safe: the source is read with positional reads and the cache is behind a mutex.
 public final class DomainFileReader: Sendable {
+    /// Bytes of verified blocks a reader keeps by default (a whole store file is a few MB).
+    public static let defaultCacheBudget = 64 << 20
+
     public let path: String
     public let metadata: DomainFileMetadata
-    private let file: any ByteStorage
+    private let source: any ByteSource
     private let index: [BlockEntry]
-    /// One bit per block: checksum already verified (blocks are immutable once published).
-    private let verified: Mutex<[UInt64]>
+    private let cache: BlockCache
     /// The stored variables by catalog order, for constant-time lookup on the point path.
     private let storedByVariable: [DomainFileMetadata.StoredVariable?]
 
     /// Opens and checks a domain file.
     ///
     /// - Throws: `StoreError` `.missing`, `.notAStoreFile`, `.unsupportedVersion`, `.truncated`,
-    ///   `.checksumMismatch` (naming the part) or `.corrupt`.
-    public convenience init(path: String) throws(StoreError) {
-        try self.init(storage: try MappedFile(path: path), path: path)
+    ///   `.checksumMismatch` (naming the part), `.corrupt` (also: not a regular file, metadata
+    ///   no query can use), `.io` (errno kept: permission denied, ...).
+    public convenience init(path: String, cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(StoreError) {
+        try self.init(source: try PositionalFile(path: path), path: path, cacheBudget: cacheBudget)
     }
 
     /// Reads a domain file held in memory (`label` names it in errors).
     public convenience init(bytes: [UInt8], label: String) throws(StoreError) {
-        try self.init(storage: OwnedBytes(bytes), path: label)
+        try self.init(source: MemoryBytes(bytes, label: label), path: label, cacheBudget: Self.defaultCacheBudget)
     }
 
-    private init(storage: any ByteStorage, path: String) throws(StoreError) {
+    private init(source: any ByteSource, path: String, cacheBudget: Int) throws(StoreError) {
         self.path = path
-        file = storage
-        let bytes = file.bytes
-        guard bytes.count >= DomainFileFormat.headerSize else {
-            throw bytes.count >= 8 && Array(bytes.prefix(8)) == DomainFileFormat.magic
-                ? .truncated(path: path, detail: "\(bytes.count) bytes") : .notAStoreFile(path: path)
+        self.source = source
+        let size = source.size
+        guard size >= DomainFileFormat.headerSize else {
+            let start = try source.read(offset: 0, count: min(size, 8))
+            throw start.count >= 8 && start == DomainFileFormat.magic
+                ? .truncated(path: path, detail: "\(size) bytes") : .notAStoreFile(path: path)
         }
-        var header = ByteReader(bytes)
-        guard let magic = header.readBytes(8), Array(magic) == DomainFileFormat.magic,
-              let version = header.read(UInt32.self) else { throw .notAStoreFile(path: path) }
+        let headerBytes = try source.read(offset: 0, count: DomainFileFormat.headerSize)
+        let version: UInt32 = try withBytes(headerBytes) { (bytes) throws(StoreError) -> UInt32 in
+            var header = ByteReader(bytes)
+            guard let magic = header.readBytes(8), Array(magic) == DomainFileFormat.magic,
+                  let version = header.read(UInt32.self) else { throw .notAStoreFile(path: path) }
+            return version
+        }
         guard version <= DomainFileFormat.version, version >= 1 else {
             throw .unsupportedVersion(path: path, found: version, supported: DomainFileFormat.version)
         }
-        let trailerStart = bytes.count - DomainFileFormat.trailerSize
+        let trailerStart = size - DomainFileFormat.trailerSize
         guard trailerStart >= DomainFileFormat.headerSize else {
-            throw .truncated(path: path, detail: "\(bytes.count) bytes, shorter than header and trailer")
+            throw .truncated(path: path, detail: "\(size) bytes, shorter than header and trailer")
         }
-        let trailer = try Self.readTrailer(bytes, at: trailerStart, path: path)
+        let trailerBytes = try source.read(offset: trailerStart, count: DomainFileFormat.trailerSize)
+        let trailer = try withBytes(trailerBytes) { (bytes) throws(StoreError) in try Self.readTrailer(bytes, at: 0, path: path) }
         guard trailer.version == version else {
             throw .corrupt(path: path, detail: "header says version \(version), trailer \(trailer.version)")
         }
+        // Every offset and length is bounded by the file's size before anything is read or
+        // allocated with it.
         let indexEnd = trailer.indexOffset.addingReportingOverflow(trailer.indexLength)
         let metadataEnd = trailer.metadataOffset.addingReportingOverflow(trailer.metadataLength)
         guard !indexEnd.overflow, !metadataEnd.overflow, trailer.indexOffset >= UInt64(DomainFileFormat.headerSize),
@@ -58,9 +71,9 @@ public final class DomainFileReader: Sendable {
               trailer.indexLength % UInt64(DomainFileFormat.indexEntrySize) == 0 else {
             throw .corrupt(path: path, detail: "index/metadata offsets do not fit the file")
         }
-        let indexBytes = UnsafeRawBufferPointer(rebasing: bytes[Int(trailer.indexOffset)..<Int(indexEnd.partialValue)])
+        let indexBytes = try source.read(offset: Int(trailer.indexOffset), count: Int(trailer.indexLength))
         guard checksum(indexBytes) == trailer.indexCRC else { throw .checksumMismatch(path: path, part: "index") }
-        let metadataBytes = UnsafeRawBufferPointer(rebasing: bytes[Int(trailer.metadataOffset)..<Int(metadataEnd.partialValue)])
+        let metadataBytes = try source.read(offset: Int(trailer.metadataOffset), count: Int(trailer.metadataLength))
         guard checksum(metadataBytes) == trailer.metadataCRC else { throw .checksumMismatch(path: path, part: "metadata") }
         do {
             metadata = try JSONDecoder().decode(DomainFileMetadata.self, from: Data(metadataBytes))
@@ -68,20 +81,46 @@ public final class DomainFileReader: Sendable {
             throw .corrupt(path: path, detail: "metadata does not decode: \(error)")
         }
         var entries: [BlockEntry] = []
-        var reader = ByteReader(indexBytes)
-        while reader.remaining > 0 {
-            guard let offset = reader.read(UInt64.self), let length = reader.read(UInt32.self), let crc = reader.read(UInt32.self) else { break }
-            let end = offset.addingReportingOverflow(UInt64(length))
-            guard offset >= UInt64(DomainFileFormat.headerSize), !end.overflow, end.partialValue <= trailer.indexOffset else {
-                throw .corrupt(path: path, detail: "block \(entries.count) lies outside the data area")
+        entries.reserveCapacity(indexBytes.count / DomainFileFormat.indexEntrySize)
+        try withBytes(indexBytes) { (bytes) throws(StoreError) in
+            var reader = ByteReader(bytes)
+            while reader.remaining > 0 {
+                guard let offset = reader.read(UInt64.self), let length = reader.read(UInt32.self), let crc = reader.read(UInt32.self) else { break }
+                let end = offset.addingReportingOverflow(UInt64(length))
+                guard offset >= UInt64(DomainFileFormat.headerSize), !end.overflow, end.partialValue <= trailer.indexOffset else {
+                    throw .corrupt(path: path, detail: "block \(entries.count) lies outside the data area")
+                }
+                entries.append(BlockEntry(offset: offset, length: length, crc: crc))
             }
-            entries.append(BlockEntry(offset: offset, length: length, crc: crc))
         }
         index = entries
         try Self.validate(metadata, blocks: entries.count, path: path)
+        try Self.checkSanity(metadata, path: path)
         let stored = metadata.variables
         storedByVariable = ForecastVariable.allCases.map { variable in stored.first { $0.name == variable.rawValue } }
-        verified = Mutex([UInt64](repeating: 0, count: (entries.count + 63) / 64))
+        cache = BlockCache(blocks: entries.count, budget: cacheBudget)
+    }
+
+    /// How the block cache has done so far.
+    public var cacheStatistics: BlockCacheStatistics { cache.statistics }
+
+    /// Refuses metadata no query can use (DX = 0, times that do not increase, a corner off the
+    /// globe), so that `inspect --verify` and a query agree on what is damage.
+    package func checkSanity() throws(StoreError) { try Self.checkSanity(metadata, path: path) }
+
+    private static func checkSanity(_ m: DomainFileMetadata, path: String) throws(StoreError) {
+        let p = m.projection
+        guard p.dx.isFinite, p.dx > 0, p.dy.isFinite, p.dy > 0 else {
+            throw .corrupt(path: path, detail: "grid spacing DX \(p.dx), DY \(p.dy) in metadata (must be positive)")
+        }
+        guard m.southWestCorner.latitude.isFinite, abs(m.southWestCorner.latitude) <= 90,
+              m.southWestCorner.longitude.isFinite, abs(m.southWestCorner.longitude) <= 360 else {
+            throw .corrupt(path: path, detail: "south-west corner \(m.southWestCorner.latitude), \(m.southWestCorner.longitude) in metadata is off the globe")
+        }
+        for k in m.times.indices.dropFirst() where m.times[k] <= m.times[k - 1] {
+            throw .corrupt(path: path, detail: "frame times in metadata do not increase at frame \(k)")
+        }
+        guard m.domain >= 1, m.domain < 100 else { throw .corrupt(path: path, detail: "domain number \(m.domain) in metadata") }
     }
 
     private static func readTrailer(_ bytes: UnsafeRawBufferPointer, at start: Int, path: String) throws(StoreError) -> Trailer {
@@ -152,8 +191,10 @@ public final class DomainFileReader: Sendable {
         let place = metadata.locate(i: i, j: j)
         let blockIndex = stored.firstBlock + place.tile
         let block = try block(blockIndex)
-        guard SeriesCodec.decode(block: block, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch,
-                                 count: wanted) else {
+        let decoded = block.withUnsafeBytes {
+            SeriesCodec.decode(block: $0, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch, count: wanted)
+        }
+        guard decoded else {
             throw .corrupt(path: path, detail: "block \(blockIndex) (\(variable.rawValue)) does not decode")
         }
         let quantizer = Quantizer(step: stored.step)
@@ -190,8 +231,8 @@ public final class DomainFileReader: Sendable {
                 let height = min(metadata.tileHeight, metadata.southNorth - tileY * metadata.tileHeight)
                 var scratch = [Int32](repeating: 0, count: stored.steps)
                 for cell in 0..<(width * height) {
-                    let ok = scratch.withUnsafeMutableBufferPointer {
-                        SeriesCodec.decode(block: block, cells: width * height, steps: stored.steps, cell: cell, into: $0)
+                    let ok = scratch.withUnsafeMutableBufferPointer { output in
+                        block.withUnsafeBytes { SeriesCodec.decode(block: $0, cells: width * height, steps: stored.steps, cell: cell, into: output) }
                     }
                     if !ok { throw .corrupt(path: path, detail: "block \(blockIndex) (variable \(position)) does not decode") }
                 }
@@ -200,22 +241,29 @@ public final class DomainFileReader: Sendable {
         return index.count
     }
 
-    /// The bytes of one block, its checksum verified on first use.
-    private func block(_ blockIndex: Int) throws(StoreError) -> UnsafeRawBufferPointer {
+    /// The bytes of one block: from the cache, or read from the file and its checksum verified.
+    private func block(_ blockIndex: Int) throws(StoreError) -> [UInt8] {
         guard blockIndex >= 0, blockIndex < index.count else {
             throw .corrupt(path: path, detail: "block \(blockIndex) is not in the index")
         }
+        if let cached = cache.get(blockIndex) { return cached }
         let entry = index[blockIndex]
-        let bytes = UnsafeRawBufferPointer(rebasing: file.bytes[Int(entry.offset)..<(Int(entry.offset) + Int(entry.length))])
-        let word = blockIndex >> 6, bit = UInt64(1) << UInt64(blockIndex & 63)
-        if verified.withLock({ $0[word] & bit }) != 0 { return bytes }
+        let bytes = try source.read(offset: Int(entry.offset), count: Int(entry.length))
         guard checksum(bytes) == entry.crc else {
             throw .checksumMismatch(path: path, part: "data block \(blockIndex)")
         }
-        verified.withLock { $0[word] |= bit }
+        cache.put(blockIndex, bytes)
         return bytes
     }
 
-    /// Bytes of the file.
-    public var fileSize: Int { file.bytes.count }
+    /// Bytes of the file when it was opened.
+    public var fileSize: Int { source.size }
+}
+
+/// `withUnsafeBytes` for a body that throws `StoreError` (the standard one loses the type).
+private func withBytes<T>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T) throws(StoreError) -> T {
+    let result: Result<T, StoreError> = bytes.withUnsafeBytes { buffer in
+        do throws(StoreError) { return .success(try body(buffer)) } catch { return .failure(error) }
+    }
+    return try result.get()
 }

@@ -39,6 +39,10 @@ public struct StoreDescription: Codable, Sendable {
 
     /// Describes a store; with `verify`, checks every block of every cycle.
     ///
+    /// Every cycle is checked against its manifest (domains present, sizes, model), and each
+    /// domain file's metadata for sanity, with or without `verify`: a store that lost a file is
+    /// damaged whether or not its blocks are read.
+    ///
     /// - Throws: `StoreError` for the first damaged file met (damage is never skipped).
     public init(root: String, verify: Bool) throws(StoreError) {
         store = root
@@ -46,21 +50,34 @@ public struct StoreDescription: Codable, Sendable {
         var models: [ModelEntry] = []
         for model in CycleStore.models(root: root) {
             let latest = CycleStore.latest(root: root, model: model)
+            // latest must name a cycle that opens: a dangling latest is damage, not "no cycles".
+            _ = try CycleStore.resolve(root: root, model: model)
             var cycles: [CycleEntry] = []
             for cycle in CycleStore.cycles(root: root, model: model) {
-                let (_, folder) = try CycleStore.resolve(root: root, model: model, cycle: cycle)
+                let published = try CycleStore.openCycle(root: root, model: model, cycle: cycle.name)
+                let manifest = published.manifest
+                if manifest.model != model {
+                    throw .corrupt(path: published.folder + "/" + CycleManifest.fileName, detail: "manifest of model \(manifest.model) in the folder of model \(model)")
+                }
                 var domains: [DomainEntry] = []
-                for path in CycleStore.domainFiles(folder: folder) {
-                    let reader = try DomainFileReader(path: path)
+                for (entry, path) in zip(manifest.domains, published.domainPaths) {
+                    let reader = try DomainFileReader(path: path, cacheBudget: 1 << 20)
                     let m = reader.metadata
+                    let name = CycleStore.domainName(m.domain)
+                    guard m.model == model, name == entry.domain, CycleStore.cycleName(m.cycle) == cycle.name else {
+                        throw .corrupt(path: path, detail: "holds \(m.model) \(name) of cycle \(CycleStore.cycleName(m.cycle)), but sits in \(model) cycle \(cycle.name) as \(entry.domain)")
+                    }
+                    guard reader.fileSize == entry.bytes else {
+                        throw .corrupt(path: path, detail: "\(reader.fileSize) bytes, the manifest says \(entry.bytes)")
+                    }
                     domains.append(DomainEntry(
-                        domain: "d" + (m.domain < 10 ? "0" : "") + String(m.domain),
+                        domain: name,
                         file: (path as NSString).lastPathComponent, bytes: reader.fileSize,
                         grid: "\(m.westEast) x \(m.southNorth)", spacingKilometres: m.projection.dx / 1000,
                         frames: m.times.count, firstTime: m.times.first ?? 0, lastTime: m.times.last ?? 0,
                         variables: m.variables.map(\.name), blocksVerified: verify ? try reader.verifyAll() : nil))
                 }
-                cycles.append(CycleEntry(cycle: cycle, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains))
+                cycles.append(CycleEntry(cycle: cycle.name, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains))
             }
             models.append(ModelEntry(model: model, cycles: cycles))
         }

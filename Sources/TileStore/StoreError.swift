@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a store could not be read or written. Damage is always reported as damage: a reader
 /// never returns numbers from a block whose checksum or bounds do not hold.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,8 +19,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case checksumMismatch(path: String, part: String)
     /// The structure is inconsistent (offsets out of bounds, impossible sizes, bad metadata).
     case corrupt(path: String, detail: String)
-    /// Writing failed (disk full, permissions, ...).
+    /// Writing failed for a reason that is not a system call's (an injected test fault, a
+    /// Foundation error without errno).
     case writeFailed(path: String, detail: String)
+    /// A system call failed; its errno is kept (full disk, permission denied, I/O error, ...).
+    case io(IOFailure)
+    /// Something in the store is not what the store made (a symbolic link where a plain file
+    /// or folder belongs, a link naming a place outside the store): refused, never followed.
+    case unsafe(path: String, detail: String)
     /// Another extraction holds the store's lock.
     case locked(path: String, holder: String)
     /// A request the store cannot answer (unknown variable, cell outside the grid).
@@ -30,15 +42,24 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .checksumMismatch(let path, let part): return "\(path): store file damaged: checksum mismatch in \(part)"
         case .corrupt(let path, let detail): return "\(path): store file damaged: \(detail)"
         case .writeFailed(let path, let detail): return "\(path): write failed: \(detail)"
+        case .io(let failure):
+            return failure.description + (failure.isNoSpace ? " (free some room; nothing was published)" : "")
+        case .unsafe(let path, let detail):
+            return "\(path): \(detail): refusing to use it (the store never makes one; remove it if you did not put it there on purpose)"
         case .locked(let path, let holder): return "\(path): another extraction is writing this store (\(holder)); try again when it has finished"
         case .badRequest(let detail): return detail
         }
     }
 
+    /// An error of a failed system call.
+    static func io(_ path: String, _ operation: String, _ code: Int32 = errno) -> StoreError {
+        .io(IOFailure(path: path, operation: operation, code: code))
+    }
+
     /// True for the errors that mean the store's bytes are damaged (exit code 5).
     public var isDamage: Bool {
         switch self {
-        case .notAStoreFile, .truncated, .checksumMismatch, .corrupt, .unsupportedVersion: return true
+        case .notAStoreFile, .truncated, .checksumMismatch, .corrupt, .unsupportedVersion, .unsafe: return true
         default: return false
         }
     }

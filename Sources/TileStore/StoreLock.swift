@@ -6,13 +6,17 @@ import Glibc
 /// The store's writer lock: an exclusive `flock` on STORE/.lock, held for the whole
 /// extraction. The kernel releases it when the process dies, so a killed extraction never
 /// leaves the store locked. The holder writes its pid and start time for the message others see.
+///
+/// The lock file is opened without following a link and must be a plain file with one link:
+/// it is truncated, so a `.lock` planted as a link (symbolic or hard) to another file would
+/// otherwise have that file emptied.
 public final class StoreLock {
     private var descriptor: Int32
 
     /// Takes the lock without waiting.
     ///
-    /// - Throws: `StoreError.locked` naming the holder, or `.writeFailed` when the store
-    ///   folder cannot be created.
+    /// - Throws: `StoreError.locked` naming the holder, `.unsafe` for a `.lock` that is not a
+    ///   plain file, or `.io` / `.writeFailed` when the store folder cannot be created.
     public init(root: String) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -20,13 +24,14 @@ public final class StoreLock {
             throw .writeFailed(path: root, detail: "cannot create the store folder: \(error.localizedDescription)")
         }
         let path = root + "/.lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .writeFailed(path: path, detail: String(cString: strerror(errno))) }
+        descriptor = try StoreFileSystem.openRegularFile(path, flags: O_RDWR | O_CREAT, singleLink: true)
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = pread(descriptor, &buffer, buffer.count, 0)
+            let holder = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             close(descriptor)
             descriptor = -1
-            throw .locked(path: root, holder: holder.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown process")
+            throw .locked(path: root, holder: holder.isEmpty ? "unknown process" : holder)
         }
         let note = "pid \(getpid()), since \(ISO8601DateFormatter().string(from: Date()))\n"
         _ = ftruncate(descriptor, 0)

@@ -4,6 +4,7 @@ import Extraction
 import Foundation
 import ModelIngest
 import PointQuery
+import Synchronization
 
 /// `tilecast extract`: one model run into the store, published atomically as one cycle.
 struct ExtractCommand: ParsableCommand {
@@ -63,6 +64,9 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Seconds between checks while waiting.")
     var poll: Int = 30
 
+    @Flag(help: "Replace a published cycle even when this run has fewer domains (e.g. no d02).")
+    var allowFewerDomains = false
+
     @Flag(help: "Check the inputs and report what would be published, without writing.")
     var dryRun = false
 
@@ -87,6 +91,7 @@ struct ExtractCommand: ParsableCommand {
             extractor.cycle = cycle.flatMap(ModelTime.parseUser)
             extractor.keep = keep
             extractor.dryRun = dryRun
+            extractor.allowFewerDomains = allowFewerDomains
             extractor.variables = try variables.map { try VariableList.parse($0, option: "--variables") }
             if expectHours != nil || wait > 0 {
                 let completeness = RunCompleteness(inputs: inputs, profile: chosen, expectHours: expectHours,
@@ -135,9 +140,11 @@ enum VariableList {
 }
 
 /// A one-line progress bar on stderr, redrawn in place; silent when not on a terminal.
-final class ProgressBar: @unchecked Sendable {
+/// Domains are extracted side by side, so updates come from several threads: the state and
+/// the drawing are behind one lock (issue 13: it was mutated unguarded).
+final class ProgressBar: Sendable {
     private let enabled: Bool
-    private var drawn = false
+    private let drawn = Mutex(false)
 
     init(enabled: Bool) { self.enabled = enabled }
 
@@ -146,13 +153,17 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = min(width, done * width / total)
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) frames (\(label))".utf8))
-        drawn = true
+        drawn.withLock { drawn in
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) frames (\(label))".utf8))
+            drawn = true
+        }
     }
 
     func finish() {
-        guard drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        drawn = false
+        drawn.withLock { drawn in
+            guard drawn else { return }
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            drawn = false
+        }
     }
 }

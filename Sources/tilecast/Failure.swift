@@ -1,3 +1,4 @@
+import Extraction
 import ModelIngest
 import NetCDF
 import TileStore
@@ -18,6 +19,11 @@ struct Failure: Error {
         case let failure as Failure: self = failure
         case let ingest as IngestError: self.init(code: Self.badInput, message: ingest.description)
         case let netcdf as NetCDFError: self.init(code: Self.badInput, message: netcdf.description)
+        case let extraction as ExtractionError:
+            switch extraction {
+            case .inputInsideStore: self.init(code: Self.usage, message: extraction.description)
+            case .fewerDomains: self.init(code: Self.badInput, message: extraction.description)
+            }
         case let store as StoreError:
             switch store {
             case .badRequest(let message): self.init(code: Self.usage, message: message)

@@ -26,6 +26,7 @@ enum SyntheticStore {
 
     static func write(_ domains: [SyntheticDomain], to root: String, model: String = "synthetic", cycle: Int64 = cycle) throws {
         let writer = try CycleWriter(root: root, model: model, cycle: cycle)
+        var entries: [CycleManifest.DomainEntry] = []
         for domain in domains {
             var parameters = projection
             parameters.dx = domain.dx
@@ -47,9 +48,12 @@ enum SyntheticStore {
                 }
                 try file.add(frame: frame)
             }
-            try file.finish()
+            let bytes = try file.finish()
+            entries.append(CycleManifest.DomainEntry(domain: CycleStore.domainName(domain.id), file: CycleStore.domainFileName(domain.id),
+                                                     bytes: bytes, frames: domain.times.count, variables: domain.variables.map(\.rawValue)))
         }
-        try writer.publish(manifest: Array("{}".utf8))
+        _ = try writer.publish(manifest: CycleManifest(model: model, cycle: writer.cycleName, modelTitle: "synthetic test run",
+                                                       domains: entries, inputs: [], warnings: [], createdBy: "tests", createdAt: ""))
     }
 
     static func hourly(_ count: Int, from start: Int64 = cycle) -> [Int64] { (0..<count).map { start + Int64($0) * 3600 } }

@@ -37,7 +37,7 @@ final class CrashLeftoverTests: XCTestCase {
         XCTAssertFalse(fm.fileExists(atPath: leaked), "the folder only a stray temporary named must be removed")
         let data = try fm.contentsOfDirectory(atPath: modelFolder + "/.data")
         XCTAssertEqual(data.count, 1, "only the published cycle's folder remains: \(data)")
-        XCTAssertEqual(CycleStore.latest(root: store, model: "wrf"), "2026-11-22T00Z")
+        XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T00Z")
         let (_, folder) = try CycleStore.resolve(root: store, model: "wrf")
         XCTAssertNoThrow(try DomainFileReader(path: folder + "/d01.tcs").verifyAll())
     }

@@ -8,14 +8,18 @@ import XCTest
 /// The byte layout: golden header, trailer and codec bytes, and a codec round trip.
 final class FormatTests: XCTestCase {
     /// A 3 x 2 grid with 4 times and two variables, values chosen so the encoding is known.
-    static func tinyFile(at path: String, version: UInt32? = nil) throws -> DomainFileMetadata {
-        let metadata = DomainFileMetadata(
+    static func tinyMetadata() throws -> DomainFileMetadata {
+        DomainFileMetadata(
             model: "test", modelTitle: "unit test", cycle: 1_795_305_600, domain: 1, parentDomain: nil, parentGridRatio: nil,
             parentStart: nil, projection: ProjectionParameters(kind: .lambertConformal, trueLatitude1: 37, trueLatitude2: 42,
                                                                standardLongitude: -8, dx: 9000),
             westEast: 3, southNorth: 2, southWestCorner: GeoPoint(latitude: 38, longitude: -9),
             times: [0, 3600, 7200, 10800].map { 1_795_305_600 + $0 }, tileWidth: 2, tileHeight: 2,
             sources: ["tiny.nc"], createdBy: "tests")
+    }
+
+    static func tinyFile(at path: String, version: UInt32? = nil, metadata given: DomainFileMetadata? = nil) throws -> DomainFileMetadata {
+        let metadata = try given ?? tinyMetadata()
         let writer = DomainFileWriter(path: path, metadata: metadata, variables: [.temperature2m, .elevation])
         for t in 0..<4 {
             try writer.add(frame: [.temperature2m: (0..<6).map { Float($0) + Float(t) * 0.25 },

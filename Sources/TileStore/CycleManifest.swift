@@ -1,0 +1,112 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cycle.json`, written beside a cycle's domain files last before publication: what the cycle
+/// holds, so that a reader can tell a complete cycle from one that lost a file, and the pruner
+/// can tell a folder the store published from one that only looks like it.
+///
+/// Keys are pinned by `CodingKeys`; renaming a property can never change the file.
+public struct CycleManifest: Codable, Sendable, Equatable {
+    public struct DomainEntry: Codable, Sendable, Equatable {
+        /// "d01"
+        public var domain: String
+        /// "d01.tcs"
+        public var file: String
+        public var bytes: Int
+        public var frames: Int
+        public var variables: [String]
+
+        public init(domain: String, file: String, bytes: Int, frames: Int, variables: [String]) {
+            self.domain = domain
+            self.file = file
+            self.bytes = bytes
+            self.frames = frames
+            self.variables = variables
+        }
+
+        enum CodingKeys: String, CodingKey { case domain, file, bytes, frames, variables }
+
+        /// Reads today's form and the first one (0.1.0 wrote sizes as strings and the
+        /// variables as one comma-separated string).
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            domain = try c.decode(String.self, forKey: .domain)
+            file = try c.decode(String.self, forKey: .file)
+            func integer(_ key: CodingKeys) throws -> Int {
+                if let value = try? c.decode(Int.self, forKey: key) { return value }
+                let text = try c.decode(String.self, forKey: key)
+                guard let value = Int(text) else {
+                    throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not a whole number: \(text)")
+                }
+                return value
+            }
+            bytes = try integer(.bytes)
+            frames = try integer(.frames)
+            if let list = try? c.decode([String].self, forKey: .variables) {
+                variables = list
+            } else {
+                variables = try c.decode(String.self, forKey: .variables).split(separator: ",").map(String.init)
+            }
+        }
+    }
+
+    public var model: String
+    /// The cycle's folder name, "2026-11-22T00Z".
+    public var cycle: String
+    public var modelTitle: String
+    public var domains: [DomainEntry]
+    public var inputs: [String]
+    public var warnings: [String]
+    public var createdBy: String
+    public var createdAt: String
+
+    enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt }
+
+    public init(model: String, cycle: String, modelTitle: String, domains: [DomainEntry], inputs: [String],
+                warnings: [String], createdBy: String, createdAt: String) {
+        self.model = model
+        self.cycle = cycle
+        self.modelTitle = modelTitle
+        self.domains = domains
+        self.inputs = inputs
+        self.warnings = warnings
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+    }
+
+    /// The file name inside a cycle folder.
+    public static let fileName = "cycle.json"
+
+    /// Pretty, sorted JSON, as written.
+    public func encoded() throws(StoreError) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do { return Array(try encoder.encode(self)) } catch {
+            throw .writeFailed(path: Self.fileName, detail: "manifest does not encode: \(error)")
+        }
+    }
+
+    /// Reads a cycle folder's manifest.
+    ///
+    /// - Throws: `.missing` when the folder has none, `.corrupt` when it does not decode.
+    public static func read(folder: String) throws(StoreError) -> CycleManifest {
+        let path = folder + "/" + fileName
+        let descriptor = try StoreFileSystem.openRegularFile(path, flags: O_RDONLY)
+        defer { close(descriptor) }
+        var data = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = Glibc.read(descriptor, &chunk, chunk.count)
+            if count < 0 { if errno == EINTR { continue }; throw .io(path, "read") }
+            if count == 0 { break }
+            data += chunk[0..<count]
+            // A manifest is a few kilobytes; a huge one is not ours.
+            if data.count > 16 << 20 { throw .corrupt(path: path, detail: "manifest larger than 16 MB") }
+        }
+        do { return try JSONDecoder().decode(CycleManifest.self, from: Data(data)) } catch {
+            throw .corrupt(path: path, detail: "manifest does not decode: \(error)")
+        }
+    }
+}
