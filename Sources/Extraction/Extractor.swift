@@ -57,6 +57,8 @@ public struct Extractor {
     /// Replace a published cycle even when the new one has fewer domains (a lost nest file
     /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
     public var allowFewerDomains = false
+    /// Quantized values each domain writer keeps in memory before spilling to scratch files.
+    public var writerMemoryLimit = DomainFileWriter.defaultMemoryLimit
     /// Called after each frame (from the extracting thread).
     public var progress: (@Sendable (ExtractionProgress) -> Void)?
     /// For tests: called before each domain is written and before publication; throwing
@@ -114,6 +116,7 @@ public struct Extractor {
         let variables = self.variables
         let title = run.title
         let paths = run.domains.map { writer.domainPath($0.id) }
+        let memoryLimit = writerMemoryLimit
         let outcomes: [Result<DomainOutcome, Error>] = concurrentMap(run.domains.count) { index in
             let domain = run.domains[index]
             do {
@@ -127,7 +130,8 @@ public struct Extractor {
                     southWestCorner: domain.grid.southWestCorner, times: domain.times,
                     sources: domain.files.map { ($0.path as NSString).lastPathComponent },
                     createdBy: "tilecast \(TileCastVersion.current)")
-                let file = DomainFileWriter(path: paths[index], metadata: metadata, variables: reader.variables)
+                let file = try DomainFileWriter(path: paths[index], metadata: metadata, variables: reader.variables,
+                                                  memoryLimit: memoryLimit)
                 while let frame = try reader.nextFrame() {
                     try file.add(frame: frame.values)
                     let done = counter.increment()

@@ -4,69 +4,102 @@ import Foundation
 /// Writes one domain file: takes frames one at a time (quantizing as they come, so it never
 /// holds raw fields), then encodes tiles on all cores and writes the file in one pass.
 ///
-/// Memory is one Int32 per value kept (cells x times x variables); for a 150 x 130 domain
-/// with 73 frames and 14 variables that is about 80 MB.
+/// The quantized values (one Int32 per cell, time and variable) are kept in memory while they
+/// fit `memoryLimit` (a 150 x 130 domain with 73 frames and 14 variables takes about 80 MB);
+/// beyond it each variable's frames go to a scratch file beside the output, so that peak memory
+/// does not grow with the number of frames (a 1000 x 1000 domain of 181 frames would need 10 GB).
+/// Encoding then reads one band of tiles at a time, whichever way the values were kept.
 public final class DomainFileWriter {
+    /// Quantized values a writer keeps in memory before it spills them to scratch files.
+    public static let defaultMemoryLimit = 256 << 20
+
     public let path: String
     private var metadata: DomainFileMetadata
     private let variables: [ForecastVariable]
     private let quantizers: [Quantizer]
     /// Per variable, quantized values laid out [time][cell].
-    private var values: [[Int32]]
+    private let rows: [QuantizedRows]
     /// Per running-total variable, the total so far per cell (Double: exact sums).
     private var totals: [[Double]]
+    /// One frame of one variable, quantized before it is stored (reused).
+    private var row: [Int32]
     private var framesAdded = 0
     private let cells: Int
 
     /// Prepares a writer for `variables` of the domain `metadata` describes.
-    public init(path: String, metadata: DomainFileMetadata, variables: [ForecastVariable]) {
+    ///
+    /// - Parameter memoryLimit: bytes of quantized values kept in memory; above it they are
+    ///   spilled to scratch files named after `path` (removed when the file is finished).
+    /// - Throws: `StoreError.io` when a scratch file cannot be created.
+    public init(path: String, metadata: DomainFileMetadata, variables: [ForecastVariable],
+                memoryLimit: Int = DomainFileWriter.defaultMemoryLimit) throws(StoreError) {
         self.path = path
         self.metadata = metadata
         self.variables = variables.sorted()
         quantizers = self.variables.map(Quantizer.init)
-        cells = metadata.westEast * metadata.southNorth
+        let cells = metadata.westEast * metadata.southNorth
+        self.cells = cells
         let steps = metadata.times.count
-        values = self.variables.map { [Int32](repeating: SeriesCodec.missing, count: $0.isStatic ? cellsOf(metadata) : cellsOf(metadata) * steps) }
-        totals = self.variables.map { $0.isAccumulation ? [Double](repeating: 0, count: cellsOf(metadata)) : [] }
+        let timeVarying = self.variables.filter { !$0.isStatic }.count
+        let (bytes, overflow) = cells.multipliedReportingOverflow(by: steps * timeVarying * 4)
+        let spill = overflow || bytes > memoryLimit
+        var rows: [QuantizedRows] = []
+        for variable in self.variables {
+            if spill && !variable.isStatic {
+                rows.append(try ScratchRows(path: path + "." + variable.rawValue + ".scratch", rowLength: cells))
+            } else {
+                rows.append(MemoryRows(rowLength: cells, rowCount: variable.isStatic ? 1 : steps))
+            }
+        }
+        self.rows = rows
+        totals = self.variables.map { $0.isAccumulation ? [Double](repeating: 0, count: cells) : [] }
+        row = [Int32](repeating: SeriesCodec.missing, count: cells)
     }
+
+    /// Whether values go to scratch files (for tests and the summary).
+    public var spills: Bool { rows.contains { $0 is ScratchRows } }
 
     /// Adds the next frame (frames must come in the order of `metadata.times`).
     ///
     /// - Throws: `StoreError.badRequest` for a frame beyond the times, or a field of the wrong size.
-    public func add(frame: [ForecastVariable: [Float]]) throws {
+    public func add(frame: [ForecastVariable: [Float]]) throws(StoreError) {
         let t = framesAdded
         guard t < metadata.times.count else {
             throw StoreError.badRequest("\(path): more frames than the \(metadata.times.count) times declared")
         }
         for (index, variable) in variables.enumerated() {
-            guard let field = frame[variable] else { continue }
+            if variable.isStatic && t > 0 { continue }
+            // A declared variable must come with every frame: a gap here would be stored as an
+            // all-missing series, silently (issue 13).
+            guard let field = frame[variable] else {
+                throw StoreError.badRequest("\(path): frame \(t) lacks \(variable.rawValue), which the file declares")
+            }
             guard field.count == cells else {
                 throw StoreError.badRequest("\(path): \(variable.rawValue) has \(field.count) values for \(cells) cells")
             }
             let quantizer = quantizers[index]
-            if variable.isStatic && t > 0 { continue }
-            let row = variable.isStatic ? 0 : t * cells
             let cells = self.cells
             // Unsafe buffers: one bounds check per field, not per value, on the extraction's hot path.
-            values[index].withUnsafeMutableBufferPointer { stored in
+            row.withUnsafeMutableBufferPointer { stored in
                 field.withUnsafeBufferPointer { input in
                     if variable.isAccumulation {
                         totals[index].withUnsafeMutableBufferPointer { total in
                             for cell in 0..<cells {
                                 let amount = input[cell]
                                 if amount.isNaN {
-                                    stored[row + cell] = SeriesCodec.missing
+                                    stored[cell] = SeriesCodec.missing
                                 } else {
                                     total[cell] += Double(amount)
-                                    stored[row + cell] = quantizer.quantize(total[cell])
+                                    stored[cell] = quantizer.quantize(total[cell])
                                 }
                             }
                         }
                     } else {
-                        for cell in 0..<cells { stored[row + cell] = quantizer.quantize(input[cell]) }
+                        for cell in 0..<cells { stored[cell] = quantizer.quantize(input[cell]) }
                     }
                 }
             }
+            try rows[index].append(row)
         }
         framesAdded += 1
     }
@@ -74,9 +107,10 @@ public final class DomainFileWriter {
     /// Encodes and writes the file, then flushes it to disk (fsync).
     ///
     /// - Returns: the number of bytes written.
-    /// - Throws: `StoreError.writeFailed` naming the file (disk full, permissions, ...).
+    /// - Throws: `StoreError.io` naming the file, errno kept (disk full, permissions, ...).
     @discardableResult
-    public func finish() throws -> Int {
+    public func finish() throws(StoreError) -> Int {
+        defer { for rows in rows { rows.discard() } }
         let steps = metadata.times.count
         guard framesAdded == steps else {
             throw StoreError.badRequest("\(path): \(framesAdded) frames added for \(steps) times")
@@ -96,13 +130,15 @@ public final class DomainFileWriter {
             let variableSteps = variable.isStatic ? 1 : steps
             stored.append(.init(name: variable.rawValue, unit: variable.unit, step: quantizers[variableIndex].step,
                                 runningTotal: variable.isAccumulation, steps: variableSteps, firstBlock: variableIndex * tileCount))
-            let blocks = encodeTiles(variableIndex: variableIndex, steps: variableSteps)
-            for block in blocks {
-                index.append(offset)
-                index.append(UInt32(block.count))
-                index.append(checksum(block))
-                try file.write(block)
-                offset += UInt64(block.count)
+            // One band of tiles at a time: what is held is one band's values and blocks.
+            for band in 0..<metadata.tilesDown {
+                for block in try encodeBand(band, variableIndex: variableIndex, steps: variableSteps) {
+                    index.append(offset)
+                    index.append(UInt32(block.count))
+                    index.append(checksum(block))
+                    try file.write(block)
+                    offset += UInt64(block.count)
+                }
             }
         }
         metadata.variables = stored
@@ -123,33 +159,119 @@ public final class DomainFileWriter {
         return Int(trailer.metadataOffset + trailer.metadataLength) + DomainFileFormat.trailerSize
     }
 
-    /// Encodes every tile of one variable, spread over the cores.
-    private func encodeTiles(variableIndex: Int, steps: Int) -> [[UInt8]] {
+    /// Encodes the tiles of one band (a row of tiles) of one variable, spread over the cores.
+    private func encodeBand(_ band: Int, variableIndex: Int, steps: Int) throws(StoreError) -> [[UInt8]] {
         let meta = metadata
-        let source = values[variableIndex]
-        let tileCount = meta.tileCount
-        let cells = self.cells
-        return concurrentMap(tileCount) { tile in
-            let tileX = tile % meta.tilesAcross, tileY = tile / meta.tilesAcross
-            let x0 = tileX * meta.tileWidth, y0 = tileY * meta.tileHeight
-            let width = min(meta.tileWidth, meta.westEast - x0), height = min(meta.tileHeight, meta.southNorth - y0)
-            // Gather each cell's series contiguously (the source is [time][cell]).
+        let y0 = band * meta.tileHeight
+        let height = min(meta.tileHeight, meta.southNorth - y0)
+        let bandCells = height * meta.westEast
+        // [time][cell of the band]
+        let source = try rows[variableIndex].read(start: y0 * meta.westEast, count: bandCells, rows: steps)
+        return concurrentMap(meta.tilesAcross) { tileX in
+            let x0 = tileX * meta.tileWidth
+            let width = min(meta.tileWidth, meta.westEast - x0)
+            // Gather each cell's series contiguously.
             var series = [Int32](repeating: 0, count: width * height * steps)
             for y in 0..<height {
                 for x in 0..<width {
-                    let cell = (y0 + y) * meta.westEast + (x0 + x)
+                    let cell = y * meta.westEast + (x0 + x)
                     let slot = (y * width + x) * steps
-                    for t in 0..<steps { series[slot + t] = source[t * cells + cell] }
+                    for t in 0..<steps { series[slot + t] = source[t * bandCells + cell] }
                 }
             }
-            let block = series.withUnsafeBufferPointer { buffer in
+            return series.withUnsafeBufferPointer { buffer in
                 SeriesCodec.encode(cells: width * height, steps: steps) { cell in
                     UnsafeBufferPointer(rebasing: buffer[(cell * steps)..<((cell + 1) * steps)])
                 }
             }
-            return block
-            return block
         }
+    }
+
+    deinit { for rows in rows { rows.discard() } }
+}
+
+/// Where a writer keeps quantized frames: rows of `rowLength` values, appended in time order.
+protocol QuantizedRows: AnyObject {
+    func append(_ row: [Int32]) throws(StoreError)
+    /// Values `start..<start+count` of rows `0..<rows`, laid out [row][value].
+    func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32]
+    /// Frees what the rows hold (scratch files are removed).
+    func discard()
+}
+
+/// Rows in memory.
+final class MemoryRows: QuantizedRows {
+    private var values: [Int32]
+    private let rowLength: Int
+    private var appended = 0
+
+    init(rowLength: Int, rowCount: Int) {
+        self.rowLength = rowLength
+        values = [Int32](repeating: SeriesCodec.missing, count: rowLength * rowCount)
+    }
+
+    func append(_ row: [Int32]) throws(StoreError) {
+        let start = appended * rowLength
+        guard start + rowLength <= values.count else { throw .badRequest("more rows than declared") }
+        values.withUnsafeMutableBufferPointer { stored in
+            row.withUnsafeBufferPointer { input in
+                guard let base = stored.baseAddress, let from = input.baseAddress else { return }
+                (base + start).update(from: from, count: rowLength)
+            }
+        }
+        appended += 1
+    }
+
+    func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32] {
+        var result = [Int32](repeating: SeriesCodec.missing, count: count * rows)
+        for r in 0..<rows {
+            let from = r * rowLength + start
+            result.replaceSubrange((r * count)..<((r + 1) * count), with: values[from..<(from + count)])
+        }
+        return result
+    }
+
+    func discard() { values = [] }
+}
+
+/// Rows in a scratch file beside the output (in the cycle's staging folder, so a killed
+/// extraction's scratch goes with the folder).
+final class ScratchRows: QuantizedRows {
+    private let output: OutputFile
+    private let path: String
+    private let rowLength: Int
+    private var discarded = false
+
+    init(path: String, rowLength: Int) throws(StoreError) {
+        self.path = path
+        self.rowLength = rowLength
+        output = try OutputFile(path: path, readable: true)
+    }
+
+    func append(_ row: [Int32]) throws(StoreError) {
+        let failure: StoreError? = row.withUnsafeBytes { bytes in
+            do throws(StoreError) { try output.write(bytes); return nil } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
+    func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32] {
+        var result = [Int32](repeating: SeriesCodec.missing, count: count * rows)
+        let size = MemoryLayout<Int32>.size
+        for r in 0..<rows {
+            let got = result.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return output.read(into: base + r * count * size, count: count * size, at: (r * rowLength + start) * size)
+            }
+            if got != count * size { throw .io(path, "read back", got < 0 ? errno : EIO) }
+        }
+        return result
+    }
+
+    func discard() {
+        guard !discarded else { return }
+        discarded = true
+        unlink(path)
     }
 }
 

@@ -11,26 +11,46 @@ final class OutputFile {
     let path: String
     private var descriptor: Int32
 
-    init(path: String) throws(StoreError) {
+    /// - Parameter readable: also open for reading back (scratch files).
+    init(path: String, readable: Bool = false) throws(StoreError) {
         self.path = path
-        descriptor = try StoreFileSystem.openRegularFile(path, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        descriptor = try StoreFileSystem.openRegularFile(path, flags: (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_TRUNC)
     }
 
     func write(_ bytes: [UInt8]) throws(StoreError) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                guard let base = buffer.baseAddress else { return nil }
-                let written = SystemCalls.perform(.write) { systemWrite(descriptor, base + offset, buffer.count - offset) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
+        let failure: Int32? = bytes.withUnsafeBytes { write(raw: $0) }
         if let failure { throw .io(path, "write", failure) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
+        if let failure = write(raw: bytes) { throw .io(path, "write", failure) }
+    }
+
+    /// Reads back `count` bytes at `offset` (a file opened `readable`); the bytes read, or -1.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, buffer + done, count - done, off_t(offset + done))
+            if got < 0 { if errno == EINTR { continue }; return -1 }
+            if got == 0 { break }
+            done += got
+        }
+        return done
+    }
+
+    /// Writes all of `buffer`; the errno of a failure, or nil.
+    private func write(raw buffer: UnsafeRawBufferPointer) -> Int32? {
+        guard let base = buffer.baseAddress else { return nil }
+        var offset = 0
+        while offset < buffer.count {
+            let written = SystemCalls.perform(.write) { systemWrite(descriptor, base + offset, buffer.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
     }
 
     func syncAndClose() throws(StoreError) {

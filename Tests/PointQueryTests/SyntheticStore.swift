@@ -36,7 +36,7 @@ enum SyntheticStore {
                 parentDomain: domain.parent, parentGridRatio: domain.parent == nil ? nil : 3, parentStart: nil,
                 projection: parameters, westEast: domain.westEast, southNorth: domain.southNorth,
                 southWestCorner: domain.southWestCorner, times: domain.times, sources: ["synthetic"], createdBy: "tests")
-            let file = DomainFileWriter(path: writer.domainPath(domain.id), metadata: metadata, variables: domain.variables)
+            let file = try DomainFileWriter(path: writer.domainPath(domain.id), metadata: metadata, variables: domain.variables)
             for t in domain.times.indices {
                 var frame: [ForecastVariable: [Float]] = [:]
                 for variable in domain.variables {

@@ -20,7 +20,7 @@ final class FormatTests: XCTestCase {
 
     static func tinyFile(at path: String, version: UInt32? = nil, metadata given: DomainFileMetadata? = nil) throws -> DomainFileMetadata {
         let metadata = try given ?? tinyMetadata()
-        let writer = DomainFileWriter(path: path, metadata: metadata, variables: [.temperature2m, .elevation])
+        let writer = try DomainFileWriter(path: path, metadata: metadata, variables: [.temperature2m, .elevation])
         for t in 0..<4 {
             try writer.add(frame: [.temperature2m: (0..<6).map { Float($0) + Float(t) * 0.25 },
                                    .elevation: (0..<6).map { Float($0 * 100) }])
