@@ -108,3 +108,8 @@ func requireLatitude(_ value: Double, _ name: String) throws {
         throw GridGeometryError.invalidParameters("\(name) must lie in -90...90 degrees, got \(value)")
     }
 }
+
+extension GeoPoint {
+    /// Pinned: part of store format version 1.
+    enum CodingKeys: String, CodingKey { case latitude, longitude }
+}

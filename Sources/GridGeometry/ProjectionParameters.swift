@@ -157,3 +157,11 @@ public struct ProjectionParameters: Sendable, Equatable, Codable {
         }
     }
 }
+
+extension ProjectionParameters {
+    /// Pinned: these names are part of store format version 1 (docs/STORE-FORMAT.md), so a
+    /// renamed property can never change what files say.
+    enum CodingKeys: String, CodingKey {
+        case kind, trueLatitude1, trueLatitude2, standardLongitude, poleLatitude, poleLongitude, dx, dy, earthRadius
+    }
+}

@@ -77,6 +77,15 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
         public var firstBlock: Int
 
         public var variable: ForecastVariable? { ForecastVariable(rawValue: name) }
+
+        /// Pinned: part of format version 1.
+        enum CodingKeys: String, CodingKey { case name, unit, step, runningTotal, steps, firstBlock }
+    }
+
+    /// Pinned: these names are format version 1 (a golden file test holds them).
+    enum CodingKeys: String, CodingKey {
+        case model, modelTitle, cycle, domain, parentDomain, parentGridRatio, parentStart, projection, westEast, southNorth
+        case southWestCorner, times, tileWidth, tileHeight, variables, sources, createdBy
     }
 
     public var model: String

@@ -53,29 +53,37 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(u64(8), 64, "index length")
         XCTAssertEqual(u64(16), u64(0) + u64(8), "metadata follows the index")
         XCTAssertEqual(u64(16) + u64(24), UInt64(bytes.count - 56), "the trailer follows the metadata")
-        XCTAssertEqual(u32(44), checksum(Array(trailer.prefix(44))))
+        // CRCs checked with an independent bitwise CRC-32, not the code's own function.
+        XCTAssertEqual(u32(44), referenceCRC32(Array(trailer.prefix(44))))
         let metadata = Array(bytes[Int(u64(16))..<Int(u64(16) + u64(24))])
-        XCTAssertEqual(u32(36), checksum(metadata))
+        XCTAssertEqual(u32(36), referenceCRC32(metadata))
+        XCTAssertEqual(u32(32), referenceCRC32(Array(bytes[Int(u64(0))..<Int(u64(0) + u64(8))])), "index CRC")
         XCTAssertEqual(metadata.first, UInt8(ascii: "{"), "metadata is JSON")
     }
 
     /// A tile of two cells: [10, 11, 13] packs as deltas +1, +2 (zigzag 2, 4) in 3 bits;
     /// [10, 10, 10] packs to nothing.
     func testCodecGoldenBlock() {
-        let series: [[Int32]] = [[10, 11, 13], [10, 10, 10]]
-        let block = series.map { $0 }.withUnsafeBufferPointer { _ in
-            SeriesCodec.encode(cells: 2, steps: 3) { cell in series[cell].withUnsafeBufferPointer { $0 } }
-        }
+        let block = Self.encode([[10, 11, 13], [10, 10, 10]])
         // Plain mode (0) is smaller here. Base minimum 10 (Int32), base bytes 0 (both bases are
         // 10), offset bytes 2; widths [3, 0]; offsets [0, 1]; payload 010 then 100 -> 0b00100010.
         XCTAssertEqual(block, [0x00, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x22])
         // Common mode: two cells rising together by 5 a step store the rise once.
-        let rising: [[Int32]] = [[0, 5, 10, 15], [7, 12, 17, 22]]
-        let shared = SeriesCodec.encode(cells: 2, steps: 4) { cell in rising[cell].withUnsafeBufferPointer { $0 } }
+        let shared = Self.encode([[0, 5, 10, 15], [7, 12, 17, 22]])
         // mode 1; common width 4 (zigzag 5 = 10 = 0b1010), three values 1010 1010 1010 -> 0xAA 0x0A;
         // base minimum 0, base bytes 1, offset bytes 2; widths [0, 0]; bases [0, 7]; offsets [0, 0].
         XCTAssertEqual(shared, [0x01, 0x04, 0xAA, 0x0A, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x07,
                                 0x00, 0x00, 0x00, 0x00])
+    }
+
+    /// Encodes equal-length series, each cell's pointer valid only inside the one buffer
+    /// access (an earlier version let pointers escape `withUnsafeBufferPointer`).
+    static func encode(_ series: [[Int32]]) -> [UInt8] {
+        let steps = series.first?.count ?? 0
+        let flat = series.flatMap { $0 }
+        return flat.withUnsafeBufferPointer { buffer in
+            SeriesCodec.encode(cells: series.count, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+        }
     }
 
     func testCodecRoundTripWithMissingValuesAndWideDeltas() {
@@ -121,6 +129,57 @@ final class FormatTests: XCTestCase {
         XCTAssertEqual(try reader.verifyAll(), 4)
         XCTAssertThrowsError(try reader.series(.temperature2m, i: 3, j: 0))
         XCTAssertThrowsError(try reader.series(.cloudCover, i: 0, j: 0))
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), bit by bit: the reference the
+/// store's zlib-based checksum is checked against.
+func referenceCRC32(_ bytes: [UInt8]) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in bytes {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = (crc >> 1) ^ (crc & 1 == 1 ? 0xEDB8_8320 : 0) }
+    }
+    return ~crc
+}
+
+/// The store's checksum pinned to published values (as zarrs pins its crc32c), and format
+/// version 1 pinned by a file written by version 0.1.0 and committed.
+final class FormatPinTests: XCTestCase {
+    func testChecksumIsZlibCRC32() {
+        // The standard check value of CRC-32/ISO-HDLC for "123456789".
+        XCTAssertEqual(checksum(Array("123456789".utf8)), 0xCBF4_3926)
+        XCTAssertEqual(referenceCRC32(Array("123456789".utf8)), 0xCBF4_3926)
+        XCTAssertEqual(checksum([UInt8]()), 0)
+        var generator = SeededGenerator(seed: 42)
+        let random = (0..<4099).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        XCTAssertEqual(checksum(random), referenceCRC32(random))
+    }
+
+    private static let fixture = Repository.root.appendingPathComponent("Tests/TileStoreTests/Fixtures/tiny-v1.tcs").path
+
+    /// A version 1 file committed on 2026-11-23 (written by `FormatTests.tinyFile`; to write it
+    /// again after a deliberate format change, run the tests with TILECAST_WRITE_FIXTURES=1 and
+    /// bump the format version): every later reader must read it, and today's writer must
+    /// still write exactly these bytes (metadata key names included).
+    func testCommittedVersion1FileReadsBackAndTodaysWriterWritesTheSameBytes() throws {
+        let directory = try TemporaryDirectory()
+        let fresh = directory.path("tiny.tcs")
+        _ = try FormatTests.tinyFile(at: fresh)
+        if ProcessInfo.processInfo.environment["TILECAST_WRITE_FIXTURES"] == "1" {
+            try? FileManager.default.removeItem(atPath: Self.fixture)
+            try FileManager.default.copyItem(atPath: fresh, toPath: Self.fixture)
+        }
+        let reader = try DomainFileReader(path: Self.fixture)
+        XCTAssertEqual(reader.metadata.variables.map(\.name), ["temperature_2m", "elevation"])
+        for j in 0..<2 {
+            for i in 0..<3 {
+                let t2 = try reader.series(.temperature2m, i: i, j: j)
+                for t in 0..<4 { XCTAssertEqual(t2[t], Float(j * 3 + i) + Float(t) * 0.25, accuracy: 0.025 + 1e-5) }
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: fresh)), try Data(contentsOf: URL(fileURLWithPath: Self.fixture)),
+                       "today's writer no longer writes format version 1 as committed")
     }
 }
 

@@ -76,12 +76,16 @@ func throughput(_ body: () -> Void) -> Double {
 }
 let serial = throughput { for point in points { _ = try? forecaster.forecast(point, request: request) } }
 let parallel = throughput { _ = forecaster.forecast(points, request: request) }
+// The readers' block caches over the whole run (pread path; the warm-up above is their misses).
+let hits = store.domains.reduce(0) { $0 + $1.reader.cacheStatistics.hits }
+let misses = store.domains.reduce(0) { $0 + $1.reader.cacheStatistics.misses }
 let sizes = store.domains.map { Double($0.reader.fileSize) / Double($0.metadata.variables.count * $0.metadata.tileCount) }
 let result: [String: Any] = [
     "places": points.count, "domains": domains, "p50_us": percentile(latencies, 0.5), "p90_us": percentile(latencies, 0.9),
     "p99_us": percentile(latencies, 0.99), "serial_per_s": serial, "all_cores_per_s": parallel,
     "cores": ProcessInfo.processInfo.activeProcessorCount, "blocks_per_forecast": Double(blocksTouched) / Double(points.count),
     "mean_block_bytes": sizes.reduce(0, +) / Double(sizes.count),
+    "cache_hit_rate": Double(hits) / Double(max(hits + misses, 1)), "cache_misses": misses,
 ]
 let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
