@@ -7,6 +7,9 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case noInput(paths: [String])
     /// libnetcdf could not read a file (missing, not netCDF, truncated, damaged).
     case unreadable(NetCDFError)
+    /// A file named like model output (wrfout_d02_..., *.nc) in an input folder cannot be read:
+    /// a part of the run is missing, so nothing is published.
+    case unreadableOutput(path: String, detail: String)
     /// A profile could not be loaded.
     case badProfile(origin: String, reason: String)
     /// A file lacks what every file of its kind must have (dimensions, coordinates, attributes).
@@ -29,6 +32,14 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case incompleteRun(detail: String)
     /// The inputs hold output of several models where one run was expected.
     case mixedModels(models: [String])
+    /// Files of one model state different simulation starts: they belong to different runs.
+    /// `files` pairs each file with the start it states.
+    case mixedRuns(files: [String], starts: [String])
+    /// The cycle asked for is not the run's own start.
+    case cycleMismatch(requested: String, stated: String, path: String)
+    /// The cycle asked for cannot be the start of a run that states none: it lies after the
+    /// first frame, or more than the longest accepted forecast before it.
+    case implausibleCycle(requested: String, firstFrame: String, path: String)
 
     public var description: String {
         switch self {
@@ -36,6 +47,8 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no netCDF input found in \(paths.joined(separator: ", ")): expected wrfout/MM5 files or folders holding them"
         case .unreadable(let error):
             return error.description
+        case .unreadableOutput(let path, let detail):
+            return "\(path): named like model output but unreadable (\(detail)); a run with a missing part is not published: repair or remove the file"
         case .badProfile(let origin, let reason):
             return "\(origin): \(reason)"
         case .missingMetadata(let path, let what):
@@ -58,6 +71,13 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "run incomplete: \(detail)"
         case .mixedModels(let models):
             return "the inputs hold output of several models (\(models.joined(separator: ", "))): give each model's files separately"
+        case .mixedRuns(let files, let starts):
+            let list = zip(files, starts).map { "\($0) (simulation start \($1))" }.joined(separator: ", ")
+            return "the inputs hold files of different runs: \(list); expected one run (one SIMULATION_START_DATE): remove the stale files"
+        case .cycleMismatch(let requested, let stated, let path):
+            return "cycle \(requested) was asked for, but the run starts at \(stated) (SIMULATION_START_DATE of \(path)): a run is filed under its own start (omit --cycle, or give \(stated))"
+        case .implausibleCycle(let requested, let firstFrame, let path):
+            return "cycle \(requested) was asked for, but \(path) states no simulation start and its first frame \(firstFrame) is before that cycle or more than 40 days after it: give the run's own start"
         }
     }
 }

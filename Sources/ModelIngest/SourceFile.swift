@@ -114,6 +114,7 @@ public struct SourceFile: Sendable {
                                 simulationStart: metadata.simulationStart)
         times = axis.times
         timeSource = axis.source
+        try TimeAxis.requirePlausible(axis.times, simulationStart: metadata.simulationStart, path: path, source: axis.source)
 
         let check = try CoordinateCheck(file: file, variables: found, westEast: westEast, southNorth: southNorth,
                                         projection: projection)
