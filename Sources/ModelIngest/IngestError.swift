@@ -10,6 +10,10 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file named like model output (wrfout_d02_..., *.nc) in an input folder cannot be read:
     /// a part of the run is missing, so nothing is published.
     case unreadableOutput(path: String, detail: String)
+    /// A variable's dimensions are not the layout its role needs (transposed, on levels, ...).
+    case badLayout(path: String, variable: String, found: String, expected: String)
+    /// A variable's `units` attribute names a unit TileCast cannot convert to what it needs.
+    case badUnits(path: String, variable: String, unit: String, expected: String)
     /// A profile could not be loaded.
     case badProfile(origin: String, reason: String)
     /// A file lacks what every file of its kind must have (dimensions, coordinates, attributes).
@@ -49,6 +53,10 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return error.description
         case .unreadableOutput(let path, let detail):
             return "\(path): named like model output but unreadable (\(detail)); a run with a missing part is not published: repair or remove the file"
+        case .badLayout(let path, let variable, let found, let expected):
+            return "\(path): variable \(variable) has dimensions \(found); expected \(expected)"
+        case .badUnits(let path, let variable, let unit, let expected):
+            return "\(path): variable \(variable) is in \"\(unit)\", which cannot be converted to \(expected) (a known unit of the same quantity, e.g. K/degC/degF, Pa/hPa, mm/cm/m, m s-1)"
         case .badProfile(let origin, let reason):
             return "\(origin): \(reason)"
         case .missingMetadata(let path, let what):

@@ -116,40 +116,74 @@ public enum SourceRole: String, CaseIterable, Sendable {
 }
 
 /// A linear unit change, value * scale + offset.
+///
+/// Units are read the UDUNITS way, for the spellings model files use: "K", "degC", "deg_F",
+/// "kg kg-1", "m s**-1", "W m^-2", "hPa", "cm", and the time units of "minutes since ...".
 struct UnitConversion: Equatable, Sendable {
     var scale: Float
     var offset: Float
     static let identity = UnitConversion(scale: 1, offset: 0)
 
-    /// Known units, each as (canonical unit, scale, offset) to reach it.
-    private static let table: [String: (String, Float, Float)] = [
-        "k": ("K", 1, 0), "kelvin": ("K", 1, 0),
-        "c": ("K", 1, 273.15), "degc": ("K", 1, 273.15), "celsius": ("K", 1, 273.15), "°c": ("K", 1, 273.15),
-        "pa": ("Pa", 1, 0), "hpa": ("Pa", 100, 0), "mb": ("Pa", 100, 0), "kpa": ("Pa", 1000, 0), "cb": ("Pa", 1000, 0),
-        "mm": ("mm", 1, 0), "cm": ("mm", 10, 0), "m_water": ("mm", 1000, 0), "kg m-2": ("mm", 1, 0), "kg/m2": ("mm", 1, 0),
-        "kg/kg": ("kg/kg", 1, 0), "kg kg-1": ("kg/kg", 1, 0), "g/kg": ("kg/kg", 0.001, 0),
-        "m/s": ("m/s", 1, 0), "m s-1": ("m/s", 1, 0), "km/h": ("m/s", 1 / 3.6, 0), "kt": ("m/s", 0.514444, 0),
-        "w/m2": ("W/m2", 1, 0), "w m-2": ("W/m2", 1, 0),
-        "m": ("m", 1, 0), "km": ("m", 1000, 0),
-        "1": ("1", 1, 0), "": ("1", 1, 0), "fraction": ("1", 1, 0), "%": ("1", 0.01, 0),
-        "degree_north": ("degree_north", 1, 0), "degree_east": ("degree_east", 1, 0),
-        "degrees": ("degree_north", 1, 0),
-        "minutes": ("minutes", 1, 0), "hours": ("minutes", 60, 0), "seconds": ("minutes", 1.0 / 60, 0),
-    ]
+    /// Each known unit as (quantity, scale, offset) to that quantity's reference unit; a
+    /// conversion exists only within one quantity. Rain is a length (mm of water), as is
+    /// terrain height, so "m" serves both.
+    private static let table: [String: (String, Double, Double)] = {
+        var table: [String: (String, Double, Double)] = [:]
+        func add(_ quantity: String, _ scale: Double, _ offset: Double, _ names: String...) {
+            for name in names { table[name] = (quantity, scale, offset) }
+        }
+        add("temperature", 1, 0, "k", "kelvin", "degk", "deg_k", "degree_k", "degrees_k", "°k")
+        add("temperature", 1, 273.15, "c", "degc", "deg_c", "degree_c", "degrees_c", "degree_celsius", "degrees_celsius", "celsius", "°c")
+        add("temperature", 5.0 / 9.0, 273.15 - 32 * 5.0 / 9.0, "f", "degf", "deg_f", "degree_f", "degrees_f", "degree_fahrenheit", "degrees_fahrenheit", "fahrenheit", "°f")
+        add("pressure", 1, 0, "pa", "pascal", "pascals")
+        add("pressure", 100, 0, "hpa", "mb", "mbar", "millibar", "millibars")
+        add("pressure", 1000, 0, "kpa", "cb", "centibar")
+        add("length", 0.001, 0, "mm", "millimeter", "millimeters", "millimetre", "millimetres", "kg m-2", "kg/m2")
+        add("length", 0.01, 0, "cm", "centimeter", "centimeters", "centimetre", "centimetres")
+        add("length", 1, 0, "m", "meter", "meters", "metre", "metres", "m_water")
+        add("length", 1000, 0, "km")
+        add("ratio", 1, 0, "kg/kg", "kg kg-1", "kg.kg-1")
+        add("ratio", 0.001, 0, "g/kg", "g kg-1")
+        add("speed", 1, 0, "m/s", "m s-1", "m.s-1", "ms-1")
+        add("speed", 1 / 3.6, 0, "km/h", "km h-1", "kmh")
+        add("speed", 1852.0 / 3600.0, 0, "kt", "kts", "knot", "knots")
+        add("flux", 1, 0, "w/m2", "w m-2", "w.m-2")
+        add("dimensionless", 1, 0, "1", "-", "fraction", "dimensionless", "none", "0-1")
+        add("dimensionless", 0.01, 0, "%", "percent")
+        add("latitude", 1, 0, "degree_north", "degrees_north", "degree_n", "degrees_n", "degreen", "degreesn", "degrees latitude", "degree", "degrees", "deg")
+        add("longitude", 1, 0, "degree_east", "degrees_east", "degree_e", "degrees_e", "degreee", "degreese", "degrees longitude", "degree", "degrees", "deg")
+        add("time", 60, 0, "minutes", "minute", "min", "mins")
+        add("time", 1, 0, "seconds", "second", "sec", "secs", "s")
+        add("time", 3600, 0, "hours", "hour", "hr", "hrs", "h")
+        add("time", 86_400, 0, "days", "day", "d")
+        return table
+    }()
+
+    /// The two degree spellings that are both latitude and longitude ("degrees").
+    private static let eitherAxis: Set<String> = ["degree", "degrees", "deg"]
 
     init(scale: Float, offset: Float) {
         self.scale = scale
         self.offset = offset
     }
 
+    /// A unit as the table spells it: lower case, single spaces, no "**" or "^" before exponents.
+    static func normalized(_ unit: String) -> String {
+        unit.lowercased().replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "^", with: "")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// The conversion from `unit` to `canonical`, or nil when the unit is unknown or of
     /// another quantity.
     init?(from unit: String, to canonical: String) {
-        guard let (target, scale, offset) = Self.table[unit.lowercased().trimmingCharacters(in: .whitespaces)] else { return nil }
-        let sameQuantity = target == canonical
-            || (target == "degree_north" && canonical == "degree_east")
-        guard sameQuantity else { return nil }
-        self.init(scale: scale, offset: offset)
+        let name = Self.normalized(unit)
+        let target = Self.normalized(canonical)
+        guard var source = Self.table[name], var goal = Self.table[target] else { return nil }
+        if Self.eitherAxis.contains(name) { source.0 = goal.0 }   // "degrees" fits either axis
+        if name.isEmpty { return nil }
+        guard source.0 == goal.0 else { return nil }
+        if Self.eitherAxis.contains(target) { goal.0 = source.0 }
+        self.init(scale: Float(source.1 / goal.1), offset: Float((source.2 - goal.2) / goal.1))
     }
 
     @inline(__always) func apply(_ value: Float) -> Float { value * scale + offset }

@@ -55,6 +55,8 @@ public struct SourceFile: Sendable {
     public let bucketMM: Double?
     /// The variable found for each role this file can provide.
     public let variables: [SourceRole: String]
+    /// Each role's conversion to its canonical unit (from the file's `units`, else the profile).
+    let conversions: [SourceRole: UnitConversion]
     /// The dimension names actually used by this file.
     let timeDimension: String
     let southNorthDimension: String
@@ -102,6 +104,17 @@ public struct SourceFile: Sendable {
             throw IngestError.missingMetadata(path: path, what: "a non-empty grid (\(sn) = \(southNorth), \(we) = \(westEast))")
         }
 
+        let layout = SourceLayout(path: path, timeDimension: file.dimension(timeDimension) == nil ? nil : timeDimension,
+                                  southNorth: sn, westEast: we)
+        var conversions: [SourceRole: UnitConversion] = [:]
+        for (role, name) in found {
+            let variable: Variable
+            do { variable = try file.variable(name) } catch { throw IngestError.unreadable(error) }
+            try layout.check(variable, as: role)
+            if role != .timeText { conversions[role] = try layout.conversion(variable, as: role, profile: profile) }
+        }
+        self.conversions = conversions
+
         let metadata = try DomainMetadata(file: file, profile: profile)
         title = metadata.title
         domainID = metadata.domainID
@@ -111,7 +124,8 @@ public struct SourceFile: Sendable {
         simulationStart = metadata.simulationStart
 
         let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
-                                simulationStart: metadata.simulationStart)
+                                simulationStart: metadata.simulationStart,
+                                minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes))
         times = axis.times
         timeSource = axis.source
         try TimeAxis.requirePlausible(axis.times, simulationStart: metadata.simulationStart, path: path, source: axis.source)
@@ -122,6 +136,9 @@ public struct SourceFile: Sendable {
         coordinates = check.behaviour
         projectionRoundTripCells = check.roundTripCells
     }
+
+    /// The conversion of a role's values to its canonical unit.
+    func conversion(_ role: SourceRole) -> UnitConversion { conversions[role] ?? profile.conversion(role) }
 
     /// The variable for a role, bound for reading; nil when the file lacks it.
     func variable(_ role: SourceRole) -> Variable? {

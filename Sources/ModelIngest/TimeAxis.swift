@@ -8,7 +8,7 @@ struct TimeAxis {
     let source: String
 
     init(file: NetCDFFile, profile: ModelProfile, variables: [SourceRole: String], timeDimension: String,
-         simulationStart: Int64?) throws {
+         simulationStart: Int64?, minutes conversion: UnitConversion) throws {
         let path = file.path
         let frameCount = file.dimension(timeDimension)?.length ?? 1
         var problem = "no \(profile.names(.timeText).first ?? "Times") variable"
@@ -43,7 +43,6 @@ struct TimeAxis {
         guard minutes.count == frameCount, minutes.allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else {
             throw IngestError.badTimes(path: path, detail: "\(problem), and \(minutesName) is not one finite value per frame")
         }
-        let conversion = profile.conversion(.timeMinutes)
         times = minutes.map { reference + Int64((Double(conversion.scale) * $0 * 60).rounded()) }
         source = profile.convention == .mm5 && problem.hasPrefix("no ") ? minutesName : "\(minutesName) (\(problem))"
         try Self.requireIncreasing(times, path: path, source: source)

@@ -82,3 +82,18 @@ final class IngestRefusalTests: XCTestCase {
         assertUnusable(try run(["inspect", fifo], seconds: 20), mentioning: [fifo, "FIFO"])
     }
 }
+
+extension IngestRefusalTests {
+    // MARK: item 5
+
+    func testProjectionContradictingTheCoordinatesIsExit3() throws {
+        let dump = try runTool("ncdump", [baseline])
+        XCTAssertEqual(dump.status, 0)
+        var cdl = dump.stdout.replacingOccurrences(of: ":DX = 15000.f ;", with: ":DX = 30000.f ;")
+        cdl.replaceSubrange(cdl.startIndex..<cdl.range(of: "{")!.lowerBound, with: "netcdf doubled ")
+        let input = directory.path("wrfout_d01_2026-11-22_00:00:00")
+        try makeNetCDF(cdl: cdl, kind: "64-bit-offset", at: input)
+        let store = directory.path("store")
+        assertUnusable(try run(["extract", input, "--store", store, "--quiet"]), mentioning: [input, "round trip"], store: store)
+    }
+}
