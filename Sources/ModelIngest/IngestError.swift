@@ -14,6 +14,8 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case badLayout(path: String, variable: String, found: String, expected: String)
     /// A variable's `units` attribute names a unit TileCast cannot convert to what it needs.
     case badUnits(path: String, variable: String, unit: String, expected: String)
+    /// A grid too large for this machine's memory: refused before anything is allocated.
+    case tooLarge(path: String, detail: String)
     /// A profile could not be loaded.
     case badProfile(origin: String, reason: String)
     /// A file lacks what every file of its kind must have (dimensions, coordinates, attributes).
@@ -57,6 +59,8 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(path): variable \(variable) has dimensions \(found); expected \(expected)"
         case .badUnits(let path, let variable, let unit, let expected):
             return "\(path): variable \(variable) is in \"\(unit)\", which cannot be converted to \(expected) (a known unit of the same quantity, e.g. K/degC/degF, Pa/hPa, mm/cm/m, m s-1)"
+        case .tooLarge(let path, let detail):
+            return "\(path): too large to extract on this machine: \(detail)"
         case .badProfile(let origin, let reason):
             return "\(origin): \(reason)"
         case .missingMetadata(let path, let what):

@@ -1,3 +1,4 @@
+import Foundation
 import GridGeometry
 import NetCDF
 
@@ -104,6 +105,8 @@ public struct SourceFile: Sendable {
             throw IngestError.missingMetadata(path: path, what: "a non-empty grid (\(sn) = \(southNorth), \(we) = \(westEast))")
         }
 
+        try Self.requireFitsInMemory(path: path, westEast: westEast, southNorth: southNorth,
+                                     levels: found[.cloudFraction].flatMap { try? file.variable($0) }.map { $0.shape.count == 4 ? $0.shape[1] : 1 } ?? 0)
         let layout = SourceLayout(path: path, timeDimension: file.dimension(timeDimension) == nil ? nil : timeDimension,
                                   southNorth: sn, westEast: we)
         var conversions: [SourceRole: UnitConversion] = [:]
@@ -135,6 +138,22 @@ public struct SourceFile: Sendable {
         southWestCorner = check.southWestCorner
         coordinates = check.behaviour
         projectionRoundTripCells = check.roundTripCells
+    }
+
+    /// Float fields of one grid's size that ingest may hold at once for a domain: a frame's
+    /// raw sources, derived variables, de-accumulation state and wind rotation (about 40),
+    /// with room to spare.
+    static let fieldsPerCell = 64
+
+    /// Refuses a grid whose working set (`fieldsPerCell` fields plus a frame of cloud
+    /// levels, 4 bytes a value) exceeds half the machine's memory. A header may declare any
+    /// size; refusing here turns an abort on allocation into exit 3.
+    static func requireFitsInMemory(path: String, westEast: Int, southNorth: Int, levels: Int) throws {
+        let budget = ProcessInfo.processInfo.physicalMemory / 2
+        let (cells, overflow) = westEast.multipliedReportingOverflow(by: southNorth)
+        let (bytes, overflow2) = cells.multipliedReportingOverflow(by: 4 * (fieldsPerCell + levels))
+        guard overflow || overflow2 || UInt64(bytes) > budget else { return }
+        throw IngestError.tooLarge(path: path, detail: "a grid of \(westEast) x \(southNorth) cells needs about \(overflow || overflow2 ? "more than \(budget >> 30)" : String(UInt64(bytes) >> 30)) GiB to ingest; at most half the memory (\(budget >> 30) GiB here) is used")
     }
 
     /// The conversion of a role's values to its canonical unit.

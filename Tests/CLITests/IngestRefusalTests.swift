@@ -97,3 +97,15 @@ extension IngestRefusalTests {
         assertUnusable(try run(["extract", input, "--store", store, "--quiet"]), mentioning: [input, "round trip"], store: store)
     }
 }
+
+extension IngestRefusalTests {
+    // MARK: item 10
+
+    func testHugeDeclaredGridIsExit3NotAnAbort() throws {
+        let input = directory.path("wrfout_d01_2026-11-22_00:00:00")
+        try makeHugeDeclaredGrid(at: input)
+        let store = directory.path("store")
+        assertUnusable(try run(["inspect", input]), mentioning: [input, "too large"])
+        assertUnusable(try run(["extract", input, "--store", store, "--quiet"]), mentioning: [input, "too large"], store: store)
+    }
+}

@@ -144,6 +144,18 @@ final class RunTrustTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: baseline)
         XCTAssertEqual(try ModelRun.read(paths: [directory.url.path]).domains.count, 1)
     }
+
+    // MARK: item 10: a grid too large for the machine
+
+    func testHugeDeclaredGridIsRefusedBeforeAllocating() throws {
+        let path = directory.path("wrfout_d01_2026-11-22_00:00:00")
+        try makeHugeDeclaredGrid(at: path)
+        assertRefused([path], mentioning: [path, "200000 x 200000", "GiB"])
+        // 50000 x 50000, the size the issue found, too.
+        let smaller = directory.path("wrfout_d02_2026-11-22_00:00:00")
+        try makeHugeDeclaredGrid(at: smaller, cells: 50_000)
+        assertRefused([smaller], mentioning: [smaller, "50000 x 50000"])
+    }
 }
 
 /// Unblocks anyone stuck opening a FIFO for reading, and says whether anyone was.
