@@ -7,18 +7,82 @@ public struct ModelProfile: Codable, Sendable, Equatable {
     /// Which metadata reader applies: WRF global attributes, or MM5 archiver scalars.
     public enum Convention: String, Codable, Sendable { case wrf, mm5 }
 
-    /// One source: candidate names, tried in order, and the unit the values are in.
+    /// One source: candidate names, tried in order, and the unit the values are in when the
+    /// file's own `units` attribute says nothing.
     public struct Source: Codable, Sendable, Equatable {
         public var names: [String]
         public var unit: String?
+
+        public init(names: [String], unit: String? = nil) {
+            self.names = names
+            self.unit = unit
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: ProfileKey.self)
+            try ProfileKey.refuseUnknown(container, known: ["names", "unit"],
+                                         prefix: decoder.codingPath.map { $0.stringValue + "." }.joined())
+            names = try container.decode([String].self, forKey: ProfileKey("names"))
+            unit = try container.decodeIfPresent(String.self, forKey: ProfileKey("unit"))
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: ProfileKey.self)
+            try container.encode(names, forKey: ProfileKey("names"))
+            try container.encodeIfPresent(unit, forKey: ProfileKey("unit"))
+        }
     }
 
     public var name: String
     public var convention: Convention
     public var description: String?
     /// Candidate names of the time, south_north and west_east dimensions.
-    public var dimensions: [String: [String]]
-    public var sources: [String: Source]
+    public var dimensions: [DimensionRole: [String]]
+    public var sources: [SourceRole: Source]
+
+    public init(name: String, convention: Convention, description: String? = nil,
+                dimensions: [DimensionRole: [String]], sources: [SourceRole: Source]) {
+        self.name = name
+        self.convention = convention
+        self.description = description
+        self.dimensions = dimensions
+        self.sources = sources
+    }
+
+    /// Decodes a profile, refusing any key it does not know (a mistyped `"temperature_2M"` or
+    /// `"west-east"` would otherwise be ignored and the source silently missing).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: ProfileKey.self)
+        try ProfileKey.refuseUnknown(container, known: ["name", "convention", "description", "dimensions", "sources"], prefix: "")
+        name = try container.decode(String.self, forKey: ProfileKey("name"))
+        convention = try container.decode(Convention.self, forKey: ProfileKey("convention"))
+        description = try container.decodeIfPresent(String.self, forKey: ProfileKey("description"))
+        var dimensions: [DimensionRole: [String]] = [:]
+        for (key, names) in try container.decode([String: [String]].self, forKey: ProfileKey("dimensions")) {
+            guard let role = DimensionRole(rawValue: key) else {
+                throw ProfileKeyError(key: "dimensions.\(key)", known: DimensionRole.allCases.map(\.rawValue))
+            }
+            dimensions[role] = names
+        }
+        var sources: [SourceRole: Source] = [:]
+        for (key, source) in try container.decode([String: Source].self, forKey: ProfileKey("sources")) {
+            guard let role = SourceRole(rawValue: key) else {
+                throw ProfileKeyError(key: "sources.\(key)", known: SourceRole.allCases.map(\.rawValue))
+            }
+            sources[role] = source
+        }
+        self.dimensions = dimensions
+        self.sources = sources
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: ProfileKey.self)
+        try container.encode(name, forKey: ProfileKey("name"))
+        try container.encode(convention, forKey: ProfileKey("convention"))
+        try container.encodeIfPresent(description, forKey: ProfileKey("description"))
+        try container.encode(Dictionary(uniqueKeysWithValues: dimensions.map { ($0.key.rawValue, $0.value) }), forKey: ProfileKey("dimensions"))
+        try container.encode(Dictionary(uniqueKeysWithValues: sources.map { ($0.key.rawValue, $0.value) }), forKey: ProfileKey("sources"))
+    }
 
     /// A built-in profile ("wrf", "mm5") or a profile file.
     ///
@@ -43,31 +107,61 @@ public struct ModelProfile: Codable, Sendable, Equatable {
         let profile: ModelProfile
         do {
             profile = try JSONDecoder().decode(ModelProfile.self, from: data)
+        } catch let error as ProfileKeyError {
+            throw IngestError.badProfile(origin: origin, reason: error.description)
         } catch {
             throw IngestError.badProfile(origin: origin, reason: "not a valid profile: \(error)")
         }
         for (role, source) in profile.sources {
             guard let unit = source.unit else { continue }
-            guard let known = SourceRole(rawValue: role) else {
-                throw IngestError.badProfile(origin: origin, reason: "unknown source role \"\(role)\" (known: \(SourceRole.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            if UnitConversion(from: unit, to: known.canonicalUnit) == nil {
-                throw IngestError.badProfile(origin: origin, reason: "source \(role): cannot convert unit \"\(unit)\" to \(known.canonicalUnit)")
+            if UnitConversion(from: unit, to: role.canonicalUnit) == nil {
+                throw IngestError.badProfile(origin: origin, reason: "source \(role.rawValue): cannot convert unit \"\(unit)\" to \(role.canonicalUnit)")
             }
         }
-        for role in ["time", "south_north", "west_east"] where (profile.dimensions[role] ?? []).isEmpty {
-            throw IngestError.badProfile(origin: origin, reason: "dimensions.\(role) lists no names")
+        for role in DimensionRole.allCases where (profile.dimensions[role] ?? []).isEmpty {
+            throw IngestError.badProfile(origin: origin, reason: "dimensions.\(role.rawValue) lists no names")
         }
         return profile
     }
 
     /// The candidate names for a role (empty when the profile has none).
-    func names(_ role: SourceRole) -> [String] { sources[role.rawValue]?.names ?? [] }
+    func names(_ role: SourceRole) -> [String] { sources[role]?.names ?? [] }
 
     /// The conversion of a role's values to the canonical unit (identity when no unit is given).
     func conversion(_ role: SourceRole) -> UnitConversion {
-        guard let unit = sources[role.rawValue]?.unit else { return .identity }
+        guard let unit = sources[role]?.unit else { return .identity }
         return UnitConversion(from: unit, to: role.canonicalUnit) ?? .identity
+    }
+}
+
+/// The dimensions a profile names: time, and the mass grid's two axes.
+public enum DimensionRole: String, CaseIterable, Sendable {
+    case time
+    case southNorth = "south_north"
+    case westEast = "west_east"
+}
+
+/// A profile key that is not one of the known ones.
+struct ProfileKeyError: Error, CustomStringConvertible {
+    let key: String
+    let known: [String]
+    var description: String { "unknown key \"\(key)\" (known: \(known.joined(separator: ", ")))" }
+}
+
+/// Any JSON key, so that a profile's keys can be checked against the known ones.
+struct ProfileKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    /// Throws `ProfileKeyError` for the first key of `container` not in `known`, named with
+    /// its path (`sources.temperature_2m.unti`).
+    static func refuseUnknown(_ container: KeyedDecodingContainer<ProfileKey>, known: Set<String>, prefix: String) throws {
+        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            throw ProfileKeyError(key: prefix + unknown, known: known.sorted())
+        }
     }
 }
 

@@ -90,15 +90,15 @@ public struct SourceFile: Sendable {
             if let name = profile.names(role).first(where: file.hasVariable) { found[role] = name }
         }
         variables = found
-        let dimensionName = { (role: String) -> String? in
+        let dimensionName = { (role: DimensionRole) -> String? in
             (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }
         }
-        guard let sn = dimensionName("south_north"), let we = dimensionName("west_east") else {
-            throw IngestError.missingMetadata(path: path, what: "grid dimensions (expected one of \((profile.dimensions["south_north"] ?? []) + (profile.dimensions["west_east"] ?? [])))")
+        guard let sn = dimensionName(.southNorth), let we = dimensionName(.westEast) else {
+            throw IngestError.missingMetadata(path: path, what: "grid dimensions (expected one of \((profile.dimensions[.southNorth] ?? []) + (profile.dimensions[.westEast] ?? [])))")
         }
         southNorthDimension = sn
         westEastDimension = we
-        timeDimension = dimensionName("time") ?? "Time"
+        timeDimension = dimensionName(.time) ?? "Time"
         southNorth = file.dimension(sn)?.length ?? 0
         westEast = file.dimension(we)?.length ?? 0
         guard southNorth > 0, westEast > 0 else {

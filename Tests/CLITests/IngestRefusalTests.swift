@@ -109,3 +109,21 @@ extension IngestRefusalTests {
         assertUnusable(try run(["extract", input, "--store", store, "--quiet"]), mentioning: [input, "too large"], store: store)
     }
 }
+
+extension IngestRefusalTests {
+    // MARK: issue 13 item 3
+
+    func testMistypedProfileKeyIsAnErrorNamingKeyAndFile() throws {
+        let profile = try runTool(try tilecast, ["profile", "wrf"])
+        XCTAssertEqual(profile.status, 0, profile.stderr)
+        let path = directory.path("site.json")
+        try profile.stdout.replacingOccurrences(of: #""temperature_2m":      { "names": ["T2"], "unit": "K" }"#,
+                                                with: #""temperature_2M":      { "names": ["T2"] }"#)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let store = directory.path("store")
+        let result = try run(["extract", baseline, "--store", store, "--profile", path, "--quiet"])
+        XCTAssertNotEqual(result.status, 0, result.stdout)
+        XCTAssertTrue(result.stderr.contains(path) && result.stderr.contains("sources.temperature_2M"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/wrf/latest"))
+    }
+}
