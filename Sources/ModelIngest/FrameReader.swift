@@ -83,7 +83,7 @@ public struct FrameReader {
         var pressure = try raw.field(.surfacePressure)
         if pressure == nil, let pstar = try raw.field(.pstar) {
             // MM5: p* is surface pressure minus the model top pressure (ptop, a scalar).
-            let top = try raw.scalar(.modelTopPressure) ?? 10_000
+            let top = try raw.scalar(.modelTopPressure) ?? SourceFile.assumedModelTopPressure   // warned by ModelRun
             pressure = pstar.map { $0 + top }
         }
         let u10 = try raw.field(.u10m), v10 = try raw.field(.v10m)

@@ -89,6 +89,12 @@ public struct ModelRun: Sendable {
             domains.append(try DomainStitcher.stitch(id: id, files: members, warnings: &warnings))
         }
         domains = try NestChecker.check(domains, warnings: &warnings)
+        for domain in domains {
+            let assuming = domain.files.filter(\.assumesModelTop).map(\.path)
+            if !assuming.isEmpty {
+                warnings.append(IngestWarning(.assumedValue, "\(domain.name): no \(first.profile.names(.modelTopPressure).first ?? "ptop") in \(assuming.joined(separator: ", ")): surface pressure is p* + an assumed model top of \(Int(SourceFile.assumedModelTopPressure)) Pa"))
+            }
+        }
         for domain in domains where !domain.variables.missing.isEmpty {
             let list = domain.variables.missing.map { "\($0.0.rawValue) (\($0.1))" }.joined(separator: ", ")
             warnings.append(IngestWarning(.missingVariables, "\(domain.name): skipping \(list)"))

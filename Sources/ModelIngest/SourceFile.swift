@@ -156,6 +156,17 @@ public struct SourceFile: Sendable {
         throw IngestError.tooLarge(path: path, detail: "a grid of \(westEast) x \(southNorth) cells needs about \(overflow || overflow2 ? "more than \(budget >> 30)" : String(UInt64(bytes) >> 30)) GiB to ingest; at most half the memory (\(budget >> 30) GiB here) is used")
     }
 
+    /// The pressure at the model top (Pa) assumed when an MM5 file gives p* but no ptop:
+    /// MM5's most common setting.
+    static let assumedModelTopPressure: Float = 10_000
+
+    /// Whether surface pressure must come from p* + ptop, and the file states no ptop (as a
+    /// variable or a global attribute), so `assumedModelTopPressure` is used.
+    var assumesModelTop: Bool {
+        variables[.surfacePressure] == nil && variables[.pstar] != nil
+            && !profile.names(.modelTopPressure).contains { file.hasVariable($0) || file.attribute($0) != nil }
+    }
+
     /// The conversion of a role's values to its canonical unit.
     func conversion(_ role: SourceRole) -> UnitConversion { conversions[role] ?? profile.conversion(role) }
 

@@ -156,3 +156,40 @@ final class LayoutAndUnitsTests: XCTestCase {
         assertRefused([kelvinRain], mentioning: [kelvinRain, "RAINC", "\"K\""])
     }
 }
+
+/// Issue 11 item D and issue 13 item 6: MM5 projection and model-top handling.
+final class MM5MetadataTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    override func setUpWithError() throws { directory = try TemporaryDirectory() }
+
+    func testMM5WithoutPtopWarnsOfTheAssumedModelTop() throws {
+        let source = Fixture.grid(Fixture.mm5)
+        XCTAssertFalse(try ModelRun.read(paths: [source]).warnings.contains { $0.message.contains("assumed model top") })
+        let path = directory.path("mm5_noptop.nc")
+        try rewriteCDL(source, to: path) { cdl in
+            var text = replacing(cdl, "\tfloat ptop ;\n\t\tptop:long_name = \"pressure at model top\" ;\n\t\tptop:units = \"Pa\" ;\n", "")
+            text = replacing(text, "\n ptop = 10000 ;\n", "\n")
+            return text
+        }
+        let run = try ModelRun.read(paths: [path])
+        let warning = try XCTUnwrap(run.warnings.first { $0.message.contains("assumed model top") }, "\(run.warnings)")
+        XCTAssertTrue(warning.message.contains(path) && warning.message.contains("ptop") && warning.message.contains("10000 Pa"), warning.message)
+        // The assumption is the one used: pressure = p* + 10000 Pa, from the raw file.
+        let pstar = try ncdumpValues(path: path, variable: "pstarcrs")
+        let frame = try XCTUnwrap(readAllFrames(try onlyDomain(run), variables: [.surfacePressure]).first)
+        let pressure = try XCTUnwrap(frame.values[.surfacePressure])
+        XCTAssertEqual(Double(pressure[17]), (pstar[17] + 10_000) / 100, accuracy: 1e-3)
+    }
+
+    func testMM5ProjectionCodeAndSpacingGoThroughGridGeometry() throws {
+        let source = Fixture.grid(Fixture.mm5)
+        let code = directory.path("mm5_code6.nc"), spacing = directory.path("mm5_ds0.nc")
+        let dump = try runTool("ncdump", ["-v", "map_proj_code,grid_ds", source]).stdout
+        XCTAssertTrue(dump.contains("map_proj_code = 1 ;"), dump)
+        let ds = try XCTUnwrap(dump.range(of: "grid_ds = ").map { String(dump[$0.upperBound...].prefix { $0 != " " && $0 != ";" }) })
+        try rewriteCDL(source, to: code) { replacing($0, "map_proj_code = 1 ;", "map_proj_code = 6 ;") }
+        assertRefused([code], mentioning: [code, "map_proj_code = 6"])
+        try rewriteCDL(source, to: spacing) { replacing($0, "grid_ds = \(ds) ;", "grid_ds = 0 ;") }
+        assertRefused([spacing], mentioning: [spacing, "grid_ds"])
+    }
+}
