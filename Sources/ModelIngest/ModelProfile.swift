@@ -242,10 +242,10 @@ struct UnitConversion: Equatable, Sendable {
         add("speed", 1 / 3.6, 0, "km/h", "km h-1", "kmh")
         add("speed", 1852.0 / 3600.0, 0, "kt", "kts", "knot", "knots")
         add("flux", 1, 0, "w/m2", "w m-2", "w.m-2")
-        add("dimensionless", 1, 0, "1", "-", "fraction", "dimensionless", "none", "0-1")
+        add("dimensionless", 1, 0, "1", "-", "fraction", "dimensionless", "none", "0-1", "count", "counts")
         add("dimensionless", 0.01, 0, "%", "percent")
-        add("latitude", 1, 0, "degree_north", "degrees_north", "degree_n", "degrees_n", "degreen", "degreesn", "degrees latitude", "degree", "degrees", "deg")
-        add("longitude", 1, 0, "degree_east", "degrees_east", "degree_e", "degrees_e", "degreee", "degreese", "degrees longitude", "degree", "degrees", "deg")
+        add("latitude", 1, 0, "degree_north", "degrees_north", "degree_n", "degrees_n", "degreen", "degreesn", "degrees latitude", "degree north", "degrees north", "degree", "degrees", "deg")
+        add("longitude", 1, 0, "degree_east", "degrees_east", "degree_e", "degrees_e", "degreee", "degreese", "degrees longitude", "degree east", "degrees east", "degree", "degrees", "deg")
         add("time", 60, 0, "minutes", "minute", "min", "mins")
         add("time", 1, 0, "seconds", "second", "sec", "secs", "s")
         add("time", 3600, 0, "hours", "hour", "hr", "hrs", "h")
@@ -271,12 +271,10 @@ struct UnitConversion: Equatable, Sendable {
     /// another quantity.
     init?(from unit: String, to canonical: String) {
         let name = Self.normalized(unit)
-        let target = Self.normalized(canonical)
-        guard var source = Self.table[name], var goal = Self.table[target] else { return nil }
-        if Self.eitherAxis.contains(name) { source.0 = goal.0 }   // "degrees" fits either axis
-        if name.isEmpty { return nil }
+        guard var source = Self.table[name], let goal = Self.table[Self.normalized(canonical)] else { return nil }
+        // "degrees" fits either axis, and nothing else.
+        if Self.eitherAxis.contains(name), goal.0 == "latitude" || goal.0 == "longitude" { source.0 = goal.0 }
         guard source.0 == goal.0 else { return nil }
-        if Self.eitherAxis.contains(target) { goal.0 = source.0 }
         self.init(scale: Float(source.1 / goal.1), offset: Float((source.2 - goal.2) / goal.1))
     }
 

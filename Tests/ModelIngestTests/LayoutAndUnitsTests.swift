@@ -154,6 +154,10 @@ final class LayoutAndUnitsTests: XCTestCase {
         assertRefused([furlongs], mentioning: [furlongs, "U10", "furlongs per fortnight"])
         try rewriteCDL(baseline, to: kelvinRain) { replacing($0, "RAINC:units = \"mm\"", "RAINC:units = \"K\"") }
         assertRefused([kelvinRain], mentioning: [kelvinRain, "RAINC", "\"K\""])
+        // "degrees" is a latitude or a longitude, never a temperature.
+        let degrees = directory.path("degrees.nc")
+        try rewriteCDL(baseline, to: degrees) { replacing($0, "T2:units = \"K\"", "T2:units = \"degrees\"") }
+        assertRefused([degrees], mentioning: [degrees, "T2", "\"degrees\""])
     }
 }
 
