@@ -85,9 +85,9 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the inputs hold output of several models (\(models.joined(separator: ", "))): give each model's files separately"
         case .mixedRuns(let files, let starts):
             let list = zip(files, starts).map { "\($0) (simulation start \($1))" }.joined(separator: ", ")
-            return "the inputs hold files of different runs: \(list); expected one run (one SIMULATION_START_DATE): remove the stale files"
+            return "the inputs hold files of different runs: \(list); expected one run (one simulation start, SIMULATION_START_DATE in WRF): remove the stale files"
         case .cycleMismatch(let requested, let stated, let path):
-            return "cycle \(requested) was asked for, but the run starts at \(stated) (SIMULATION_START_DATE of \(path)): a run is filed under its own start (omit --cycle, or give \(stated))"
+            return "cycle \(requested) was asked for, but the run starts at \(stated) (the simulation start \(path) states): a run is filed under its own start (omit --cycle, or give \(stated))"
         case .implausibleCycle(let requested, let firstFrame, let path):
             return "cycle \(requested) was asked for, but \(path) states no simulation start and its first frame \(firstFrame) is before that cycle or more than 40 days after it: give the run's own start"
         }

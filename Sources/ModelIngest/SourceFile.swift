@@ -106,7 +106,7 @@ public struct SourceFile: Sendable {
         }
 
         try Self.requireFitsInMemory(path: path, westEast: westEast, southNorth: southNorth,
-                                     levels: found[.cloudFraction].flatMap { try? file.variable($0) }.map { $0.shape.count == 4 ? $0.shape[1] : 1 } ?? 0)
+                                     levels: Self.cloudLevels(file, found[.cloudFraction]))
         let layout = SourceLayout(path: path, timeDimension: file.dimension(timeDimension) == nil ? nil : timeDimension,
                                   southNorth: sn, westEast: we)
         var conversions: [SourceRole: UnitConversion] = [:]
@@ -149,11 +149,17 @@ public struct SourceFile: Sendable {
     /// levels, 4 bytes a value) exceeds half the machine's memory. A header may declare any
     /// size; refusing here turns an abort on allocation into exit 3.
     static func requireFitsInMemory(path: String, westEast: Int, southNorth: Int, levels: Int) throws {
-        let budget = ProcessInfo.processInfo.physicalMemory / 2
-        let (cells, overflow) = westEast.multipliedReportingOverflow(by: southNorth)
-        let (bytes, overflow2) = cells.multipliedReportingOverflow(by: 4 * (fieldsPerCell + levels))
-        guard overflow || overflow2 || UInt64(bytes) > budget else { return }
-        throw IngestError.tooLarge(path: path, detail: "a grid of \(westEast) x \(southNorth) cells needs about \(overflow || overflow2 ? "more than \(budget >> 30)" : String(UInt64(bytes) >> 30)) GiB to ingest; at most half the memory (\(budget >> 30) GiB here) is used")
+        let budget = Double(ProcessInfo.processInfo.physicalMemory) / 2
+        let bytes = Double(westEast) * Double(southNorth) * Double(4 * (fieldsPerCell + levels))
+        guard bytes > budget else { return }
+        let gib = { (value: Double) in String(format: "%.0f", value / Double(1 << 30)) }
+        throw IngestError.tooLarge(path: path, detail: "a grid of \(westEast) x \(southNorth) cells needs about \(gib(bytes)) GiB to ingest; at most half the memory (\(gib(budget)) GiB here) is used")
+    }
+
+    /// The number of CLDFRA levels read per frame (0 without CLDFRA).
+    private static func cloudLevels(_ file: NetCDFFile, _ name: String?) -> Int {
+        guard let name, let variable = try? file.variable(name) else { return 0 }
+        return variable.shape.count == 4 ? variable.shape[1] : 1
     }
 
     /// The pressure at the model top (Pa) assumed when an MM5 file gives p* but no ptop:
