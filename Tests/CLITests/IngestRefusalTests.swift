@@ -90,7 +90,7 @@ extension IngestRefusalTests {
         let dump = try runTool("ncdump", [baseline])
         XCTAssertEqual(dump.status, 0)
         var cdl = dump.stdout.replacingOccurrences(of: ":DX = 15000.f ;", with: ":DX = 30000.f ;")
-        cdl.replaceSubrange(cdl.startIndex..<cdl.range(of: "{")!.lowerBound, with: "netcdf doubled ")
+        cdl.replaceSubrange(cdl.startIndex..<(try XCTUnwrap(cdl.range(of: "{"))).lowerBound, with: "netcdf doubled ")
         let input = directory.path("wrfout_d01_2026-11-22_00:00:00")
         try makeNetCDF(cdl: cdl, kind: "64-bit-offset", at: input)
         let store = directory.path("store")

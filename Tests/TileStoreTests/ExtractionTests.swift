@@ -27,7 +27,7 @@ final class ExtractionTests: XCTestCase {
         let dump = try runTool("ncdump", ["-p", "9,17", baseline])
         XCTAssertEqual(dump.status, 0, dump.stderr)
         var cdl = dump.stdout
-        cdl.replaceSubrange(cdl.startIndex..<cdl.range(of: "{")!.lowerBound, with: "netcdf shifted ")
+        cdl.replaceSubrange(cdl.startIndex..<(try XCTUnwrap(cdl.range(of: "{"))).lowerBound, with: "netcdf shifted ")
         for frame in 0..<4 {
             cdl = cdl.replacingOccurrences(of: "2026-11-22_0\(frame):00:00", with: String(format: "2026-11-22_%02d:00:00", hour + frame))
         }
