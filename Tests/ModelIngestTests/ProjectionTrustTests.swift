@@ -76,3 +76,14 @@ final class ProjectionTrustTests: XCTestCase {
         }
     }
 }
+
+extension ProjectionTrustTests {
+    func testInspectingOneFileSaysTheRoundTripIsOverTheLimit() throws {
+        let path = directory.path("doubled.nc")
+        try rewriteCDL(Fixture.edge("baseline.nc"), to: path) { replacing($0, ":DX = 15000.f ;", ":DX = 30000.f ;") }
+        let text = try RunDescription(file: SourceFile(path: path, profile: ModelProfile.load("wrf"))).text
+        XCTAssertTrue(text.contains("over the 0.5-cell limit"), text)
+        let fine = try RunDescription(file: SourceFile(path: Fixture.edge("baseline.nc"), profile: ModelProfile.load("wrf"))).text
+        XCTAssertFalse(fine.contains("limit"), fine)
+    }
+}
