@@ -83,7 +83,7 @@ public struct Extractor {
     /// them by model; reading them again would open and check every file twice).
     public func run(of run: ModelRun, started: Date = Date()) throws -> ExtractionSummary {
         let modelName = model ?? run.profileName
-        let cycleTime = cycle ?? run.defaultCycle
+        let cycleTime = try run.cycle(requested: cycle)   // refuses a cycle that is not the run's start
         let files = Set(run.domains.flatMap { $0.files.map(\.path) })
         let bytesIn = files.reduce(Int64(0)) { total, path in
             total + ((try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.size] as? NSNumber)?.int64Value ?? 0)

@@ -29,7 +29,8 @@ public struct RunCompleteness {
         do { runs = try ModelRun.readRuns(paths: inputs, profile: profile) } catch { return "\(error)" }
         guard let hours = expectHours else { return nil }
         for run in runs {
-            let start = cycle ?? run.defaultCycle
+            // A cycle that is not the run's start is no reason to wait: extraction refuses it.
+            guard let start = try? run.cycle(requested: cycle) else { continue }
             for domain in run.domains {
                 let reached = ((domain.times.last ?? start) - start) / 3600
                 if reached < Int64(hours) {

@@ -147,7 +147,9 @@ public struct RunDescription: Codable, Sendable {
             row("  Grid", "\(domain.westEast) x \(domain.southNorth) mass points (west_east x south_north), \(String(format: "%g", domain.spacingKilometres)) km")
             row("  Extent", String(format: "lat %.3f .. %.3f, lon %.3f .. %.3f", domain.latitudeRange[0], domain.latitudeRange[1], domain.longitudeRange[0], domain.longitudeRange[1]))
             row("  Times", "\(domain.frames) frames, \(domain.firstTime) .. \(domain.lastTime)" + (domain.step.map { ", every \($0)" } ?? "") + " (from \(domain.timeSource))")
-            row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells))
+            let refused = domain.projectionRoundTripCells <= DomainStitcher.maximumRoundTripCells ? ""
+                : " (over the \(DomainStitcher.maximumRoundTripCells)-cell limit: the attributes contradict the coordinates; extract refuses this file)"
+            row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells) + refused)
             row("  Provides", domain.provides.joined(separator: ", "))
             if !domain.missing.isEmpty {
                 row("  Missing", domain.missing.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))

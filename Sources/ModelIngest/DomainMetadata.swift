@@ -35,20 +35,21 @@ struct DomainMetadata {
             nest = NestPlacement(parentID: parent, ratio: ratio, iParentStart: iStart, jParentStart: jStart)
         }
         let code = Int(try number("MAP_PROJ"))
-        guard let kind = ProjectionKind(rawValue: code) else {
+        let trueLatitude1 = try number("TRUELAT1")
+        do {
+            // GridGeometry's own table of MAP_PROJ codes, tested there.
+            projection = try ProjectionParameters(
+                wrfMapProjection: code,
+                trueLatitude1: trueLatitude1,
+                trueLatitude2: file.attribute("TRUELAT2")?.double ?? trueLatitude1,
+                standardLongitude: try file.attribute("STAND_LON")?.double ?? number("CEN_LON"),
+                poleLatitude: file.attribute("POLE_LAT")?.double ?? 90,
+                poleLongitude: file.attribute("POLE_LON")?.double ?? 0,
+                dx: try number("DX"),
+                dy: try number("DY"))
+        } catch GridGeometryError.unsupportedProjection {
             throw IngestError.badProjection(path: path, detail: "MAP_PROJ = \(code); expected 1 (Lambert), 2 (polar stereographic), 3 (Mercator) or 6 (lat-lon)")
         }
-        let trueLatitude1 = try number("TRUELAT1")
-        let standardLongitude = try file.attribute("STAND_LON")?.double ?? number("CEN_LON")
-        projection = ProjectionParameters(
-            kind: kind,
-            trueLatitude1: trueLatitude1,
-            trueLatitude2: file.attribute("TRUELAT2")?.double ?? trueLatitude1,
-            standardLongitude: standardLongitude,
-            poleLatitude: file.attribute("POLE_LAT")?.double ?? 90,
-            poleLongitude: file.attribute("POLE_LON")?.double ?? 0,
-            dx: try number("DX"),
-            dy: try number("DY"))
         bucketMM = file.attribute("BUCKET_MM")?.double
         simulationStart = (file.attribute("SIMULATION_START_DATE")?.string).flatMap(ModelTime.parseWRF)
             ?? (file.attribute("START_DATE")?.string).flatMap(ModelTime.parseWRF)
@@ -69,19 +70,17 @@ struct DomainMetadata {
         domainID = Int(exactly: (try? number("domain_id")) ?? 1) ?? 1
         nest = nil
         let code = Int(try number("map_proj_code"))
-        let kinds: [Int: ProjectionKind] = [1: .lambertConformal, 2: .polarStereographic, 3: .mercator]
-        guard let kind = kinds[code] else {
-            throw IngestError.badProjection(path: path, detail: "map_proj_code = \(code); expected 1 (Lambert), 2 (polar stereographic) or 3 (Mercator)")
-        }
-        let spacing = try number("grid_ds") * 1000
         let lat1 = try number("stdlat_1")
-        projection = ProjectionParameters(
-            kind: kind,
-            trueLatitude1: lat1,
-            trueLatitude2: (try? number("stdlat_2")) ?? lat1,
-            standardLongitude: try number("stdlon"),
-            poleLatitude: 90, poleLongitude: 0,
-            dx: spacing, dy: spacing)
+        do {
+            // GridGeometry's own reading of the archiver scalars, tested there.
+            projection = try ProjectionParameters.mm5(
+                mapProjCode: code, standardLatitude1: lat1, standardLatitude2: (try? number("stdlat_2")) ?? lat1,
+                standardLongitude: try number("stdlon"), gridSpacingKilometres: try number("grid_ds"))
+        } catch GridGeometryError.unsupportedProjection {
+            throw IngestError.badProjection(path: path, detail: "map_proj_code = \(code); expected 1 (Lambert), 2 (polar stereographic) or 3 (Mercator)")
+        } catch let error as GridGeometryError {
+            throw IngestError.badProjection(path: path, detail: "\(error)")
+        }
         bucketMM = nil
         let timeName = ["time", "Time"].first(where: file.hasVariable)
         simulationStart = timeName.flatMap { try? file.variable($0) }

@@ -8,6 +8,7 @@ enum DomainStitcher {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
         let name = "d" + twoDigits(id)
         for file in files {
+            try requireProjectionMatchesCoordinates(file)
             if case .moving(let shift, let frame) = file.coordinates {
                 throw IngestError.movingNest(domain: id, path: file.path,
                                              detail: "its south-west corner moves \(String(format: "%.4f", shift))° by frame \(frame)")
@@ -60,6 +61,22 @@ enum DomainStitcher {
                       variables: VariableAvailability(roles: roles, profile: first.profile))
     }
 
+    /// The largest distance, in cells, between a stored XLAT/XLONG of frame 0 and where the
+    /// file's projection attributes put it. Real WRF and MM5 output stays below 0.001 cells
+    /// (the shared samples: at most 0.0002); half a cell is where a query would start answering
+    /// from the neighbouring cell, so anything beyond is attributes that contradict the grid.
+    static let maximumRoundTripCells = 0.5
+
+    /// Refuses a file whose projection attributes (DX, DY, TRUELATs, STAND_LON, MAP_PROJ)
+    /// contradict its own coordinates: every query would land on the wrong cell.
+    static func requireProjectionMatchesCoordinates(_ file: SourceFile) throws {
+        let cells = file.projectionRoundTripCells
+        guard !(cells <= maximumRoundTripCells) else { return }
+        let p = file.projection
+        let figure = cells.isFinite ? String(format: "%.2f cells", cells) : "no finite position"
+        throw IngestError.badProjection(path: file.path, detail: "its coordinates (XLAT/XLONG) and its projection attributes disagree: the round trip of a stored coordinate is \(figure) (at most \(maximumRoundTripCells) accepted); likely DX/DY (\(p.dx)/\(p.dy) m) not the grid's spacing (a thinned or cropped grid with the attributes of another), or wrong TRUELAT1/TRUELAT2/STAND_LON (\(p.trueLatitude1)/\(p.trueLatitude2)/\(p.standardLongitude))")
+    }
+
     /// Whether two frames hold the same data: every time-varying source the profile reads
     /// (a copy differing only in RAINSH or CLDFRA is not a duplicate).
     private static func sameValues(_ a: SourceFile, _ frameA: Int, _ b: SourceFile, _ frameB: Int) throws -> Bool {
@@ -87,7 +104,8 @@ enum NestChecker {
     static let toleranceCells = 0.05
 
     static func check(_ domains: [Domain], warnings: inout [IngestWarning]) throws -> [Domain] {
-        domains.map { domain in
+        try requireOneProjection(domains)
+        return domains.map { domain in
             guard let nest = domain.nest, let parent = domains.first(where: { $0.id == nest.parentID }) else { return domain }
             let measured = parent.grid.position(of: domain.grid.southWestCorner)
             let check = NestCheck(expected: nest.parentPositionOfOrigin, measured: measured,
@@ -99,6 +117,32 @@ enum NestChecker {
             }
             return Domain(id: domain.id, files: domain.files, frames: domain.frames, grid: domain.grid, nest: domain.nest,
                           nestCheck: check, variables: domain.variables)
+        }
+    }
+}
+
+extension NestChecker {
+    /// Every domain of a run is on the coarsest domain's map projection (WRF requires it: a
+    /// nest differs only in DX/DY and position); a nest whose MAP_PROJ, TRUELATs, STAND_LON or
+    /// pole differ was written by another run or edited, and cannot be placed in its parent.
+    static func requireOneProjection(_ domains: [Domain]) throws {
+        guard let first = domains.first else { return }
+        let reference = first.projection
+        for domain in domains.dropFirst() {
+            let p = domain.projection
+            var differences: [String] = []
+            if p.kind != reference.kind { differences.append("MAP_PROJ \(p.kind.rawValue) against \(reference.kind.rawValue)") }
+            let angles: [(String, Double, Double)] = [
+                ("TRUELAT1", p.trueLatitude1, reference.trueLatitude1), ("TRUELAT2", p.trueLatitude2, reference.trueLatitude2),
+                ("STAND_LON", p.standardLongitude, reference.standardLongitude),
+                ("POLE_LAT", p.poleLatitude, reference.poleLatitude), ("POLE_LON", p.poleLongitude, reference.poleLongitude),
+            ]
+            for (name, value, expected) in angles where !(abs(value - expected) <= 1e-4) {
+                differences.append("\(name) \(value) against \(expected)")
+            }
+            guard differences.isEmpty else {
+                throw IngestError.badProjection(path: domain.files[0].path, detail: "\(domain.name) is not on \(first.name)'s map projection (\(differences.joined(separator: ", ")) in \(first.files[0].path)); all domains of a run share one projection")
+            }
         }
     }
 }

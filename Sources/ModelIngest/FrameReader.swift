@@ -83,7 +83,7 @@ public struct FrameReader {
         var pressure = try raw.field(.surfacePressure)
         if pressure == nil, let pstar = try raw.field(.pstar) {
             // MM5: p* is surface pressure minus the model top pressure (ptop, a scalar).
-            let top = try raw.scalar(.modelTopPressure) ?? 10_000
+            let top = try raw.scalar(.modelTopPressure) ?? SourceFile.assumedModelTopPressure   // warned by ModelRun
             pressure = pstar.map { $0 + top }
         }
         let u10 = try raw.field(.u10m), v10 = try raw.field(.v10m)
@@ -229,14 +229,15 @@ struct RawFrame {
         do {
             switch shape.count {
             case 2: values = try variable.readFloats()
-            case 3: values = try variable.readFloats(start: [min(frame, shape[0] - 1), 0, 0], count: [1, shape[1], shape[2]])
+            // SourceLayout checked the dimensions: a 3-D field is (time, south_north, west_east).
+            case 3: values = try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
             default: return nil
             }
         } catch { throw IngestError.unreadable(error) }
         guard values.count == cells else {
             throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
         }
-        file.profile.conversion(role).apply(&values)
+        file.conversion(role).apply(&values)
         let absent = values.reduce(0) { $0 + ($1.isNaN ? 1 : 0) }
         if absent > 0 { missing.add(variable.name, absent) }
         return values
@@ -248,7 +249,7 @@ struct RawFrame {
             if file.file.hasVariable(name) {
                 do {
                     guard let value = try file.file.variable(name).readFloats().first else { continue }
-                    return file.profile.conversion(role).apply(value)
+                    return file.conversion(role).apply(value)
                 } catch { throw IngestError.unreadable(error) }
             }
             if let value = file.file.attribute(name)?.double { return file.profile.conversion(role).apply(Float(value)) }
@@ -260,14 +261,17 @@ struct RawFrame {
     func columnMaximumCloudPercent() throws -> [Float]? {
         guard let variable = file.variable(.cloudFraction) else { return nil }
         let shape = variable.shape
+        // SourceLayout checked the dimensions: (time, level, south_north, west_east), or one
+        // level per time (time, south_north, west_east).
         guard shape.count == 4 || shape.count == 3 else { return nil }
-        let levels = shape.count == 4 ? shape[1] : shape[0]
-        let values: [Float]
+        let levels = shape.count == 4 ? shape[1] : 1
+        var values: [Float]
         do {
             values = shape.count == 4
                 ? try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
-                : try variable.readFloats()
+                : try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
         } catch { throw IngestError.unreadable(error) }
+        file.conversion(.cloudFraction).apply(&values)
         do {
             return try cloudCover(cloudFraction: values, levelCount: levels, cellCount: cells)
         } catch {

@@ -7,6 +7,15 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case noInput(paths: [String])
     /// libnetcdf could not read a file (missing, not netCDF, truncated, damaged).
     case unreadable(NetCDFError)
+    /// A file named like model output (wrfout_d02_..., *.nc) in an input folder cannot be read:
+    /// a part of the run is missing, so nothing is published.
+    case unreadableOutput(path: String, detail: String)
+    /// A variable's dimensions are not the layout its role needs (transposed, on levels, ...).
+    case badLayout(path: String, variable: String, found: String, expected: String)
+    /// A variable's `units` attribute names a unit TileCast cannot convert to what it needs.
+    case badUnits(path: String, variable: String, unit: String, expected: String)
+    /// A grid too large for this machine's memory: refused before anything is allocated.
+    case tooLarge(path: String, detail: String)
     /// A profile could not be loaded.
     case badProfile(origin: String, reason: String)
     /// A file lacks what every file of its kind must have (dimensions, coordinates, attributes).
@@ -29,6 +38,14 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case incompleteRun(detail: String)
     /// The inputs hold output of several models where one run was expected.
     case mixedModels(models: [String])
+    /// Files of one model state different simulation starts: they belong to different runs.
+    /// `files` pairs each file with the start it states.
+    case mixedRuns(files: [String], starts: [String])
+    /// The cycle asked for is not the run's own start.
+    case cycleMismatch(requested: String, stated: String, path: String)
+    /// The cycle asked for cannot be the start of a run that states none: it lies after the
+    /// first frame, or more than the longest accepted forecast before it.
+    case implausibleCycle(requested: String, firstFrame: String, path: String)
 
     public var description: String {
         switch self {
@@ -36,6 +53,14 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "no netCDF input found in \(paths.joined(separator: ", ")): expected wrfout/MM5 files or folders holding them"
         case .unreadable(let error):
             return error.description
+        case .unreadableOutput(let path, let detail):
+            return "\(path): named like model output but unreadable (\(detail)); a run with a missing part is not published: repair or remove the file"
+        case .badLayout(let path, let variable, let found, let expected):
+            return "\(path): variable \(variable) has dimensions \(found); expected \(expected)"
+        case .badUnits(let path, let variable, let unit, let expected):
+            return "\(path): variable \(variable) is in \"\(unit)\", which cannot be converted to \(expected) (a known unit of the same quantity, e.g. K/degC/degF, Pa/hPa, mm/cm/m, m s-1)"
+        case .tooLarge(let path, let detail):
+            return "\(path): too large to extract on this machine: \(detail)"
         case .badProfile(let origin, let reason):
             return "\(origin): \(reason)"
         case .missingMetadata(let path, let what):
@@ -58,13 +83,20 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "run incomplete: \(detail)"
         case .mixedModels(let models):
             return "the inputs hold output of several models (\(models.joined(separator: ", "))): give each model's files separately"
+        case .mixedRuns(let files, let starts):
+            let list = zip(files, starts).map { "\($0) (simulation start \($1))" }.joined(separator: ", ")
+            return "the inputs hold files of different runs: \(list); expected one run (one simulation start, SIMULATION_START_DATE in WRF): remove the stale files"
+        case .cycleMismatch(let requested, let stated, let path):
+            return "cycle \(requested) was asked for, but the run starts at \(stated) (the simulation start \(path) states): a run is filed under its own start (omit --cycle, or give \(stated))"
+        case .implausibleCycle(let requested, let firstFrame, let path):
+            return "cycle \(requested) was asked for, but \(path) states no simulation start and its first frame \(firstFrame) is before that cycle or more than 40 days after it: give the run's own start"
         }
     }
 }
 
 /// Something ingest handled but the operator should hear about, said once per run.
 public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case missingVariables, duplicateFrames, inconsistentCoordinates, nestMismatch, skippedFile, timeFallback, badValues, accumulationReset }
+    public enum Kind: String, Sendable { case missingVariables, duplicateFrames, inconsistentCoordinates, nestMismatch, skippedFile, timeFallback, badValues, accumulationReset, assumedValue }
     public let kind: Kind
     public let message: String
 

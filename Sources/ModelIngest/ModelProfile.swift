@@ -7,18 +7,82 @@ public struct ModelProfile: Codable, Sendable, Equatable {
     /// Which metadata reader applies: WRF global attributes, or MM5 archiver scalars.
     public enum Convention: String, Codable, Sendable { case wrf, mm5 }
 
-    /// One source: candidate names, tried in order, and the unit the values are in.
+    /// One source: candidate names, tried in order, and the unit the values are in when the
+    /// file's own `units` attribute says nothing.
     public struct Source: Codable, Sendable, Equatable {
         public var names: [String]
         public var unit: String?
+
+        public init(names: [String], unit: String? = nil) {
+            self.names = names
+            self.unit = unit
+        }
+
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: ProfileKey.self)
+            try ProfileKey.refuseUnknown(container, known: ["names", "unit"],
+                                         prefix: decoder.codingPath.map { $0.stringValue + "." }.joined())
+            names = try container.decode([String].self, forKey: ProfileKey("names"))
+            unit = try container.decodeIfPresent(String.self, forKey: ProfileKey("unit"))
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: ProfileKey.self)
+            try container.encode(names, forKey: ProfileKey("names"))
+            try container.encodeIfPresent(unit, forKey: ProfileKey("unit"))
+        }
     }
 
     public var name: String
     public var convention: Convention
     public var description: String?
     /// Candidate names of the time, south_north and west_east dimensions.
-    public var dimensions: [String: [String]]
-    public var sources: [String: Source]
+    public var dimensions: [DimensionRole: [String]]
+    public var sources: [SourceRole: Source]
+
+    public init(name: String, convention: Convention, description: String? = nil,
+                dimensions: [DimensionRole: [String]], sources: [SourceRole: Source]) {
+        self.name = name
+        self.convention = convention
+        self.description = description
+        self.dimensions = dimensions
+        self.sources = sources
+    }
+
+    /// Decodes a profile, refusing any key it does not know (a mistyped `"temperature_2M"` or
+    /// `"west-east"` would otherwise be ignored and the source silently missing).
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: ProfileKey.self)
+        try ProfileKey.refuseUnknown(container, known: ["name", "convention", "description", "dimensions", "sources"], prefix: "")
+        name = try container.decode(String.self, forKey: ProfileKey("name"))
+        convention = try container.decode(Convention.self, forKey: ProfileKey("convention"))
+        description = try container.decodeIfPresent(String.self, forKey: ProfileKey("description"))
+        var dimensions: [DimensionRole: [String]] = [:]
+        for (key, names) in try container.decode([String: [String]].self, forKey: ProfileKey("dimensions")) {
+            guard let role = DimensionRole(rawValue: key) else {
+                throw ProfileKeyError(key: "dimensions.\(key)", known: DimensionRole.allCases.map(\.rawValue))
+            }
+            dimensions[role] = names
+        }
+        var sources: [SourceRole: Source] = [:]
+        for (key, source) in try container.decode([String: Source].self, forKey: ProfileKey("sources")) {
+            guard let role = SourceRole(rawValue: key) else {
+                throw ProfileKeyError(key: "sources.\(key)", known: SourceRole.allCases.map(\.rawValue))
+            }
+            sources[role] = source
+        }
+        self.dimensions = dimensions
+        self.sources = sources
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: ProfileKey.self)
+        try container.encode(name, forKey: ProfileKey("name"))
+        try container.encode(convention, forKey: ProfileKey("convention"))
+        try container.encodeIfPresent(description, forKey: ProfileKey("description"))
+        try container.encode(Dictionary(uniqueKeysWithValues: dimensions.map { ($0.key.rawValue, $0.value) }), forKey: ProfileKey("dimensions"))
+        try container.encode(Dictionary(uniqueKeysWithValues: sources.map { ($0.key.rawValue, $0.value) }), forKey: ProfileKey("sources"))
+    }
 
     /// A built-in profile ("wrf", "mm5") or a profile file.
     ///
@@ -43,31 +107,61 @@ public struct ModelProfile: Codable, Sendable, Equatable {
         let profile: ModelProfile
         do {
             profile = try JSONDecoder().decode(ModelProfile.self, from: data)
+        } catch let error as ProfileKeyError {
+            throw IngestError.badProfile(origin: origin, reason: error.description)
         } catch {
             throw IngestError.badProfile(origin: origin, reason: "not a valid profile: \(error)")
         }
         for (role, source) in profile.sources {
             guard let unit = source.unit else { continue }
-            guard let known = SourceRole(rawValue: role) else {
-                throw IngestError.badProfile(origin: origin, reason: "unknown source role \"\(role)\" (known: \(SourceRole.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            if UnitConversion(from: unit, to: known.canonicalUnit) == nil {
-                throw IngestError.badProfile(origin: origin, reason: "source \(role): cannot convert unit \"\(unit)\" to \(known.canonicalUnit)")
+            if UnitConversion(from: unit, to: role.canonicalUnit) == nil {
+                throw IngestError.badProfile(origin: origin, reason: "source \(role.rawValue): cannot convert unit \"\(unit)\" to \(role.canonicalUnit)")
             }
         }
-        for role in ["time", "south_north", "west_east"] where (profile.dimensions[role] ?? []).isEmpty {
-            throw IngestError.badProfile(origin: origin, reason: "dimensions.\(role) lists no names")
+        for role in DimensionRole.allCases where (profile.dimensions[role] ?? []).isEmpty {
+            throw IngestError.badProfile(origin: origin, reason: "dimensions.\(role.rawValue) lists no names")
         }
         return profile
     }
 
     /// The candidate names for a role (empty when the profile has none).
-    func names(_ role: SourceRole) -> [String] { sources[role.rawValue]?.names ?? [] }
+    func names(_ role: SourceRole) -> [String] { sources[role]?.names ?? [] }
 
     /// The conversion of a role's values to the canonical unit (identity when no unit is given).
     func conversion(_ role: SourceRole) -> UnitConversion {
-        guard let unit = sources[role.rawValue]?.unit else { return .identity }
+        guard let unit = sources[role]?.unit else { return .identity }
         return UnitConversion(from: unit, to: role.canonicalUnit) ?? .identity
+    }
+}
+
+/// The dimensions a profile names: time, and the mass grid's two axes.
+public enum DimensionRole: String, CaseIterable, Sendable {
+    case time
+    case southNorth = "south_north"
+    case westEast = "west_east"
+}
+
+/// A profile key that is not one of the known ones.
+struct ProfileKeyError: Error, CustomStringConvertible {
+    let key: String
+    let known: [String]
+    var description: String { "unknown key \"\(key)\" (known: \(known.joined(separator: ", ")))" }
+}
+
+/// Any JSON key, so that a profile's keys can be checked against the known ones.
+struct ProfileKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    /// Throws `ProfileKeyError` for the first key of `container` not in `known`, named with
+    /// its path (`sources.temperature_2m.unti`).
+    static func refuseUnknown(_ container: KeyedDecodingContainer<ProfileKey>, known: Set<String>, prefix: String) throws {
+        if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            throw ProfileKeyError(key: prefix + unknown, known: known.sorted())
+        }
     }
 }
 
@@ -116,40 +210,72 @@ public enum SourceRole: String, CaseIterable, Sendable {
 }
 
 /// A linear unit change, value * scale + offset.
+///
+/// Units are read the UDUNITS way, for the spellings model files use: "K", "degC", "deg_F",
+/// "kg kg-1", "m s**-1", "W m^-2", "hPa", "cm", and the time units of "minutes since ...".
 struct UnitConversion: Equatable, Sendable {
     var scale: Float
     var offset: Float
     static let identity = UnitConversion(scale: 1, offset: 0)
 
-    /// Known units, each as (canonical unit, scale, offset) to reach it.
-    private static let table: [String: (String, Float, Float)] = [
-        "k": ("K", 1, 0), "kelvin": ("K", 1, 0),
-        "c": ("K", 1, 273.15), "degc": ("K", 1, 273.15), "celsius": ("K", 1, 273.15), "°c": ("K", 1, 273.15),
-        "pa": ("Pa", 1, 0), "hpa": ("Pa", 100, 0), "mb": ("Pa", 100, 0), "kpa": ("Pa", 1000, 0), "cb": ("Pa", 1000, 0),
-        "mm": ("mm", 1, 0), "cm": ("mm", 10, 0), "m_water": ("mm", 1000, 0), "kg m-2": ("mm", 1, 0), "kg/m2": ("mm", 1, 0),
-        "kg/kg": ("kg/kg", 1, 0), "kg kg-1": ("kg/kg", 1, 0), "g/kg": ("kg/kg", 0.001, 0),
-        "m/s": ("m/s", 1, 0), "m s-1": ("m/s", 1, 0), "km/h": ("m/s", 1 / 3.6, 0), "kt": ("m/s", 0.514444, 0),
-        "w/m2": ("W/m2", 1, 0), "w m-2": ("W/m2", 1, 0),
-        "m": ("m", 1, 0), "km": ("m", 1000, 0),
-        "1": ("1", 1, 0), "": ("1", 1, 0), "fraction": ("1", 1, 0), "%": ("1", 0.01, 0),
-        "degree_north": ("degree_north", 1, 0), "degree_east": ("degree_east", 1, 0),
-        "degrees": ("degree_north", 1, 0),
-        "minutes": ("minutes", 1, 0), "hours": ("minutes", 60, 0), "seconds": ("minutes", 1.0 / 60, 0),
-    ]
+    /// Each known unit as (quantity, scale, offset) to that quantity's reference unit; a
+    /// conversion exists only within one quantity. Rain is a length (mm of water), as is
+    /// terrain height, so "m" serves both.
+    private static let table: [String: (String, Double, Double)] = {
+        var table: [String: (String, Double, Double)] = [:]
+        func add(_ quantity: String, _ scale: Double, _ offset: Double, _ names: String...) {
+            for name in names { table[name] = (quantity, scale, offset) }
+        }
+        add("temperature", 1, 0, "k", "kelvin", "degk", "deg_k", "degree_k", "degrees_k", "°k")
+        add("temperature", 1, 273.15, "c", "degc", "deg_c", "degree_c", "degrees_c", "degree_celsius", "degrees_celsius", "celsius", "°c")
+        add("temperature", 5.0 / 9.0, 273.15 - 32 * 5.0 / 9.0, "f", "degf", "deg_f", "degree_f", "degrees_f", "degree_fahrenheit", "degrees_fahrenheit", "fahrenheit", "°f")
+        add("pressure", 1, 0, "pa", "pascal", "pascals")
+        add("pressure", 100, 0, "hpa", "mb", "mbar", "millibar", "millibars")
+        add("pressure", 1000, 0, "kpa", "cb", "centibar")
+        add("length", 0.001, 0, "mm", "millimeter", "millimeters", "millimetre", "millimetres", "kg m-2", "kg/m2")
+        add("length", 0.01, 0, "cm", "centimeter", "centimeters", "centimetre", "centimetres")
+        add("length", 1, 0, "m", "meter", "meters", "metre", "metres", "m_water")
+        add("length", 1000, 0, "km")
+        add("ratio", 1, 0, "kg/kg", "kg kg-1", "kg.kg-1")
+        add("ratio", 0.001, 0, "g/kg", "g kg-1")
+        add("speed", 1, 0, "m/s", "m s-1", "m.s-1", "ms-1")
+        add("speed", 1 / 3.6, 0, "km/h", "km h-1", "kmh")
+        add("speed", 1852.0 / 3600.0, 0, "kt", "kts", "knot", "knots")
+        add("flux", 1, 0, "w/m2", "w m-2", "w.m-2")
+        add("dimensionless", 1, 0, "1", "-", "fraction", "dimensionless", "none", "0-1", "count", "counts")
+        add("dimensionless", 0.01, 0, "%", "percent")
+        add("latitude", 1, 0, "degree_north", "degrees_north", "degree_n", "degrees_n", "degreen", "degreesn", "degrees latitude", "degree north", "degrees north", "degree", "degrees", "deg")
+        add("longitude", 1, 0, "degree_east", "degrees_east", "degree_e", "degrees_e", "degreee", "degreese", "degrees longitude", "degree east", "degrees east", "degree", "degrees", "deg")
+        add("time", 60, 0, "minutes", "minute", "min", "mins")
+        add("time", 1, 0, "seconds", "second", "sec", "secs", "s")
+        add("time", 3600, 0, "hours", "hour", "hr", "hrs", "h")
+        add("time", 86_400, 0, "days", "day", "d")
+        return table
+    }()
+
+    /// The two degree spellings that are both latitude and longitude ("degrees").
+    private static let eitherAxis: Set<String> = ["degree", "degrees", "deg"]
 
     init(scale: Float, offset: Float) {
         self.scale = scale
         self.offset = offset
     }
 
+    /// A unit as the table spells it: lower case, single spaces, no "**" or "^" before exponents.
+    static func normalized(_ unit: String) -> String {
+        unit.lowercased().replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "^", with: "")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
     /// The conversion from `unit` to `canonical`, or nil when the unit is unknown or of
     /// another quantity.
     init?(from unit: String, to canonical: String) {
-        guard let (target, scale, offset) = Self.table[unit.lowercased().trimmingCharacters(in: .whitespaces)] else { return nil }
-        let sameQuantity = target == canonical
-            || (target == "degree_north" && canonical == "degree_east")
-        guard sameQuantity else { return nil }
-        self.init(scale: scale, offset: offset)
+        let name = Self.normalized(unit)
+        guard var source = Self.table[name], let goal = Self.table[Self.normalized(canonical)] else { return nil }
+        // "degrees" fits either axis, and nothing else.
+        if Self.eitherAxis.contains(name), goal.0 == "latitude" || goal.0 == "longitude" { source.0 = goal.0 }
+        guard source.0 == goal.0 else { return nil }
+        self.init(scale: Float(source.1 / goal.1), offset: Float((source.2 - goal.2) / goal.1))
     }
 
     @inline(__always) func apply(_ value: Float) -> Float { value * scale + offset }

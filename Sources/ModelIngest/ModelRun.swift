@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import GridGeometry
 import NetCDF
@@ -47,14 +48,53 @@ public struct ModelRun: Sendable {
         return runs
     }
 
+    /// The cycle to file the run under: the run's own start, or `requested` when it agrees.
+    ///
+    /// A cycle is the run's simulation start; filing a run under another time would answer
+    /// "the 18Z run" with the 00Z run's numbers. Without a stated start, the requested cycle
+    /// must lie at or before the first frame and within `TimeAxis.maximumLeadSeconds` of it.
+    ///
+    /// - Throws: `IngestError.cycleMismatch` naming the run's start and a file stating it.
+    public func cycle(requested: Int64?) throws -> Int64 {
+        guard let requested else { return defaultCycle }
+        let path = domains.first?.files.first?.path ?? ""
+        if let start = simulationStart {
+            guard requested == start else {
+                throw IngestError.cycleMismatch(requested: ModelTime.isoMinutes(requested), stated: ModelTime.isoMinutes(start), path: path)
+            }
+            return requested
+        }
+        let first = domains.compactMap { $0.frames.first?.time }.min() ?? requested
+        guard requested <= first, first - requested <= TimeAxis.maximumLeadSeconds else {
+            throw IngestError.implausibleCycle(requested: ModelTime.isoMinutes(requested), firstFrame: ModelTime.isoMinutes(first), path: path)
+        }
+        return requested
+    }
+
+    /// Refuses files of one model that state different simulation starts: today's d01 beside
+    /// yesterday's d02, or two runs' d01 files, would otherwise be published as one cycle.
+    static func requireOneRun(_ files: [SourceFile]) throws {
+        let stating = files.filter { $0.simulationStart != nil }
+        guard Set(stating.compactMap(\.simulationStart)).count > 1 else { return }
+        throw IngestError.mixedRuns(files: stating.map(\.path),
+                                    starts: stating.map { $0.simulationStart.map(ModelTime.isoMinutes) ?? "" })
+    }
+
     private static func assemble(_ files: [SourceFile], warnings: inout [IngestWarning]) throws -> ModelRun {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
+        try requireOneRun(files)
         var domains: [Domain] = []
         for id in Set(files.map(\.domainID)).sorted() {
             let members = files.filter { $0.domainID == id }.sorted { ($0.times.first ?? 0) < ($1.times.first ?? 0) }
             domains.append(try DomainStitcher.stitch(id: id, files: members, warnings: &warnings))
         }
         domains = try NestChecker.check(domains, warnings: &warnings)
+        for domain in domains {
+            let assuming = domain.files.filter(\.assumesModelTop).map(\.path)
+            if !assuming.isEmpty {
+                warnings.append(IngestWarning(.assumedValue, "\(domain.name): no \(first.profile.names(.modelTopPressure).first ?? "ptop") in \(assuming.joined(separator: ", ")): surface pressure is p* + an assumed model top of \(Int(SourceFile.assumedModelTopPressure)) Pa"))
+            }
+        }
         for domain in domains where !domain.variables.missing.isEmpty {
             let list = domain.variables.missing.map { "\($0.0.rawValue) (\($0.1))" }.joined(separator: ", ")
             warnings.append(IngestWarning(.missingVariables, "\(domain.name): skipping \(list)"))
@@ -67,9 +107,19 @@ public struct ModelRun: Sendable {
                         domains: domains, warnings: warnings)
     }
 
-    /// Expands folders and opens every input file. In a folder, files that are not netCDF at
-    /// all are skipped with a warning; a named file that cannot be read is an error, and so is
-    /// a damaged netCDF file anywhere.
+    /// Names that say "model output": a file so named that cannot be read is a missing part of
+    /// the run (a zero-length or garbage d02), never a stray file to pass over.
+    static let outputNamePatterns = ["wrfout_d*", "wrfout_*", "mm5*", "MMOUT*", "*.nc", "*.nc4", "*.netcdf"]
+
+    /// Whether a file name looks like model output (see `outputNamePatterns`).
+    static func looksLikeModelOutput(_ name: String) -> Bool {
+        outputNamePatterns.contains { fnmatch($0, name, 0) == 0 }
+    }
+
+    /// Expands folders and opens every input file. In a folder, files that are not netCDF
+    /// and not named like model output (notes, scripts) are skipped with a warning; a named
+    /// input or a file named like model output that cannot be read is an error, and so is a
+    /// damaged netCDF file or anything but a regular file (a FIFO would block the open).
     private static func openInputs(paths: [String], profile: ModelProfile?, warnings: inout [IngestWarning]) throws -> [SourceFile] {
         var result: [SourceFile] = []
         for path in paths {
@@ -90,9 +140,11 @@ public struct ModelRun: Sendable {
                 guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory), !childIsDirectory.boolValue else { continue }
                 do {
                     result.append(try open(child, profile: profile))
-                } catch IngestError.unreadable(let error) where error.status == .notNetCDF {
+                } catch IngestError.unreadable(let error) where error.status == .notNetCDF && !looksLikeModelOutput(name) {
                     warnings.append(IngestWarning(.skippedFile, "\(child): not a netCDF file, skipped"))
-                } catch IngestError.missingMetadata(let file, let what) where profile == nil {
+                } catch IngestError.unreadable(let error) where error.status == .notNetCDF {
+                    throw IngestError.unreadableOutput(path: child, detail: "\(error)")
+                } catch IngestError.missingMetadata(let file, let what) where profile == nil && !looksLikeModelOutput(name) {
                     warnings.append(IngestWarning(.skippedFile, "\(file): not a model output file (missing \(what)), skipped"))
                 }
             }

@@ -1,3 +1,4 @@
+import Foundation
 import GridGeometry
 import NetCDF
 
@@ -55,6 +56,8 @@ public struct SourceFile: Sendable {
     public let bucketMM: Double?
     /// The variable found for each role this file can provide.
     public let variables: [SourceRole: String]
+    /// Each role's conversion to its canonical unit (from the file's `units`, else the profile).
+    let conversions: [SourceRole: UnitConversion]
     /// The dimension names actually used by this file.
     let timeDimension: String
     let southNorthDimension: String
@@ -87,20 +90,33 @@ public struct SourceFile: Sendable {
             if let name = profile.names(role).first(where: file.hasVariable) { found[role] = name }
         }
         variables = found
-        let dimensionName = { (role: String) -> String? in
+        let dimensionName = { (role: DimensionRole) -> String? in
             (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }
         }
-        guard let sn = dimensionName("south_north"), let we = dimensionName("west_east") else {
-            throw IngestError.missingMetadata(path: path, what: "grid dimensions (expected one of \((profile.dimensions["south_north"] ?? []) + (profile.dimensions["west_east"] ?? [])))")
+        guard let sn = dimensionName(.southNorth), let we = dimensionName(.westEast) else {
+            throw IngestError.missingMetadata(path: path, what: "grid dimensions (expected one of \((profile.dimensions[.southNorth] ?? []) + (profile.dimensions[.westEast] ?? [])))")
         }
         southNorthDimension = sn
         westEastDimension = we
-        timeDimension = dimensionName("time") ?? "Time"
+        timeDimension = dimensionName(.time) ?? "Time"
         southNorth = file.dimension(sn)?.length ?? 0
         westEast = file.dimension(we)?.length ?? 0
         guard southNorth > 0, westEast > 0 else {
             throw IngestError.missingMetadata(path: path, what: "a non-empty grid (\(sn) = \(southNorth), \(we) = \(westEast))")
         }
+
+        try Self.requireFitsInMemory(path: path, westEast: westEast, southNorth: southNorth,
+                                     levels: Self.cloudLevels(file, found[.cloudFraction]))
+        let layout = SourceLayout(path: path, timeDimension: file.dimension(timeDimension) == nil ? nil : timeDimension,
+                                  southNorth: sn, westEast: we)
+        var conversions: [SourceRole: UnitConversion] = [:]
+        for (role, name) in found {
+            let variable: Variable
+            do { variable = try file.variable(name) } catch { throw IngestError.unreadable(error) }
+            try layout.check(variable, as: role)
+            if role != .timeText { conversions[role] = try layout.conversion(variable, as: role, profile: profile) }
+        }
+        self.conversions = conversions
 
         let metadata = try DomainMetadata(file: file, profile: profile)
         title = metadata.title
@@ -111,9 +127,11 @@ public struct SourceFile: Sendable {
         simulationStart = metadata.simulationStart
 
         let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
-                                simulationStart: metadata.simulationStart)
+                                simulationStart: metadata.simulationStart,
+                                minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes))
         times = axis.times
         timeSource = axis.source
+        try TimeAxis.requirePlausible(axis.times, simulationStart: metadata.simulationStart, path: path, source: axis.source)
 
         let check = try CoordinateCheck(file: file, variables: found, westEast: westEast, southNorth: southNorth,
                                         projection: projection)
@@ -121,6 +139,42 @@ public struct SourceFile: Sendable {
         coordinates = check.behaviour
         projectionRoundTripCells = check.roundTripCells
     }
+
+    /// Float fields of one grid's size that ingest may hold at once for a domain: a frame's
+    /// raw sources, derived variables, de-accumulation state and wind rotation (about 40),
+    /// with room to spare.
+    static let fieldsPerCell = 64
+
+    /// Refuses a grid whose working set (`fieldsPerCell` fields plus a frame of cloud
+    /// levels, 4 bytes a value) exceeds half the machine's memory. A header may declare any
+    /// size; refusing here turns an abort on allocation into exit 3.
+    static func requireFitsInMemory(path: String, westEast: Int, southNorth: Int, levels: Int) throws {
+        let budget = Double(ProcessInfo.processInfo.physicalMemory) / 2
+        let bytes = Double(westEast) * Double(southNorth) * Double(4 * (fieldsPerCell + levels))
+        guard bytes > budget else { return }
+        let gib = { (value: Double) in String(format: "%.0f", value / Double(1 << 30)) }
+        throw IngestError.tooLarge(path: path, detail: "a grid of \(westEast) x \(southNorth) cells needs about \(gib(bytes)) GiB to ingest; at most half the memory (\(gib(budget)) GiB here) is used")
+    }
+
+    /// The number of CLDFRA levels read per frame (0 without CLDFRA).
+    private static func cloudLevels(_ file: NetCDFFile, _ name: String?) -> Int {
+        guard let name, let variable = try? file.variable(name) else { return 0 }
+        return variable.shape.count == 4 ? variable.shape[1] : 1
+    }
+
+    /// The pressure at the model top (Pa) assumed when an MM5 file gives p* but no ptop:
+    /// MM5's most common setting.
+    static let assumedModelTopPressure: Float = 10_000
+
+    /// Whether surface pressure must come from p* + ptop, and the file states no ptop (as a
+    /// variable or a global attribute), so `assumedModelTopPressure` is used.
+    var assumesModelTop: Bool {
+        variables[.surfacePressure] == nil && variables[.pstar] != nil
+            && !profile.names(.modelTopPressure).contains { file.hasVariable($0) || file.attribute($0) != nil }
+    }
+
+    /// The conversion of a role's values to its canonical unit.
+    func conversion(_ role: SourceRole) -> UnitConversion { conversions[role] ?? profile.conversion(role) }
 
     /// The variable for a role, bound for reading; nil when the file lacks it.
     func variable(_ role: SourceRole) -> Variable? {

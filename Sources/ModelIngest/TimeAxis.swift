@@ -8,7 +8,7 @@ struct TimeAxis {
     let source: String
 
     init(file: NetCDFFile, profile: ModelProfile, variables: [SourceRole: String], timeDimension: String,
-         simulationStart: Int64?) throws {
+         simulationStart: Int64?, minutes conversion: UnitConversion) throws {
         let path = file.path
         let frameCount = file.dimension(timeDimension)?.length ?? 1
         var problem = "no \(profile.names(.timeText).first ?? "Times") variable"
@@ -43,10 +43,31 @@ struct TimeAxis {
         guard minutes.count == frameCount, minutes.allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else {
             throw IngestError.badTimes(path: path, detail: "\(problem), and \(minutesName) is not one finite value per frame")
         }
-        let conversion = profile.conversion(.timeMinutes)
         times = minutes.map { reference + Int64((Double(conversion.scale) * $0 * 60).rounded()) }
         source = profile.convention == .mm5 && problem.hasPrefix("no ") ? minutesName : "\(minutesName) (\(problem))"
         try Self.requireIncreasing(times, path: path, source: source)
+    }
+
+    /// The longest forecast TileCast accepts: a frame more than this after the simulation
+    /// start (a year-9999 time, a garbled date) is a damaged file, not a forecast. 40 days
+    /// covers sub-seasonal runs (SPEC serves at most 16 days); a longer climate run would
+    /// have to be split into runs of its own.
+    static let maximumLeadSeconds: Int64 = 40 * 86_400
+
+    /// Refuses frames before the simulation start or further than `maximumLeadSeconds` after it
+    /// (without a stated start: a file spanning more than that).
+    static func requirePlausible(_ times: [Int64], simulationStart: Int64?, path: String, source: String) throws {
+        guard let first = times.first, let last = times.last else { return }
+        if let start = simulationStart {
+            if first < start {
+                throw IngestError.badTimes(path: path, detail: "\(source) starts at \(ModelTime.iso(first)), before the simulation start \(ModelTime.iso(start)) (SIMULATION_START_DATE): the file's dates contradict each other")
+            }
+            if last - start > maximumLeadSeconds {
+                throw IngestError.badTimes(path: path, detail: "\(source) reaches \(ModelTime.iso(last)), \(ModelTime.duration(last - start)) after the simulation start \(ModelTime.iso(start)); frames more than 40 days after the start are refused as damaged")
+            }
+        } else if last - first > maximumLeadSeconds {
+            throw IngestError.badTimes(path: path, detail: "\(source) spans \(ModelTime.iso(first)) to \(ModelTime.iso(last)), more than the 40 days a run may last")
+        }
     }
 
     private static func requireIncreasing(_ times: [Int64], path: String, source: String) throws {

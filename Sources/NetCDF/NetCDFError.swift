@@ -33,7 +33,15 @@ public struct NetCDFStatus: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// A value lies outside the range of the requested type.
     public static let outOfRange = NetCDFStatus(rawValue: TC_NC_ERANGE)
 
+    /// The path is not a regular file (a FIFO, socket or device): never handed to libnetcdf,
+    /// which would block forever opening a FIFO. TileCast's own code, outside libnetcdf's range.
+    public static let notRegularFile = NetCDFStatus(rawValue: -9001)
+    /// Reading the variable would need more memory than TileCast allows for one read.
+    public static let tooLarge = NetCDFStatus(rawValue: -9002)
+
     public var description: String {
+        if self == .notRegularFile { return "not a regular file" }
+        if self == .tooLarge { return "too large to read" }
         guard let text = tc_nc_strerror(rawValue) else { return "netCDF status \(rawValue)" }
         return String(cString: text)
     }

@@ -52,6 +52,7 @@ public final class NetCDFFile: Sendable {
     ///   `.truncated`, or whatever the library reports.
     public init(path: String) throws(NetCDFError) {
         self.path = path
+        try Self.requireRegularFile(path)
         var id: Int32 = -1
         try NetCDFLibrary.call(path: path, "open") { tc_nc_open(path, TC_NC_NOWRITE, &id) }
         ncid = id
@@ -71,6 +72,28 @@ public final class NetCDFFile: Sendable {
         } catch {
             _ = NetCDFLibrary.locked { tc_nc_close(id) }
             throw error
+        }
+    }
+
+    /// Refuses anything but a regular file (through symlinks) before libnetcdf sees the path:
+    /// opening a FIFO blocks until a writer comes, a device may never end.
+    private static func requireRegularFile(_ path: String) throws(NetCDFError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            throw NetCDFError(status: NetCDFStatus(rawValue: code), path: path, operation: "open")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            let kind: String
+            switch info.st_mode & S_IFMT {
+            case S_IFIFO: kind = "a FIFO"
+            case S_IFDIR: kind = "a folder"
+            case S_IFSOCK: kind = "a socket"
+            case S_IFCHR, S_IFBLK: kind = "a device"
+            default: kind = "not a regular file"
+            }
+            throw NetCDFError(status: .notRegularFile, path: path,
+                              operation: "open (it is \(kind); expected a regular netCDF file)")
         }
     }
 

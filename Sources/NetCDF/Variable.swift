@@ -170,7 +170,13 @@ public struct Variable: Sendable {
         let count: [Int]
     }
 
-    /// Validates a hyperslab before any of it reaches C, where a negative index would wrap.
+    /// The most values one read may ask for: 2^28 (1 GiB as Float, 2 GiB as Double). A
+    /// header may declare any size (a 12 kB netCDF-4 file can declare 200000 x 200000 cells);
+    /// refusing here, before the buffer is allocated, turns an abort into an error.
+    public static let maximumReadValues = 1 << 28
+
+    /// Validates a hyperslab before any of it reaches C, where a negative index would wrap,
+    /// and before any buffer for it is allocated.
     private func hyperslab(start: [Int]?, count: [Int]?) throws(NetCDFError) -> Hyperslab {
         let shape = info.shape
         let first = start ?? [Int](repeating: 0, count: shape.count)
@@ -192,6 +198,15 @@ public struct Variable: Sendable {
                 throw NetCDFError(status: .edgeOutOfBounds, path: file.path, variable: name,
                                   operation: "read \(lengths) at \(first) of shape \(shape)")
             }
+        }
+        var total = 1
+        for length in lengths {
+            let (product, overflow) = total.multipliedReportingOverflow(by: length)
+            guard !overflow, product <= Self.maximumReadValues else {
+                throw NetCDFError(status: .tooLarge, path: file.path, variable: name,
+                                  operation: "read \(lengths) of shape \(shape) (more than the \(Self.maximumReadValues) values TileCast reads at once)")
+            }
+            total = product
         }
         return Hyperslab(start: first, count: lengths)
     }

@@ -119,10 +119,10 @@ final class CommandLineTests: XCTestCase {
         let all = try run(["inspect", try Repository.sharedSample("wrf_d01_allvars_cropped.nc")])
         XCTAssertTrue(all.stdout.contains("Lambert conformal, TRUELAT1 30, TRUELAT2 35, STAND_LON 87"), all.stdout)
         XCTAssertTrue(all.stdout.contains("4 frames, 2005-09-21T00:00:00Z .. 2005-09-21T09:00:00Z, every 3h"), all.stdout)
-        // The samples folder is not one run: two unrelated d01 grids are refused with exit 3.
+        // The samples folder is not one run: files of three runs are refused with exit 3.
         let folder = try self.run(["inspect", try Repository.requireSharedSamples().path])
         XCTAssertEqual(folder.status, 3)
-        XCTAssertTrue(folder.stderr.contains("disagree on the grid"), folder.stderr)
+        XCTAssertTrue(folder.stderr.contains("files of different runs"), folder.stderr)
         // A run holding the moving nest is refused, naming the file.
         let nest = try self.run(["extract", try Repository.sharedSample("ci_test_file.nc"), "--store", directory.path("s")])
         XCTAssertEqual(nest.status, 3)

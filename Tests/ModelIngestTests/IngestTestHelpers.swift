@@ -171,3 +171,37 @@ func accumulatedRain(frames: Int, cells: Int, maximumStep: Double, generator: in
     }
     return totals
 }
+
+/// Writes a copy of `source` whose CDL text (`ncdump -p 9,17`) went through `edit`, with
+/// `ncgen`: the way the trust tests make a real fixture lie in one attribute, unit or dimension.
+func rewriteCDL(_ source: String, to destination: String, kind: String = "64-bit-offset",
+                _ edit: (String) throws -> String) throws {
+    let dump = try runTool("ncdump", ["-p", "9,17", source])
+    guard dump.status == 0 else { throw NSError(domain: "ncdump", code: Int(dump.status), userInfo: [NSLocalizedDescriptionKey: dump.stderr]) }
+    var cdl = dump.stdout
+    let firstLine = try XCTUnwrap(cdl.range(of: "{"))
+    cdl.replaceSubrange(cdl.startIndex..<firstLine.lowerBound, with: "netcdf rewritten ")
+    let edited = try edit(cdl)
+    XCTAssertNotEqual(edited, cdl, "the edit changed nothing in \(source)")
+    try makeNetCDF(cdl: edited, kind: kind, at: destination)
+    try? FileManager.default.removeItem(atPath: destination + ".cdl")
+}
+
+/// `text` with `old` replaced by `new`, failing the test when `old` is absent.
+func replacing(_ text: String, _ old: String, _ new: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    XCTAssertTrue(text.contains(old), "\"\(old)\" not found", file: file, line: line)
+    return text.replacingOccurrences(of: old, with: new)
+}
+
+/// Asserts that reading `paths` as a run fails with an `IngestError` whose message holds
+/// every one of `fragments`.
+func assertRefused(_ paths: [String], profile: ModelProfile? = nil, mentioning fragments: [String],
+                   file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try ModelRun.readRuns(paths: paths, profile: profile), file: file, line: line) { error in
+        XCTAssertTrue(error is IngestError, "\(type(of: error)): \(error)", file: file, line: line)
+        let message = "\(error)"
+        for fragment in fragments {
+            XCTAssertTrue(message.contains(fragment), "\"\(fragment)\" not in: \(message)", file: file, line: line)
+        }
+    }
+}

@@ -105,3 +105,24 @@ final class SymlinkInputTests: XCTestCase {
                        try NetCDFFile(path: target).variable("T2").readFloats(start: [0, 0, 0], count: [1, 1, 1]))
     }
 }
+
+/// Issue 16 item 10: a read is bounded before its buffer is allocated.
+final class ReadBoundTests: XCTestCase {
+    func testReadOfAHugeDeclaredVariableIsRefusedBeforeAllocating() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("huge.nc")
+        try makeHugeDeclaredGrid(at: path)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertLessThan((attributes[.size] as? NSNumber)?.intValue ?? .max, 100_000, "the file itself is tiny")
+        let variable = try NetCDFFile(path: path).variable("XLAT")
+        XCTAssertThrowsError(try variable.readFloats()) { error in
+            guard let error = error as? NetCDFError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.status, .tooLarge)
+            XCTAssertEqual(error.variable, "XLAT")
+            XCTAssertTrue(error.description.contains(path), error.description)
+        }
+        XCTAssertThrowsError(try variable.readDoubles(start: [0, 0, 0], count: [1, 200_000, 200_000]))
+        // A frame-sized window of it is an ordinary read (fill values: NaN).
+        XCTAssertEqual(try variable.readFloats(start: [0, 0, 0], count: [1, 2, 3]).count, 6)
+    }
+}

@@ -18,6 +18,23 @@ final class ExtractionTests: XCTestCase {
 
     private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
 
+    /// Baseline as the run of 2026-11-22 at `hour` (0, 6, 12 or 18): its times and start
+    /// shifted, since a run is filed only under its own start (issue 16 item 3).
+    private func baselineRun(hour: Int) throws -> String {
+        if hour == 0 { return baseline }
+        let path = directory.path("baseline_\(hour)z.nc")
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let dump = try runTool("ncdump", ["-p", "9,17", baseline])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        var cdl = dump.stdout
+        cdl.replaceSubrange(cdl.startIndex..<(try XCTUnwrap(cdl.range(of: "{"))).lowerBound, with: "netcdf shifted ")
+        for frame in 0..<4 {
+            cdl = cdl.replacingOccurrences(of: "2026-11-22_0\(frame):00:00", with: String(format: "2026-11-22_%02d:00:00", hour + frame))
+        }
+        try makeNetCDF(cdl: cdl, kind: "64-bit-offset", at: path)
+        return path
+    }
+
     /// Every stored value is within half its precision of what ingest computed (running
     /// totals: every interval and every window within one precision).
     private func assertRoundTrip(inputs: [String], file: StaticString = #filePath, line: UInt = #line) throws {
@@ -109,7 +126,7 @@ final class ExtractionTests: XCTestCase {
         let beforeValues = try DomainFileReader(path: before.folder + "/d01.tcs").series(.temperature2m, i: 2, j: 3)
 
         for stage in ["domain d01", "publish"] {
-            var failing = Extractor(inputs: [baseline], store: store)
+            var failing = Extractor(inputs: [try baselineRun(hour: 6)], store: store)
             failing.cycle = 1_795_305_600 + 6 * 3600
             failing.faultInjection = { if $0 == stage { throw StoreError.writeFailed(path: "injected", detail: stage) } }
             XCTAssertThrowsError(try failing.run())
@@ -121,7 +138,7 @@ final class ExtractionTests: XCTestCase {
             XCTAssertFalse(data.contains { $0.hasSuffix(".partial") }, "no partial folder left: \(data)")
             XCTAssertEqual(try DomainFileReader(path: after.folder + "/d01.tcs").series(.temperature2m, i: 2, j: 3), beforeValues)
         }
-        var again = Extractor(inputs: [baseline], store: store)
+        var again = Extractor(inputs: [try baselineRun(hour: 6)], store: store)
         again.cycle = 1_795_305_600 + 6 * 3600
         _ = try again.run()
         XCTAssertEqual(try CycleStore.resolve(root: store, model: "wrf").name, "2026-11-22T06Z")
@@ -141,7 +158,7 @@ final class ExtractionTests: XCTestCase {
 
     func testRerunningACycleReplacesItAndKeepPrunesOldCyclesButNeverLatest() throws {
         for hours in [0, 6, 12, 18] {
-            var extractor = Extractor(inputs: [baseline], store: store)
+            var extractor = Extractor(inputs: [try baselineRun(hour: hours)], store: store)
             extractor.cycle = 1_795_305_600 + Int64(hours) * 3600
             extractor.keep = 2
             _ = try extractor.run()
@@ -150,7 +167,7 @@ final class ExtractionTests: XCTestCase {
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T18Z")
         // Re-extracting an older cycle replaces it but does not move latest backwards.
         let old = try CycleStore.resolve(root: store, model: "wrf", cycle: "2026-11-22T12Z").folder
-        var rerun = Extractor(inputs: [baseline], store: store)
+        var rerun = Extractor(inputs: [try baselineRun(hour: 12)], store: store)
         rerun.cycle = 1_795_305_600 + 12 * 3600
         rerun.keep = 1
         let summary = try rerun.run()

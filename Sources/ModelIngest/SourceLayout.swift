@@ -1,0 +1,85 @@
+import NetCDF
+
+/// How a source variable must be laid out and in what unit it is stored, checked once when a
+/// file is opened, so that a field stored transposed, on levels, or in another unit is refused
+/// or converted instead of read as if it were what the profile says.
+struct SourceLayout {
+    /// The dimensions a role's variable may have.
+    enum Shape {
+        /// (time, south_north, west_east); (south_north, west_east) only in a file without time.
+        case field
+        /// (south_north, west_east), or with time in front (frame 0 is used).
+        case staticField
+        /// (time, level, south_north, west_east) or one level per time (time, south_north, west_east).
+        case column
+        /// No dimension (or only dimensions of length 1).
+        case scalar
+        /// Checked elsewhere (the time axis).
+        case unchecked
+    }
+
+    let path: String
+    let timeDimension: String?
+    let southNorth: String
+    let westEast: String
+
+    /// Refuses a variable whose dimension names are not the role's layout.
+    func check(_ variable: Variable, as role: SourceRole) throws {
+        let names = variable.info.dimensionNames
+        let plane = [southNorth, westEast]
+        let timed = timeDimension.map { [$0] + plane }
+        let fits: Bool
+        let expected: String
+        switch role.shape {
+        case .field:
+            fits = names == (timed ?? plane)
+            expected = "(\((timed ?? plane).joined(separator: ", ")))"
+        case .staticField:
+            fits = names == plane || names == timed
+            expected = "(\(plane.joined(separator: ", "))), optionally with \(timeDimension ?? "time") first"
+        case .column:
+            if let time = timeDimension {
+                fits = names == timed || (names.count == 4 && names[0] == time && !plane.contains(names[1]) && names[1] != time && Array(names.suffix(2)) == plane)
+            } else {
+                fits = false
+            }
+            expected = "(\(timeDimension ?? "Time"), a level dimension, \(plane.joined(separator: ", "))) or (\(timeDimension ?? "Time"), \(plane.joined(separator: ", ")))"
+        case .scalar:
+            fits = variable.shape.allSatisfy { $0 == 1 }
+            expected = "a scalar"
+        case .unchecked:
+            return
+        }
+        guard fits else {
+            throw IngestError.badLayout(path: path, variable: variable.name,
+                                        found: "(\(names.joined(separator: ", ")))", expected: expected)
+        }
+    }
+
+    /// The conversion of a role's values to its canonical unit: from the variable's own
+    /// `units` attribute when it has a non-empty one, else from the profile.
+    ///
+    /// - Throws: `IngestError.badUnits` for a unit that is unknown or of another quantity.
+    func conversion(_ variable: Variable, as role: SourceRole, profile: ModelProfile) throws -> UnitConversion {
+        guard var unit = variable.attributes["units"]?.string else { return profile.conversion(role) }
+        if role == .timeMinutes, let since = unit.range(of: " since ") { unit = String(unit[..<since.lowerBound]) }
+        guard !UnitConversion.normalized(unit).isEmpty else { return profile.conversion(role) }
+        guard let conversion = UnitConversion(from: unit, to: role.canonicalUnit) else {
+            throw IngestError.badUnits(path: path, variable: variable.name, unit: unit, expected: role.canonicalUnit)
+        }
+        return conversion
+    }
+}
+
+extension SourceRole {
+    /// The layout this role's variable must have.
+    var shape: SourceLayout.Shape {
+        switch self {
+        case .timeText, .timeMinutes: return .unchecked
+        case .latitude, .longitude, .terrainHeight, .cosAlpha, .sinAlpha: return .staticField
+        case .modelTopPressure: return .scalar
+        case .cloudFraction: return .column
+        default: return .field
+        }
+    }
+}
