@@ -128,3 +128,40 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// A copy of a model file as the run that started `minutes` later: every date-time string
+/// ("2026-11-22_00:00:00" in Times and the start attributes, "2026-11-22 00:00:00" in XTIME's
+/// units) moved by `minutes`, written by ncdump and ncgen. A run is filed only under its own
+/// start, so tests that need several cycles need several runs.
+public func shiftedRun(_ source: String, byMinutes minutes: Int, into directory: TemporaryDirectory,
+                       kind: String = "64-bit-offset") throws -> String {
+    let name = (source as NSString).lastPathComponent
+    let path = directory.path("shifted-\(minutes)m-\(name)")
+    if FileManager.default.fileExists(atPath: path) { return path }
+    let dump = try runTool("ncdump", ["-p", "9,17", source])
+    guard dump.status == 0 else { throw NSError(domain: "ncdump", code: Int(dump.status), userInfo: [NSLocalizedDescriptionKey: dump.stderr]) }
+    let pattern = try NSRegularExpression(pattern: #"(\d{4})-(\d{2})-(\d{2})([_ ])(\d{2}):(\d{2}):(\d{2})"#)
+    let text = dump.stdout as NSString
+    var result = ""
+    var last = 0
+    for match in pattern.matches(in: dump.stdout, range: NSRange(location: 0, length: text.length)) {
+        result += text.substring(with: NSRange(location: last, length: match.range.location - last))
+        let field = { (k: Int) in Int(text.substring(with: match.range(at: k))) ?? 0 }
+        var components = DateComponents(timeZone: TimeZone(identifier: "UTC"), year: field(1), month: field(2), day: field(3),
+                                        hour: field(5), minute: field(6), second: field(7))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        if let date = calendar.date(from: components), let moved = calendar.date(byAdding: .minute, value: minutes, to: date) {
+            components = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moved)
+            result += String(format: "%04d-%02d-%02d%@%02d:%02d:%02d", components.year ?? 0, components.month ?? 0, components.day ?? 0,
+                             text.substring(with: match.range(at: 4)), components.hour ?? 0, components.minute ?? 0, components.second ?? 0)
+        } else {
+            result += text.substring(with: match.range)
+        }
+        last = match.range.location + match.range.length
+    }
+    result += text.substring(from: last)
+    if let brace = result.range(of: "{") { result.replaceSubrange(result.startIndex..<brace.lowerBound, with: "netcdf shifted ") }
+    try makeNetCDF(cdl: result, kind: kind, at: path)
+    return path
+}

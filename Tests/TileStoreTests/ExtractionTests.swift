@@ -18,21 +18,10 @@ final class ExtractionTests: XCTestCase {
 
     private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
 
-    /// Baseline as the run of 2026-11-22 at `hour` (0, 6, 12 or 18): its times and start
-    /// shifted, since a run is filed only under its own start (issue 16 item 3).
+    /// Baseline as the run of 2026-11-22 at `hour`: its times and start shifted, since a run
+    /// is filed only under its own start (issue 16 item 3).
     private func baselineRun(hour: Int) throws -> String {
-        if hour == 0 { return baseline }
-        let path = directory.path("baseline_\(hour)z.nc")
-        if FileManager.default.fileExists(atPath: path) { return path }
-        let dump = try runTool("ncdump", ["-p", "9,17", baseline])
-        XCTAssertEqual(dump.status, 0, dump.stderr)
-        var cdl = dump.stdout
-        cdl.replaceSubrange(cdl.startIndex..<(try XCTUnwrap(cdl.range(of: "{"))).lowerBound, with: "netcdf shifted ")
-        for frame in 0..<4 {
-            cdl = cdl.replacingOccurrences(of: "2026-11-22_0\(frame):00:00", with: String(format: "2026-11-22_%02d:00:00", hour + frame))
-        }
-        try makeNetCDF(cdl: cdl, kind: "64-bit-offset", at: path)
-        return path
+        hour == 0 ? baseline : try shiftedRun(baseline, byMinutes: hour * 60, into: directory)
     }
 
     /// Every stored value is within half its precision of what ingest computed (running

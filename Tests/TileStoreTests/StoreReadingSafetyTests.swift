@@ -165,9 +165,8 @@ final class StoreReadingSafetyTests: XCTestCase {
         let before = try folder()
         SystemCalls.inject(.fsyncDirectory, errno: EIO)
         defer { SystemCalls.reset() }
-        var extractor = Extractor(inputs: [d01], store: store)
+        var extractor = Extractor(inputs: [try shiftedRun(d01, byMinutes: 360, into: directory)], store: store)
         extractor.model = "wrf"
-        extractor.cycle = 1_795_305_600 + 6 * 3600
         XCTAssertThrowsError(try extractor.run()) { error in
             guard case .io(let failure)? = error as? StoreError else { return XCTFail("\(error)") }
             XCTAssertEqual(failure.code, EIO)
@@ -183,7 +182,8 @@ final class StoreReadingSafetyTests: XCTestCase {
         _ = try extractor.run()
         SystemCalls.inject(.unlink, errno: EBUSY)
         defer { SystemCalls.reset() }
-        extractor.cycle = 1_795_305_600 + 6 * 3600
+        extractor.inputs = [try shiftedRun(d01, byMinutes: 360, into: directory)]
+        extractor.cycle = nil
         extractor.keep = 1
         let summary = try extractor.run()
         XCTAssertEqual(summary.pruned, [], "nothing was removed, so nothing is reported pruned")

@@ -17,7 +17,10 @@ final class StoreSafetyTests: XCTestCase {
 
     private func extract(_ inputs: [String]? = nil, cycle: Int64? = nil, keep: Int? = nil, model: String = "wrf",
                          allowFewerDomains: Bool = false) throws -> ExtractionSummary {
-        var extractor = Extractor(inputs: inputs ?? [baseline], store: store)
+        // A run is filed only under its own start: a later cycle is a shifted copy of baseline.
+        let shift = Int(((cycle ?? cycle00) - cycle00) / 60)
+        let run = shift == 0 ? baseline : try shiftedRun(baseline, byMinutes: shift, into: directory)
+        var extractor = Extractor(inputs: inputs ?? [run], store: store)
         extractor.model = model
         extractor.cycle = cycle
         extractor.keep = keep
@@ -95,8 +98,15 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: inputFolder + "/wrfout_d01_2026-11-22_00:00:00"),
                       "the input folder must survive --keep")
         XCTAssertEqual(summary.pruned, [], "nothing the store published was old enough to prune")
-        _ = try extract([inputFolder], cycle: cycle00 + 6 * 3600, keep: 1)
+        // The next run, also inside the store, published with --keep 1: the old cycle goes,
+        // both input folders stay.
+        let later = store + "/wrf/2026-11-20T06Z"
+        try FileManager.default.createDirectory(atPath: later, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try shiftedRun(baseline, byMinutes: 360, into: directory),
+                                         toPath: later + "/wrfout_d01_2026-11-22_06:00:00")
+        _ = try extract([later], cycle: cycle00 + 6 * 3600, keep: 1)
         XCTAssertTrue(FileManager.default.fileExists(atPath: inputFolder + "/wrfout_d01_2026-11-22_00:00:00"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: later + "/wrfout_d01_2026-11-22_06:00:00"))
         XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T06Z"])
     }
 
