@@ -27,7 +27,7 @@ let package = Package(
         // commands that never read netCDF (query) do not pay ~10 ms loading HDF5, curl, TLS, ...
         .target(name: "CNetCDFLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Typed Swift layer over libnetcdf: files, dimensions, variables, attributes, errors.
-        .target(name: "NetCDF", dependencies: ["CNetCDFLoader"]),
+        .target(name: "NetCDF", dependencies: ["CNetCDFLoader", "Catalog"]),
         // Map projections and grids: lat/lon <-> fractional grid position. No I/O.
         .target(name: "GridGeometry"),
         // The shared vocabulary: the variables TileCast serves (names, units, stored precision),

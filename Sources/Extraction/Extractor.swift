@@ -45,7 +45,7 @@ public struct ExtractionProgress: Sendable {
 }
 
 /// Reads a run and writes it as one published cycle of the store.
-public struct Extractor {
+public struct Extractor: Sendable {
     public var inputs: [String]
     public var store: String
     public var model: String?
@@ -85,15 +85,7 @@ public struct Extractor {
         let modelName = model ?? run.profileName
         let cycleTime = try run.cycle(requested: cycle)   // refuses a cycle that is not the run's start
         let files = Set(run.domains.flatMap { $0.files.map(\.path) })
-        let bytesIn = files.reduce(Int64(0)) { total, path in
-            total + ((try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath)[.size] as? NSNumber)?.int64Value ?? 0)
-        }
-        var summary = ExtractionSummary(
-            model: modelName, cycle: CycleStore.cycleName(cycleTime), domains: run.domains.map(\.name),
-            files: files.count, frames: run.domains.reduce(0) { $0 + $1.frames.count },
-            // The variables written: those asked for (all by default) that a domain provides.
-            variables: Set(run.domains.flatMap { $0.variables.available }).filter { self.variables?.contains($0) ?? true }.count,
-            bytesIn: bytesIn, bytesOut: 0, seconds: 0, pruned: [], warnings: run.warnings.map(\.message), dryRun: dryRun)
+        var summary = self.summary(of: run, model: modelName, cycle: cycleTime, files: files)
         if dryRun {
             summary.seconds = Date().timeIntervalSince(started)
             return summary
@@ -101,64 +93,19 @@ public struct Extractor {
 
         try Self.refuseInputsInsideStore(Array(files), store: store, model: modelName)
         let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
-        if !allowFewerDomains, let replaced = writer.replacedManifest() {
-            let lost = replaced.domains.map(\.domain).filter { !run.domains.map(\.name).contains($0) }
-            if !lost.isEmpty {
-                throw ExtractionError.fewerDomains(cycle: writer.cycleName, lost: lost, published: replaced.domains.map(\.domain))
-            }
-        }
-        let totalFrames = summary.frames
+        try refuseFewerDomains(run, replacing: writer)
         // Domains are written side by side (one per core): reading is serialised by the
         // netCDF lock, but deriving, quantizing and encoding are not.
         let counter = FrameCounter()
-        let progress = self.progress
-        let fault = self.faultInjection
-        let variables = self.variables
-        let title = run.title
-        let paths = run.domains.map { writer.domainPath($0.id) }
-        let memoryLimit = writerMemoryLimit
+        let paths = run.domains.map { writer.domainPath($0.id) }, totalFrames = summary.frames
         let outcomes: [Result<DomainOutcome, Error>] = concurrentMap(run.domains.count) { index in
-            let domain = run.domains[index]
-            do {
-                try fault?("domain \(domain.name)")
-                var reader = try FrameReader(domain: domain, variables: variables)
-                let metadata = DomainFileMetadata(
-                    model: modelName, modelTitle: title, cycle: cycleTime, domain: domain.id,
-                    parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
-                    parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
-                    projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
-                    southWestCorner: domain.grid.southWestCorner, times: domain.times,
-                    sources: domain.files.map { ($0.path as NSString).lastPathComponent },
-                    createdBy: "tilecast \(TileCastVersion.current)")
-                let file = try DomainFileWriter(path: paths[index], metadata: metadata, variables: reader.variables,
-                                                  memoryLimit: memoryLimit)
-                while let frame = try reader.nextFrame() {
-                    try file.add(frame: frame.values)
-                    let done = counter.increment()
-                    progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
-                }
-                let size = try file.finish()
-                var warnings: [String] = []
-                if reader.accumulationReport.resetCells > 0 {
-                    warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
-                }
-                if !reader.missingValues.isEmpty {
-                    let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                    warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
-                }
-                return .success(DomainOutcome(
-                    bytes: size, warnings: warnings,
-                    manifest: CycleManifest.DomainEntry(domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
-                                                        frames: domain.frames.count, variables: reader.variables.map(\.rawValue))))
-            } catch {
-                return .failure(error)
-            }
+            Result { try writeDomain(run.domains[index], of: run, model: modelName, cycle: cycleTime,
+                                     to: paths[index], counter: counter, totalFrames: totalFrames) }
         }
-        var bytesOut: Int64 = 0
         var manifestDomains: [CycleManifest.DomainEntry] = []
         for outcome in outcomes {
             let domain = try outcome.get()
-            bytesOut += Int64(domain.bytes)
+            summary.bytesOut += Int64(domain.manifest.bytes)
             summary.warnings += domain.warnings
             manifestDomains.append(domain.manifest)
         }
@@ -170,9 +117,62 @@ public struct Extractor {
         let published = try writer.publish(manifest: manifest, keep: keep)
         summary.pruned = published.pruned
         summary.warnings += published.warnings
-        summary.bytesOut = bytesOut
         summary.seconds = Date().timeIntervalSince(started)
         return summary
+    }
+
+    /// What the extraction will publish, before anything is written.
+    private func summary(of run: ModelRun, model: String, cycle: Int64, files: Set<String>) -> ExtractionSummary {
+        ExtractionSummary(
+            model: model, cycle: CycleStore.cycleName(cycle), domains: run.domains.map(\.name),
+            files: files.count, frames: run.domains.reduce(0) { $0 + $1.frames.count },
+            // The variables written: those asked for (all by default) that a domain provides.
+            variables: Set(run.domains.flatMap { $0.variables.available }).filter { self.variables?.contains($0) ?? true }.count,
+            bytesIn: files.reduce(Int64(0)) { $0 + (fileSize(atPath: $1) ?? 0) }, bytesOut: 0, seconds: 0, pruned: [],
+            warnings: run.warnings.map(\.message), dryRun: dryRun)
+    }
+
+    /// A re-run never silently replaces a published cycle with one that lacks some of its
+    /// domains (a lost nest file would turn a 3 km forecast into a 9 km one).
+    private func refuseFewerDomains(_ run: ModelRun, replacing writer: CycleWriter) throws {
+        guard !allowFewerDomains, let replaced = writer.replacedManifest() else { return }
+        let lost = replaced.domains.map(\.domain).filter { !run.domains.map(\.name).contains($0) }
+        if !lost.isEmpty {
+            throw ExtractionError.fewerDomains(cycle: writer.cycleName, lost: lost, published: replaced.domains.map(\.domain))
+        }
+    }
+
+    /// Reads, derives and writes one domain's file; its manifest entry and warnings.
+    private func writeDomain(_ domain: Domain, of run: ModelRun, model: String, cycle: Int64, to path: String,
+                             counter: FrameCounter, totalFrames: Int) throws -> DomainOutcome {
+        try faultInjection?("domain \(domain.name)")
+        var reader = try FrameReader(domain: domain, variables: variables)
+        let metadata = DomainFileMetadata(
+            model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
+            parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
+            parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
+            projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
+            southWestCorner: domain.grid.southWestCorner, times: domain.times,
+            sources: domain.files.map { ($0.path as NSString).lastPathComponent },
+            createdBy: "tilecast \(TileCastVersion.current)")
+        let file = try DomainFileWriter(path: path, metadata: metadata, variables: reader.variables, memoryLimit: writerMemoryLimit)
+        while let frame = try reader.nextFrame() {
+            try file.add(frame: frame.values)
+            let done = counter.increment()
+            progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
+        }
+        let size = try file.finish()
+        var warnings: [String] = []
+        if reader.accumulationReport.resetCells > 0 {
+            warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+        }
+        if !reader.missingValues.isEmpty {
+            let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+        }
+        return DomainOutcome(warnings: warnings, manifest: CycleManifest.DomainEntry(
+            domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
+            frames: domain.frames.count, variables: reader.variables.map(\.rawValue)))
     }
 }
 
@@ -183,7 +183,6 @@ public enum TileCastVersion {
 
 /// What writing one domain produced.
 struct DomainOutcome: Sendable {
-    let bytes: Int
     let warnings: [String]
     let manifest: CycleManifest.DomainEntry
 }

@@ -79,7 +79,7 @@ public struct RunCompleteness {
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).map { (path as NSString).appendingPathComponent($0) }
                 : [path]
             for file in files {
-                result[file] = (try? FileManager.default.attributesOfItem(atPath: (file as NSString).resolvingSymlinksInPath)[.size] as? NSNumber)?.int64Value ?? -1
+                result[file] = fileSize(atPath: file) ?? -1
             }
         }
         return result

@@ -83,8 +83,8 @@ public struct RunDescription: Codable, Sendable {
             coordinates = "inconsistent: \(cells) cells differ from frame 0 by up to \(String(format: "%.4f", difference))° in frames \(frames.map(String.init).joined(separator: ",")); frame 0 is used"
         }
         return DomainDescription(
-            domain: "d" + twoDigits(id),
-            parent: nest.map { "d" + twoDigits($0.parentID) },
+            domain: domainName(id),
+            parent: nest.map { domainName($0.parentID) },
             parentGridRatio: nest?.ratio,
             parentStart: nest.map { [$0.iParentStart, $0.jParentStart] },
             nestOffsetCells: nestCheck?.offsetCells,

@@ -25,7 +25,7 @@ public struct Domain: Sendable {
     /// What this domain can provide, and what it cannot and why.
     public let variables: VariableAvailability
 
-    public var name: String { "d" + twoDigits(id) }
+    public var name: String { domainName(id) }
     public var times: [Int64] { frames.map(\.time) }
     public var projection: ProjectionParameters { grid.parameters }
     /// The most common interval between frames (nil for a single frame).

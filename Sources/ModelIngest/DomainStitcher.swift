@@ -6,7 +6,7 @@ import NetCDF
 enum DomainStitcher {
     static func stitch(id: Int, files: [SourceFile], warnings: inout [IngestWarning]) throws -> Domain {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
-        let name = "d" + twoDigits(id)
+        let name = domainName(id)
         for file in files {
             try requireProjectionMatchesCoordinates(file)
             if case .moving(let shift, let frame) = file.coordinates {

@@ -1,3 +1,4 @@
+import Catalog
 import NetCDF
 
 /// Why a run cannot be read. Every case names the file, variable or domain at fault and what
@@ -70,13 +71,13 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badProjection(let path, let detail):
             return "\(path): unusable map projection: \(detail)"
         case .overlappingFrames(let domain, let time, let paths):
-            return "d\(twoDigits(domain)): time \(time) appears in \(paths.joined(separator: " and ")) with different values: expected each time once (remove one file)"
+            return "\(domainName(domain)): time \(time) appears in \(paths.joined(separator: " and ")) with different values: expected each time once (remove one file)"
         case .missingFrames(let domain, let after, let before, let step):
-            return "d\(twoDigits(domain)): frames missing between \(after) and \(before) (the run's step is \(step)): is a file of the run missing?"
+            return "\(domainName(domain)): frames missing between \(after) and \(before) (the run's step is \(step)): is a file of the run missing?"
         case .inconsistentGrid(let domain, let paths, let detail):
-            return "d\(twoDigits(domain)): files disagree on the grid (\(detail)): \(paths.joined(separator: ", "))"
+            return "\(domainName(domain)): files disagree on the grid (\(detail)): \(paths.joined(separator: ", "))"
         case .movingNest(let domain, let path, let detail):
-            return "\(path): d\(twoDigits(domain)) is a moving nest (\(detail)); moving nests are not supported: extract the static domains only"
+            return "\(path): \(domainName(domain)) is a moving nest (\(detail)); moving nests are not supported: extract the static domains only"
         case .nothingUsable(let path, let detail):
             return "\(path): nothing to extract: \(detail)"
         case .incompleteRun(let detail):
@@ -108,4 +109,3 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "warning: \(message)" }
 }
 
-func twoDigits(_ value: Int) -> String { value < 10 && value >= 0 ? "0\(value)" : String(value) }

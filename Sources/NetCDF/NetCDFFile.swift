@@ -1,3 +1,4 @@
+import Catalog
 import CNetCDFLoader
 import Foundation
 
@@ -100,8 +101,7 @@ public final class NetCDFFile: Sendable {
     /// Refuses a classic-format file shorter than its header promises (see `ClassicLayout`).
     private static func checkClassicSize(path: String, format: NetCDFFormat) throws(NetCDFError) {
         guard [.classic, .offset64, .cdf5].contains(format), let layout = ClassicLayout.read(path: path),
-              let attributes = try? FileManager.default.attributesOfItem(atPath: (path as NSString).resolvingSymlinksInPath),
-              let size = (attributes[.size] as? NSNumber)?.uint64Value else { return }
+              let size = fileSize(atPath: path).map(UInt64.init) else { return }
         if size < layout.requiredSize {
             throw NetCDFError(status: .truncated, path: path,
                               operation: "check size (the header promises \(layout.requiredSize) bytes, the file has \(size): truncated)")

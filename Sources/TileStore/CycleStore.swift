@@ -147,9 +147,7 @@ public enum CycleStore {
     public static func domainFileName(_ domain: Int) -> String { domainName(domain) + ".tcs" }
 
     /// A domain's name: "d01", "d02", ..., "d10".
-    public static func domainName(_ domain: Int) -> String {
-        "d" + (domain < 10 && domain >= 0 ? "0" : "") + String(domain)
-    }
+    public static func domainName(_ domain: Int) -> String { Catalog.domainName(domain) }
 
     private static func listing(root: String, model: String) -> String {
         let known = cycles(root: root, model: model)
