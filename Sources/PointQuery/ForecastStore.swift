@@ -8,9 +8,34 @@ public struct StoredDomain: Sendable {
     public let reader: DomainFileReader
     public let grid: ProjectedGrid
     public let times: TimeInterpolation
-    /// Cells left out along the edges: WRF's boundary relaxation zone for nests, none for
-    /// the outermost domain (its edge is the edge of the model).
+    /// Cells left out along the edges: WRF's boundary relaxation zone for a nest that has a
+    /// coarser domain around it in the cycle, none otherwise (its edge is the edge of the model).
     public let margin: Double
+
+    /// How far outside the outermost row or column (in cells) a place is still taken as on
+    /// it: coordinates typed to 4 decimals (about 11 m) miss an edge node by up to ~0.002
+    /// cell at 9 km, ~0.006 at 3 km. Only for a domain without margin, whose edge has no
+    /// coarser domain to fall back on; a nest's margin is unchanged.
+    public static let edgeTolerance = 0.01
+
+    /// The grid position of a place, clamped onto the edge when it lies within
+    /// `edgeTolerance` outside a domain without margin.
+    public func position(of point: GeoPoint) -> GridPosition {
+        let position = grid.position(of: point)
+        guard margin == 0 else { return position }
+        func clamp(_ x: Double, _ count: Int) -> Double {
+            let last = Double(count - 1)
+            if x < 0 && x >= -Self.edgeTolerance { return 0 }
+            if x > last && x <= last + Self.edgeTolerance { return last }
+            return x
+        }
+        return GridPosition(i: clamp(position.i, metadata.westEast), j: clamp(position.j, metadata.southNorth))
+    }
+
+    /// Whether the domain stores what a variable is computed from.
+    public func holds(_ variable: OutputVariable) -> Bool {
+        variable.sources.allSatisfy { reader.stored($0) != nil }
+    }
 
     public var metadata: DomainFileMetadata { reader.metadata }
     public var name: String { "d" + (metadata.domain < 10 ? "0" : "") + String(metadata.domain) }
@@ -32,6 +57,10 @@ public final class ForecastStore: Sendable {
     public let cycle: String
     /// Finest grid first, so the first domain that holds a point is the one to use.
     public let domains: [StoredDomain]
+    /// The output variables every domain of the cycle can answer, in catalog order.
+    public let availableVariables: [OutputVariable]
+    /// What a request without a variable list answers: the defaults the cycle holds.
+    public let defaultVariables: [OutputVariable]
 
     /// Opens a cycle ("latest" by default) of a model (the only one, when the store holds one).
     ///
@@ -40,6 +69,9 @@ public final class ForecastStore: Sendable {
     ///   model is not given and the store holds several.
     public init(root: String, model: String? = nil, cycle: String = "latest", nestMargin: Double = 5) throws(QueryError) {
         self.root = root
+        guard nestMargin.isFinite, nestMargin >= 0 else {
+            throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
+        }
         let models = CycleStore.models(root: root)
         let chosen: String
         if let model {
@@ -80,11 +112,37 @@ public final class ForecastStore: Sendable {
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
+        let opened = domains
+        let available = OutputVariable.allCases.filter { variable in opened.allSatisfy { $0.holds(variable) } }
+        availableVariables = available
+        defaultVariables = OutputVariable.defaults.filter(available.contains)
+    }
+
+    /// The variables to answer: those asked for (the cycle's defaults when nil), plus what
+    /// the daily summaries need.
+    ///
+    /// - Throws: `.badRequest` naming a variable the cycle does not hold and listing what it
+    ///   holds (an answer of nulls with exit 0 would look like missing data, not a typo).
+    public func resolveVariables(requested: [OutputVariable]?, daily: [DailyVariable]) throws(QueryError) -> [OutputVariable] {
+        var variables = requested ?? defaultVariables
+        for summary in daily where !variables.contains(summary.variable) { variables.append(summary.variable) }
+        for variable in variables where !availableVariables.contains(variable) {
+            throw notHeld(variable)
+        }
+        return variables
+    }
+
+    /// The error for a variable the cycle (or one of its domains) does not hold.
+    func notHeld(_ variable: OutputVariable) -> QueryError {
+        let holding = domains.filter { $0.holds(variable) }.map(\.name)
+        let partly = holding.isEmpty ? "" : " (only \(holding.joined(separator: ", ")) of its domains hold it)"
+        let held = availableVariables.isEmpty ? "no variables" : availableVariables.map(\.rawValue).joined(separator: ", ")
+        return .badRequest("variable \(variable.rawValue) is not stored in \(model) cycle \(cycle)\(partly); it holds: \(held)")
     }
 
     /// Opens every domain file of a cycle folder, finest grid first.
     private static func open(folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
-        var domains: [StoredDomain] = []
+        var opened: [(reader: DomainFileReader, grid: ProjectedGrid, times: TimeInterpolation)] = []
         for path in CycleStore.domainFiles(folder: folder) {
             let reader = try DomainFileReader(path: path)
             let m = reader.metadata
@@ -97,10 +155,21 @@ public final class ForecastStore: Sendable {
             } catch {
                 throw StoreError.corrupt(path: path, detail: "unusable grid or times in metadata: \(error)")
             }
-            domains.append(StoredDomain(reader: reader, grid: grid, times: times,
-                                        margin: m.parentDomain == nil ? 0 : nestMargin))
+            opened.append((reader, grid, times))
         }
-        guard !domains.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
+        guard !opened.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
+        // The margin goes by geometry, not by PARENT_ID: a nest whose parent is not in the
+        // cycle (extracted alone), or metadata that loops or names a parent on a single grid,
+        // must not lose its edge, since no coarser domain would answer there.
+        let domains = opened.map { domain in
+            let centre = domain.grid.point(at: GridPosition(i: Double(domain.grid.westEast - 1) / 2,
+                                                            j: Double(domain.grid.southNorth - 1) / 2))
+            let surrounded = opened.contains { other in
+                other.reader.metadata.projection.dx > domain.reader.metadata.projection.dx
+                    && other.grid.contains(other.grid.position(of: centre))
+            }
+            return StoredDomain(reader: domain.reader, grid: domain.grid, times: domain.times, margin: surrounded ? nestMargin : 0)
+        }
         return domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
     }
 
@@ -112,7 +181,7 @@ public final class ForecastStore: Sendable {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
         var coveringInSpace: StoredDomain?
         for domain in domains {
-            let position = domain.grid.position(of: point)
+            let position = domain.position(of: point)
             guard domain.grid.contains(position, margin: domain.margin) else { continue }
             if coveringInSpace == nil { coveringInSpace = domain }
             guard let start = domain.metadata.times.first, let end = domain.metadata.times.last,

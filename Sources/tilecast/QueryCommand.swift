@@ -105,8 +105,9 @@ struct QueryCommand: ParsableCommand {
         _ = try parsedDaily()
     }
 
-    func parsedVariables() throws -> [OutputVariable] {
-        guard let variables else { return OutputVariable.defaults }
+    /// The variables asked for; nil when not given (the cycle's defaults).
+    func parsedVariables() throws -> [OutputVariable]? {
+        guard let variables else { return nil }
         var result: [OutputVariable] = []
         for name in variables.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let parsed = OutputVariable.parse(name) else {
@@ -114,6 +115,7 @@ struct QueryCommand: ParsableCommand {
             }
             for variable in parsed where !result.contains(variable) { result.append(variable) }
         }
+        if result.isEmpty { throw ValidationError("--variables: no variable named; leave the option out for all the cycle holds") }
         return result
     }
 
@@ -129,14 +131,17 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let dailyVariables = try parsedDaily()
-        var outputVariables = try parsedVariables()
-        for summary in dailyVariables where !outputVariables.contains(summary.variable) { outputVariables.append(summary.variable) }
+        let requestedVariables = try parsedVariables()
         let units = OutputUnits(temperature: TemperatureUnit(rawValue: temperatureUnit) ?? .celsius,
                                 windSpeed: WindSpeedUnit(rawValue: windSpeedUnit) ?? .kmh,
                                 precipitation: PrecipitationUnit(rawValue: precipitationUnit) ?? .mm)
         let zone = timezone.flatMap(TimeZone.init(identifier:))
         let forecastStore: ForecastStore
         do { forecastStore = try ForecastStore(root: store, model: model, cycle: cycle, nestMargin: nestMargin) } catch {
+            throw Failure(code: error.exitCode, message: error.description)
+        }
+        let outputVariables: [OutputVariable]
+        do { outputVariables = try forecastStore.resolveVariables(requested: requestedVariables, daily: dailyVariables) } catch {
             throw Failure(code: error.exitCode, message: error.description)
         }
         let times = defaultTimes(store: forecastStore, zone: zone, daily: !dailyVariables.isEmpty)

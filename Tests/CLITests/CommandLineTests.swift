@@ -150,6 +150,35 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("dry")), "a dry run writes nothing")
     }
 
+    /// Issue 16 item 8: an empty selection publishes nothing; a variable the cycle does not
+    /// hold is exit 2 naming it and what the cycle holds (not a column of nulls, exit 0).
+    func testEmptyVariableSelectionAndUnstoredVariablesAreRefused() throws {
+        let baselineStore = try extractBaseline()
+        for selection in ["", " , ,", ","] {
+            let store = directory.path("empty")
+            let result = try run(["extract", baseline, "--store", store, "--variables", selection])
+            XCTAssertEqual(result.status, 2, "--variables '\(selection)': \(result.stdout) \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("--variables"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/wrf/latest"), "nothing published")
+        }
+        let store = directory.path("t2only")
+        XCTAssertEqual(try run(["extract", baseline, "--store", store, "--variables", "T2"]).status, 0)
+        let query = ["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--start", "2026-11-22T00Z", "--hours", "2"]
+        let missing = try run(query + ["--variables", "temperature_2m,precipitation"])
+        XCTAssertEqual(missing.status, 2, missing.stdout)
+        XCTAssertTrue(missing.stderr.contains("precipitation") && missing.stderr.contains("temperature_2m"), missing.stderr)
+        XCTAssertEqual(missing.stdout, "")
+        let daily = try run(query + ["--daily", "precipitation_sum"])
+        XCTAssertEqual(daily.status, 2, daily.stdout)
+        // Without --variables: what the cycle holds.
+        let plain = try run(query + ["--format", "csv"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertTrue(plain.stdout.hasPrefix("latitude,longitude,time,model,cycle,domain,grid_i,grid_j,temperature_2m\n"), plain.stdout)
+        // The full store still answers every default variable.
+        let all = try run(["query", "--store", baselineStore, "--lat", "39.3", "--lon", "-8", "--start", "2026-11-22T00Z", "--hours", "2"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)
