@@ -23,7 +23,7 @@ public struct PlaceAnswer: Sendable {
 
 /// Prints answers as JSON, CSV or a readable table. Missing values print as null (JSON) or
 /// an empty field (CSV) or "-" (table), never as a made-up number.
-public struct ForecastRenderer {
+public struct ForecastRenderer: Sendable {
     public enum Format: String, CaseIterable, Sendable { case json, csv, table }
 
     public let timeZone: TimeZone?
@@ -34,18 +34,23 @@ public struct ForecastRenderer {
         self.dailyVariables = dailyVariables
     }
 
+    /// The whole output as one string (for a few answers; `ForecastWriter` streams many).
     public func render(_ answers: [PlaceAnswer], format: Format, single: Bool) -> String {
-        switch format {
-        case .json: return json(answers, single: single)
-        case .csv: return csv(answers)
-        case .table: return table(answers)
-        }
+        var text = ""
+        let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? OutputVariable.defaults
+        var writer = ForecastWriter(renderer: self, format: format, single: single, variables: variables,
+                                    names: answers.contains { $0.name != nil }) { text += $0 }
+        for answer in answers { writer.write(answer) }
+        writer.finish()
+        return text
     }
 
-    /// Decimals printed per variable: about the stored precision.
-    static func decimals(_ variable: OutputVariable) -> Int {
+    /// Decimals printed per variable: about the stored precision (3 for inches, whose
+    /// hundredths are a quarter millimetre: 0.06 mm would print as 0.00).
+    static func decimals(_ variable: OutputVariable, _ units: OutputUnits) -> Int {
         switch variable {
-        case .temperature2m, .dewPoint2m, .apparentTemperature, .precipitation, .snowfall, .windSpeed10m, .windU10m, .windV10m: return 2
+        case .precipitation, .snowfall: return units.precipitation == .inch ? 3 : 2
+        case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m: return 2
         case .relativeHumidity2m, .pressureMSL, .surfacePressure: return 1
         case .cloudCover, .windDirection10m, .shortwaveRadiation, .weatherCode: return 0
         }
@@ -55,6 +60,14 @@ public struct ForecastRenderer {
         guard value.isFinite else { return nil }
         let text = String(format: "%.\(decimals)f", value)
         return text == "-0" || text.hasPrefix("-0.") && Double(text) == 0 ? String(text.dropFirst()) : text
+    }
+
+    /// A value as printed: nil when missing. A wind direction is in (0, 360] with 0 kept
+    /// for calm (see Meteorology's windDirection), so a real wind within half a degree of
+    /// north, which rounds to 0, prints as 360.
+    static func formatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits) -> String? {
+        guard let text = number(value, decimals(variable, units)) else { return nil }
+        return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
     }
 
     /// "2026-11-22T06:00Z", or local time with its offset when a time zone is given.
@@ -68,12 +81,7 @@ public struct ForecastRenderer {
 
     // MARK: JSON
 
-    private func json(_ answers: [PlaceAnswer], single: Bool) -> String {
-        let objects = answers.map(jsonObject)
-        return single && objects.count == 1 ? objects[0] : "[\n" + objects.joined(separator: ",\n") + "\n]"
-    }
-
-    private func jsonObject(_ answer: PlaceAnswer) -> String {
+    func jsonObject(_ answer: PlaceAnswer) -> String {
         var fields: [(String, String)] = []
         if let name = answer.name { fields.append(("name", quote(name))) }
         switch answer.result {
@@ -95,7 +103,7 @@ public struct ForecastRenderer {
             for variable in forecast.variables {
                 units.append((variable.rawValue, quote(forecast.units.symbol(variable))))
                 let values = forecast.values[variable] ?? []
-                hourly.append((variable.rawValue, "[" + values.map { Self.number($0, Self.decimals(variable)) ?? "null" }.joined(separator: ", ") + "]"))
+                hourly.append((variable.rawValue, "[" + values.map { Self.formatted($0, variable, forecast.units) ?? "null" }.joined(separator: ", ") + "]"))
             }
             fields.append(("hourly_units", object(units, indent: 2)))
             fields.append(("hourly", object(hourly, indent: 2)))
@@ -105,7 +113,7 @@ public struct ForecastRenderer {
                               ("hours", "[" + daily.hours.map(String.init).joined(separator: ", ") + "]")]
                 for variable in dailyVariables {
                     dailyUnits.append((variable.description, quote(forecast.units.symbol(variable.variable))))
-                    values.append((variable.description, "[" + (daily.values[variable] ?? []).map { Self.number($0, Self.decimals(variable.variable)) ?? "null" }.joined(separator: ", ") + "]"))
+                    values.append((variable.description, "[" + (daily.values[variable] ?? []).map { Self.formatted($0, variable.variable, forecast.units) ?? "null" }.joined(separator: ", ") + "]"))
                 }
                 fields.append(("daily_units", object(dailyUnits, indent: 2)))
                 fields.append(("daily", object(values, indent: 2)))
@@ -137,27 +145,46 @@ public struct ForecastRenderer {
 
     // MARK: CSV
 
-    private func csv(_ answers: [PlaceAnswer]) -> String {
-        let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? OutputVariable.defaults
-        let hasNames = answers.contains { $0.name != nil }
-        var header = (hasNames ? ["name"] : []) + ["latitude", "longitude", "time", "model", "cycle", "domain", "grid_i", "grid_j"]
-        header += variables.map(\.rawValue)
-        var rows = [header.joined(separator: ",")]
-        for answer in answers {
-            guard case .success(let forecast) = answer.result else { continue }
-            let p = forecast.provenance
-            for (t, time) in forecast.times.enumerated() {
-                var row = hasNames ? [csvField(answer.name ?? "")] : []
-                row += ["\(forecast.latitude)", "\(forecast.longitude)", timeText(time), csvField(p.model), p.cycle, p.domain, "\(p.gridI)", "\(p.gridJ)"]
-                row += variables.map { Self.number(forecast.values[$0]?[t] ?? .nan, Self.decimals($0)) ?? "" }
-                rows.append(row.joined(separator: ","))
-            }
-        }
-        return rows.joined(separator: "\n")
+    func csvHeader(_ variables: [OutputVariable], names: Bool) -> String {
+        ((names ? ["name"] : []) + ["latitude", "longitude", "time", "model", "cycle", "domain", "grid_i", "grid_j"]
+            + variables.map(\.rawValue)).joined(separator: ",")
     }
 
-    private func csvField(_ text: String) -> String {
-        text.contains(",") || text.contains("\"") ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    /// One row per time of a place; nothing for a failed place (its error goes to stderr).
+    func csvRows(_ answer: PlaceAnswer, variables: [OutputVariable], names: Bool) -> [String] {
+        guard case .success(let forecast) = answer.result else { return [] }
+        let p = forecast.provenance
+        return forecast.times.enumerated().map { t, time in
+            var row = names ? [Self.csvField(answer.name ?? "")] : []
+            row += ["\(forecast.latitude)", "\(forecast.longitude)", timeText(time), Self.csvField(p.model), Self.csvField(p.cycle),
+                    Self.csvField(p.domain), "\(p.gridI)", "\(p.gridJ)"]
+            row += variables.map { Self.formatted(forecast.values[$0]?[t] ?? .nan, $0, forecast.units) ?? "" }
+            return row.joined(separator: ",")
+        }
+    }
+
+    /// The daily section's header: as Open-Meteo's CSV, a second table after a blank line.
+    func csvDailyHeader(names: Bool) -> String {
+        ((names ? ["name"] : []) + ["latitude", "longitude", "date", "model", "cycle", "domain", "hours"]
+            + dailyVariables.map(\.description)).joined(separator: ",")
+    }
+
+    func csvDailyRows(_ answer: PlaceAnswer, names: Bool) -> [String] {
+        guard case .success(let forecast) = answer.result, let daily = answer.daily else { return [] }
+        let p = forecast.provenance
+        return daily.dates.enumerated().map { d, date in
+            var row = names ? [Self.csvField(answer.name ?? "")] : []
+            row += ["\(forecast.latitude)", "\(forecast.longitude)", date, Self.csvField(p.model), Self.csvField(p.cycle),
+                    Self.csvField(p.domain), "\(daily.hours[d])"]
+            row += dailyVariables.map { Self.formatted(daily.values[$0]?[d] ?? .nan, $0.variable, forecast.units) ?? "" }
+            return row.joined(separator: ",")
+        }
+    }
+
+    /// RFC 4180: a field holding a comma, a double quote, CR or LF is quoted, its quotes doubled.
+    static func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     // MARK: Table
@@ -169,43 +196,99 @@ public struct ForecastRenderer {
         .shortwaveRadiation: "sw", .windU10m: "u10", .windV10m: "v10",
     ]
 
-    private func table(_ answers: [PlaceAnswer]) -> String {
-        var blocks: [String] = []
-        for answer in answers {
-            switch answer.result {
-            case .failure(let error):
-                blocks.append("\(answer.name.map { "\($0): " } ?? "")\(answer.latitude), \(answer.longitude): \(error.description)")
-            case .success(let forecast):
-                let p = forecast.provenance
-                var lines: [String] = []
-                let place = (answer.name.map { "\($0)  " } ?? "") + "\(forecast.latitude), \(forecast.longitude)"
-                lines.append("\(place)  elevation \(forecast.elevation.flatMap { Self.number($0, 0) } ?? "-") m")
-                lines.append("\(p.model) cycle \(p.cycle), \(p.domain) (\(String(format: "%g", p.gridSpacingKilometres)) km), grid position i=\(p.gridI) j=\(p.gridJ)")
-                let columns = forecast.variables
-                let timeHeader = "time" + (timeZone.map { " (\($0.identifier))" } ?? " (UTC)")
-                let widths = columns.map { max((Self.shortNames[$0] ?? $0.rawValue).count, forecast.units.symbol($0).count, 6) }
-                let timeWidth = max(timeHeader.count, 22) + 2
-                func row(_ first: String, _ cells: [String]) -> String {
-                    first.padding(toLength: timeWidth, withPad: " ", startingAt: 0)
-                        + zip(cells, widths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  ")
-                }
-                lines.append(row(timeHeader, columns.map { Self.shortNames[$0] ?? $0.rawValue }))
-                lines.append(row("", columns.map { forecast.units.symbol($0) }))
-                for (t, time) in forecast.times.enumerated() {
-                    lines.append(row(timeText(time), columns.map { Self.number(forecast.values[$0]?[t] ?? .nan, Self.decimals($0)) ?? "-" }))
-                }
-                if let daily = answer.daily, !dailyVariables.isEmpty {
-                    lines.append("")
-                    let dailyWidths = dailyVariables.map { max($0.description.count, 8) }
-                    lines.append("day".padding(toLength: 12, withPad: " ", startingAt: 0) + zip(dailyVariables, dailyWidths).map { String(repeating: " ", count: $1 - $0.description.count) + $0.description }.joined(separator: "  "))
-                    for (d, date) in daily.dates.enumerated() {
-                        let cells = dailyVariables.map { Self.number(daily.values[$0]?[d] ?? .nan, Self.decimals($0.variable)) ?? "-" }
-                        lines.append(date.padding(toLength: 12, withPad: " ", startingAt: 0) + zip(cells, dailyWidths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  "))
-                    }
-                }
-                blocks.append(lines.joined(separator: "\n"))
+    func tableBlock(_ answer: PlaceAnswer) -> String {
+        switch answer.result {
+        case .failure(let error):
+            return "\(answer.name.map { "\($0): " } ?? "")\(answer.latitude), \(answer.longitude): \(error.description)"
+        case .success(let forecast):
+            let p = forecast.provenance
+            var lines: [String] = []
+            let place = (answer.name.map { "\($0)  " } ?? "") + "\(forecast.latitude), \(forecast.longitude)"
+            lines.append("\(place)  elevation \(forecast.elevation.flatMap { Self.number($0, 0) } ?? "-") m")
+            lines.append("\(p.model) cycle \(p.cycle), \(p.domain) (\(String(format: "%g", p.gridSpacingKilometres)) km), grid position i=\(p.gridI) j=\(p.gridJ)")
+            let columns = forecast.variables
+            let timeHeader = "time" + (timeZone.map { " (\($0.identifier))" } ?? " (UTC)")
+            let widths = columns.map { max((Self.shortNames[$0] ?? $0.rawValue).count, forecast.units.symbol($0).count, 6) }
+            let timeWidth = max(timeHeader.count, 22) + 2
+            func row(_ first: String, _ cells: [String]) -> String {
+                first.padding(toLength: timeWidth, withPad: " ", startingAt: 0)
+                    + zip(cells, widths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  ")
             }
+            lines.append(row(timeHeader, columns.map { Self.shortNames[$0] ?? $0.rawValue }))
+            lines.append(row("", columns.map { forecast.units.symbol($0) }))
+            for (t, time) in forecast.times.enumerated() {
+                lines.append(row(timeText(time), columns.map { Self.formatted(forecast.values[$0]?[t] ?? .nan, $0, forecast.units) ?? "-" }))
+            }
+            if let daily = answer.daily, !dailyVariables.isEmpty {
+                lines.append("")
+                let dailyWidths = dailyVariables.map { max($0.description.count, 8) }
+                lines.append("day".padding(toLength: 12, withPad: " ", startingAt: 0) + zip(dailyVariables, dailyWidths).map { String(repeating: " ", count: $1 - $0.description.count) + $0.description }.joined(separator: "  "))
+                for (d, date) in daily.dates.enumerated() {
+                    let cells = dailyVariables.map { Self.formatted(daily.values[$0]?[d] ?? .nan, $0.variable, forecast.units) ?? "-" }
+                    lines.append(date.padding(toLength: 12, withPad: " ", startingAt: 0) + zip(cells, dailyWidths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  "))
+                }
+            }
+            return lines.joined(separator: "\n")
         }
-        return blocks.joined(separator: "\n\n")
+    }
+}
+
+/// Writes answers one place at a time, so the output of many places never has to be held
+/// whole: a JSON array written element by element, CSV rows, table blocks. Only the CSV's
+/// daily section (printed after every hourly row, as Open-Meteo's CSV does) is kept until
+/// `finish`, a few rows per place.
+public struct ForecastWriter {
+    let renderer: ForecastRenderer
+    let format: ForecastRenderer.Format
+    /// One place, printed as a bare JSON object rather than an array.
+    let single: Bool
+    /// The CSV columns (every answer of one request has the same variables).
+    let variables: [OutputVariable]
+    /// Whether the CSV has a name column.
+    let names: Bool
+    let sink: (String) -> Void
+    private var written = 0
+    private var dailyRows: [String] = []
+
+    public init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [OutputVariable],
+                names: Bool, sink: @escaping (String) -> Void) {
+        self.renderer = renderer
+        self.format = format
+        self.single = single
+        self.variables = variables
+        self.names = names
+        self.sink = sink
+    }
+
+    public mutating func write(_ answer: PlaceAnswer) {
+        defer { written += 1 }
+        switch format {
+        case .json:
+            let object = renderer.jsonObject(answer)
+            sink(single ? object : (written == 0 ? "[\n" : ",\n") + object)
+        case .csv:
+            if written == 0 { sink(renderer.csvHeader(variables, names: names)) }
+            for row in renderer.csvRows(answer, variables: variables, names: names) { sink("\n" + row) }
+            if !renderer.dailyVariables.isEmpty { dailyRows += renderer.csvDailyRows(answer, names: names) }
+        case .table:
+            sink((written == 0 ? "" : "\n\n") + renderer.tableBlock(answer))
+        }
+    }
+
+    /// Closes the output (no final newline, as `render` returns it).
+    public mutating func finish() {
+        switch format {
+        case .json:
+            if !single { sink(written == 0 ? "[\n\n]" : "\n]") }
+        case .csv:
+            if written == 0 { sink(renderer.csvHeader(variables, names: names)) }
+            if !renderer.dailyVariables.isEmpty {
+                sink("\n\n" + renderer.csvDailyHeader(names: names))
+                for row in dailyRows { sink("\n" + row) }
+                dailyRows = []
+            }
+        case .table:
+            break
+        }
     }
 }

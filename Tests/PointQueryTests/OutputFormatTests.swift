@@ -1,0 +1,90 @@
+import Catalog
+import Foundation
+import GridGeometry
+import PointQuery
+import TestSupport
+import XCTest
+
+/// What the printed output says (issue 15 items 3 and 5, issue 16 "messages that mislead").
+final class OutputFormatTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        // A north wind 0.29 degrees east of north (u = -0.05, v = -10 m/s: both multiples of the
+        // stored 0.05 m/s step, so stored exactly); 0.06 mm of rain an hour.
+        let domain = SyntheticDomain(id: 1, parent: nil, westEast: 6, southNorth: 6, dx: 9000,
+                                     southWestCorner: GeoPoint(latitude: 38.5, longitude: -9.4), times: SyntheticStore.hourly(30),
+                                     variables: [.temperature2m, .windU10m, .windV10m, .precipitation]) { variable, _, _, t in
+            switch variable {
+            case .windU10m: return -0.05
+            case .windV10m: return -10
+            case .precipitation: return t == 0 ? 0 : 0.06
+            default: return Float(t % 24)
+            }
+        }
+        try SyntheticStore.write([domain], to: directory.path("store"), model: "synthetic")
+    }
+
+    private func forecast(_ units: OutputUnits = OutputUnits(), hours: Int = 3) throws -> PointForecast {
+        let store = try ForecastStore(root: directory.path("store"))
+        return try PointForecaster(store: store).forecast(QueryPoint(latitude: 38.55, longitude: -9.35),
+            request: ForecastRequest(times: ForecastRequest.hourly(from: SyntheticStore.cycle + 3600, hours: hours), units: units))
+    }
+
+    /// 0.29 degrees rounds to 0, which means calm: a real wind prints 360 (north).
+    func testAWindJustEastOfNorthPrints360NotCalm() throws {
+        let forecast = try forecast()
+        let direction = try XCTUnwrap(forecast.values[.windDirection10m]?.first)
+        XCTAssertEqual(Double(direction), atan2(0.05, 10) * 180 / .pi, accuracy: 1e-3, "independent: atan2(0.05, 10)")
+        let renderer = ForecastRenderer(timeZone: nil, dailyVariables: [])
+        let answer = PlaceAnswer(latitude: 38.55, longitude: -9.35, result: .success(forecast))
+        let json = renderer.render([answer], format: .json, single: true)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual((object["hourly"] as? [String: Any])?["wind_direction_10m"] as? [Double], [360, 360, 360])
+        let csv = renderer.render([answer], format: .csv, single: true).split(separator: "\n").map(String.init)
+        let column = try XCTUnwrap(csv[0].split(separator: ",").firstIndex(of: "wind_direction_10m"))
+        XCTAssertEqual(csv[1].split(separator: ",", omittingEmptySubsequences: false)[column], "360")
+        let table = renderer.render([answer], format: .table, single: true)
+        XCTAssertFalse(table.split(separator: "\n").dropFirst(4).contains { $0.split(separator: " ").contains("0") }, table)
+    }
+
+    /// 0.06 mm is 0.00236 inch: printed with 3 decimals, not as 0.00.
+    func testInchesPrintWithThreeDecimals() throws {
+        let forecast = try forecast(OutputUnits(precipitation: .inch))
+        let text = ForecastRenderer(timeZone: nil, dailyVariables: []).render(
+            [PlaceAnswer(latitude: 38.55, longitude: -9.35, result: .success(forecast))], format: .json, single: true)
+        XCTAssertTrue(text.contains("\"precipitation\": [0.002, 0.002, 0.002]"), text)
+    }
+
+    /// `--format csv --daily`: the daily summaries follow as a second section (a blank line,
+    /// then their own header), as Open-Meteo's CSV does.
+    func testCSVWritesTheDailySummariesAsASecondSection() throws {
+        let forecast = try forecast(hours: 26)
+        let variables = ["temperature_2m_max", "precipitation_sum"].compactMap(DailyVariable.parse)
+        let daily = DailyForecast(forecast: forecast, variables: variables, timeZone: try XCTUnwrap(TimeZone(identifier: "UTC")))
+        let text = ForecastRenderer(timeZone: nil, dailyVariables: variables).render(
+            [PlaceAnswer(name: "here", latitude: 38.55, longitude: -9.35, result: .success(forecast), daily: daily)], format: .csv, single: false)
+        let sections = text.components(separatedBy: "\n\n")
+        guard sections.count == 2 else { return XCTFail("expected an hourly and a daily section: \(text)") }
+        let rows = sections[1].split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        XCTAssertEqual(rows[0], ["name", "latitude", "longitude", "date", "model", "cycle", "domain", "hours", "temperature_2m_max", "precipitation_sum"])
+        // 01Z..23Z of the first day (23 hours, max 23 °C); its rain is the 24 intervals ending
+        // 01Z..00Z (an amount belongs to the day its interval lies in): 24 x 0.06 mm.
+        XCTAssertEqual(rows[1], ["here", "38.55", "-9.35", "2026-11-22", "synthetic", "2026-11-22T00:00Z", "d01", "23", "23.00", "1.44"])
+        XCTAssertEqual(rows[2][3], "2026-11-23")
+        XCTAssertEqual(rows.count, 3)
+    }
+
+    /// RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled.
+    func testCSVFieldsAreQuotedPerRFC4180() throws {
+        let forecast = try forecast(hours: 1)
+        let text = ForecastRenderer(timeZone: nil, dailyVariables: []).render(
+            [PlaceAnswer(name: "two\nlines", latitude: 38.55, longitude: -9.35, result: .success(forecast)),
+             PlaceAnswer(name: "say \"hi\"", latitude: 38.55, longitude: -9.35, result: .success(forecast)),
+             PlaceAnswer(name: "cr\r", latitude: 38.55, longitude: -9.35, result: .success(forecast))], format: .csv, single: false)
+        XCTAssertTrue(text.contains("\n\"two\nlines\",38.55,"), text)
+        XCTAssertTrue(text.contains("\n\"say \"\"hi\"\"\",38.55,"), text)
+        XCTAssertTrue(text.contains("\n\"cr\r\",38.55,"), text)
+    }
+}
