@@ -44,7 +44,7 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Longitude, degrees east (-180..180 or 0..360).")
     var lon: Double?
 
-    @Option(help: "A CSV of places: a header with lat,lon and optionally time and name.")
+    @Option(help: "A CSV of places (UTF-8; - for standard input): a header with lat,lon and optionally time and name.")
     var points: String?
 
     @Option(help: "One time (ISO 8601, e.g. 2026-11-22T06:00Z).")
@@ -53,7 +53,8 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "First time of an hourly series (ISO 8601).")
     var start: String?
 
-    @Option(help: "Number of hourly times (default 24; 1 with a per-row time in --points).")
+    // `.unconditional` so that "--hours -1" reaches validate() and its message.
+    @Option(parsing: .unconditional, help: "Number of hourly times, 1..960 (default 24; 1 with a per-row time in --points).")
     var hours: Int?
 
     @Option(help: "Variables, comma-separated (default: all). Raw WRF names (T2, U10, ...) are accepted.")
@@ -83,21 +84,25 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Model in the store (default: the only one).")
     var model: String?
 
-    @Option(help: "Cells left out along a nest's edges (WRF's relaxation zone).")
+    @Option(parsing: .unconditional, help: "Cells left out along the edges of a nest inside a coarser domain (WRF's relaxation zone), 0 or more.")
     var nestMargin: Double = 5
 
     func validate() throws {
         if points == nil && (lat == nil || lon == nil) { throw ValidationError("give --lat and --lon, or --points FILE.csv") }
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
         if time != nil && (start != nil || hours != nil) { throw ValidationError("--time asks for one time; do not combine it with --start or --hours") }
-        if let hours, hours < 1 || hours > 24 * 40 { throw ValidationError("--hours must be 1..960") }
+        if let hours, hours < 1 || hours > 24 * 40 { throw ValidationError("--hours \(hours): expected a number of hours, 1..960") }
         if TemperatureUnit(rawValue: temperatureUnit) == nil { throw ValidationError("--temperature-unit: expected celsius or fahrenheit") }
         if WindSpeedUnit(rawValue: windSpeedUnit) == nil { throw ValidationError("--wind-speed-unit: expected kmh, ms, mph or kn") }
         if PrecipitationUnit(rawValue: precipitationUnit) == nil { throw ValidationError("--precipitation-unit: expected mm or inch") }
         if ForecastRenderer.Format(rawValue: format) == nil { throw ValidationError("--format: expected json, csv or table") }
         if let timezone, TimeZone(identifier: timezone) == nil { throw ValidationError("--timezone \(timezone): not an IANA time zone (e.g. Europe/Lisbon)") }
         for (option, text) in [("--time", time), ("--start", start)] {
-            if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): expected ISO 8601, e.g. 2026-11-22T06:00Z") }
+            if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): \(TimeParsing.problem(text))") }
+        }
+        if !(nestMargin.isFinite && nestMargin >= 0) { throw ValidationError("--nest-margin \(nestMargin): expected a number of cells, 0 or more") }
+        if cycle != "latest" && ModelTime.parseUser(cycle) == nil {
+            throw ValidationError("--cycle \(cycle): expected latest or a UTC time such as 2026-11-22T00Z")
         }
         if let lat, !(lat.isFinite && abs(lat) <= 90) { throw ValidationError("--lat \(lat): expected -90..90") }
         if let lon, !(lon.isFinite && lon >= -180 && lon <= 360) { throw ValidationError("--lon \(lon): expected -180..360") }
@@ -148,11 +153,8 @@ struct QueryCommand: ParsableCommand {
         let request = ForecastRequest(times: times, variables: outputVariables, units: units)
         var places: [(point: QueryPoint, name: String?)] = []
         if let points {
-            guard let text = try? String(contentsOfFile: points, encoding: .utf8) else {
-                throw Failure(code: Failure.usage, message: "\(points): cannot read the points file")
-            }
             do {
-                for row in try PointsFile.parse(text, source: points) {
+                for row in try PointsFile.read(path: points) {
                     var point = row.point
                     if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: hours ?? 1) }
                     places.append((point, row.name))
