@@ -271,6 +271,42 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(denied.stderr.contains("not found"), denied.stderr)
     }
 
+    /// SampleGrids holds WRF (d01, d02) and MM5 (d01): --model picks the model; without it a
+    /// store of several models is exit 2 naming them. Defaults are what each model stores.
+    func testModelChoiceWithSeveralModels() throws {
+        let store = directory.path("store")
+        let extract = try run(["extract", Repository.sampleGrids.path, "--store", store, "--quiet"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let place = ["query", "--store", store, "--lat", "38.7223", "--lon", "-9.1393", "--start", "2026-11-22T06Z", "--hours", "2", "--format", "json"]
+        func answer(_ extra: [String]) throws -> [String: Any] {
+            let result = try run(place + extra)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        let wrf = try answer(["--model", "wrf"])
+        XCTAssertEqual(wrf["model"] as? String, "wrf")
+        XCTAssertEqual(wrf["domain"] as? String, "d02")
+        let mm5 = try answer(["--model", "mm5"])
+        XCTAssertEqual(mm5["model"] as? String, "mm5")
+        XCTAssertEqual(mm5["domain"] as? String, "d01")
+        let hourly = try XCTUnwrap(mm5["hourly"] as? [String: Any])
+        XCTAssertNotNil(hourly["temperature_2m"])
+        XCTAssertNil(hourly["cloud_cover"], "MM5 stores no cloud cover: left out, not a column of nulls")
+        let mm5Cloud = try run(place + ["--model", "mm5", "--variables", "cloud_cover"])
+        XCTAssertEqual(mm5Cloud.status, 2)
+        XCTAssertTrue(mm5Cloud.stderr.contains("cloud_cover") && mm5Cloud.stderr.contains("mm5"), mm5Cloud.stderr)
+        let neither = try run(place)
+        XCTAssertEqual(neither.status, 2)
+        XCTAssertTrue(neither.stderr.contains("mm5, wrf") && neither.stderr.contains("--model"), neither.stderr)
+        let unknown = try run(place + ["--model", "gfs"])
+        XCTAssertEqual(unknown.status, 5)
+        XCTAssertTrue(unknown.stderr.contains("gfs") && unknown.stderr.contains("mm5, wrf"), unknown.stderr)
+        // Unit and format values are checked by the option parser: exit 2 naming the choices.
+        let format = try run(place + ["--model", "wrf", "--format", "xml"])
+        XCTAssertEqual(format.status, 2)
+        XCTAssertTrue(format.stderr.contains("--format") && format.stderr.contains("json"), format.stderr)
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)
