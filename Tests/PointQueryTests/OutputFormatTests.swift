@@ -87,4 +87,34 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertTrue(text.contains("\n\"say \"\"hi\"\"\",38.55,"), text)
         XCTAssertTrue(text.contains("\n\"cr\r\",38.55,"), text)
     }
+
+    /// Numbers print as C's printf("%.Nf") prints them (the reference: libc, through
+    /// String(format:)), minus sign dropped on a zero: random floats of every magnitude,
+    /// exact ties (0.125, 2.5) and values on either side of them.
+    func testNumbersPrintAsPrintfDoes() {
+        func reference(_ value: Float, _ decimals: Int) -> String {
+            let text = String(format: "%.\(decimals)f", value)
+            return text == "-0" || text.hasPrefix("-0.") && Double(text) == 0 ? String(text.dropFirst()) : text
+        }
+        var generator = SeededGenerator(seed: 42)
+        var values: [Float] = [0, -0, 0.125, -0.125, 0.375, 2.5, 3.5, -2.5, 0.0005, 0.0015, 0.005, 0.015, 1e-30, -1e-30,
+                               999.9995, 1013.25, 359.5, 359.4999, 0.4999999, 0.5, 1.5, 1e15, 3e38, -3e38, Float.leastNonzeroMagnitude]
+        values += values.flatMap { [$0.nextUp, $0.nextDown] }
+        for _ in 0..<20_000 {
+            let magnitude = Float.random(in: -6...8, using: &generator)
+            values.append(Float.random(in: -1...1, using: &generator) * pow(10, magnitude))
+            // Multiples of the stored steps, as decoded values are.
+            values.append(Float(Int.random(in: -40_000...40_000, using: &generator)) * 0.05)
+            values.append(Float(Int.random(in: -40_000...40_000, using: &generator)) * 0.005)
+        }
+        var mismatches: [String] = []
+        for value in values {
+            for decimals in 0...3 where ForecastRenderer.number(value, decimals) != reference(value, decimals) {
+                mismatches.append("\(value) %.\(decimals)f: \(ForecastRenderer.number(value, decimals) ?? "nil") vs \(reference(value, decimals))")
+            }
+        }
+        XCTAssertEqual(mismatches.count, 0, "\(mismatches.prefix(10))")
+        XCTAssertNil(ForecastRenderer.number(.nan, 2))
+        XCTAssertNil(ForecastRenderer.number(.infinity, 2))
+    }
 }
