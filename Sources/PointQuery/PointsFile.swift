@@ -16,8 +16,8 @@ public enum PointsFile {
     ///   denied, a folder, not UTF-8 text (naming the line), or a bad row.
     public static func read(path: String) throws(QueryError) -> [Row] {
         let source = path == "-" ? "standard input" : path
-        let bytes = try path == "-" ? readAll(descriptor: STDIN_FILENO, source: source) : readFile(path)
-        return try parse(try text(bytes, source: source), source: source)
+        let contents = try text(try path == "-" ? readAll(descriptor: STDIN_FILENO, source: source) : readFile(path), source: source)
+        return try parse(contents, source: source)
     }
 
     /// The file's bytes, with the reason it cannot be read in words (errno's, not a guess).
@@ -70,7 +70,8 @@ public enum PointsFile {
 
     /// - Throws: `QueryError.badRequest` naming the line and what was expected.
     public static func parse(_ text: String, source: String) throws(QueryError) -> [Row] {
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        // Substrings share the text's storage: no copy per line for a file of many places.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
         guard let headerLine = lines.first else { throw .badRequest("\(source): empty file; expected a header line with lat,lon") }
         let header = split(headerLine).map { $0.lowercased() }
@@ -111,7 +112,7 @@ public enum PointsFile {
     }
 
     /// Splits one CSV line (double quotes protect commas).
-    static func split(_ line: String) -> [String] {
+    static func split(_ line: Substring) -> [String] {
         var fields: [String] = []
         var current = ""
         var quoted = false

@@ -161,8 +161,7 @@ struct QueryCommand: ParsableCommand {
             output.flush()
             return
         }
-        let rows = try querying { () throws(QueryError) in try PointsFile.read(path: points) }
-        let places = rows.map { row -> (point: QueryPoint, name: String?) in
+        let places = try querying { () throws(QueryError) in try PointsFile.read(path: points) }.map { row -> (point: QueryPoint, name: String?) in
             var point = row.point
             if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: hours ?? 1) }
             return (point, row.name)
