@@ -269,57 +269,97 @@ public struct ForecastRenderer: Sendable {
     }
 }
 
+/// How each answer of one request is laid out; `render` is pure, so answers can be rendered
+/// on every core and written in order.
+public struct AnswerLayout: Sendable {
+    public let renderer: ForecastRenderer
+    public let format: ForecastRenderer.Format
+    /// The CSV columns (every answer of one request has the same variables).
+    public let variables: [OutputVariable]
+    /// Whether the CSV has a name column.
+    public let names: Bool
+
+    public init(renderer: ForecastRenderer, format: ForecastRenderer.Format, variables: [OutputVariable], names: Bool) {
+        self.renderer = renderer
+        self.format = format
+        self.variables = variables
+        self.names = names
+    }
+
+    /// One answer's text: a JSON object, CSV rows (each after a newline) and daily rows, or
+    /// a table block; without the separators between answers, which the writer adds.
+    public func render(_ answer: PlaceAnswer) -> RenderedAnswer {
+        switch format {
+        case .json:
+            return RenderedAnswer(body: renderer.jsonObject(answer), dailyRows: [])
+        case .csv:
+            var body = ""
+            for row in renderer.csvRows(answer, variables: variables, names: names) {
+                body += "\n"
+                body += row
+            }
+            let daily = renderer.dailyVariables.isEmpty ? [] : renderer.csvDailyRows(answer, names: names)
+            return RenderedAnswer(body: body, dailyRows: daily)
+        case .table:
+            return RenderedAnswer(body: renderer.tableBlock(answer), dailyRows: [])
+        }
+    }
+}
+
+/// One answer as text, ready to be written.
+public struct RenderedAnswer: Sendable {
+    public var body: String
+    /// CSV only: the rows of the daily section, written after every hourly row.
+    public var dailyRows: [String]
+}
+
 /// Writes answers one place at a time, so the output of many places never has to be held
 /// whole: a JSON array written element by element, CSV rows, table blocks. Only the CSV's
 /// daily section (printed after every hourly row, as Open-Meteo's CSV does) is kept until
 /// `finish`, a few rows per place.
 public struct ForecastWriter {
-    let renderer: ForecastRenderer
-    let format: ForecastRenderer.Format
+    public let layout: AnswerLayout
     /// One place, printed as a bare JSON object rather than an array.
     let single: Bool
-    /// The CSV columns (every answer of one request has the same variables).
-    let variables: [OutputVariable]
-    /// Whether the CSV has a name column.
-    let names: Bool
     let sink: (String) -> Void
     private var written = 0
     private var dailyRows: [String] = []
 
     public init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [OutputVariable],
                 names: Bool, sink: @escaping (String) -> Void) {
-        self.renderer = renderer
-        self.format = format
+        layout = AnswerLayout(renderer: renderer, format: format, variables: variables, names: names)
         self.single = single
-        self.variables = variables
-        self.names = names
         self.sink = sink
     }
 
-    public mutating func write(_ answer: PlaceAnswer) {
+    public mutating func write(_ answer: PlaceAnswer) { write(layout.render(answer)) }
+
+    /// Writes an answer `layout` rendered (possibly on another thread), with its separator.
+    public mutating func write(_ rendered: RenderedAnswer) {
         defer { written += 1 }
-        switch format {
+        switch layout.format {
         case .json:
-            let object = renderer.jsonObject(answer)
-            sink(single ? object : (written == 0 ? "[\n" : ",\n") + object)
+            if !single { sink(written == 0 ? "[\n" : ",\n") }
+            sink(rendered.body)
         case .csv:
-            if written == 0 { sink(renderer.csvHeader(variables, names: names)) }
-            for row in renderer.csvRows(answer, variables: variables, names: names) { sink("\n" + row) }
-            if !renderer.dailyVariables.isEmpty { dailyRows += renderer.csvDailyRows(answer, names: names) }
+            if written == 0 { sink(layout.renderer.csvHeader(layout.variables, names: layout.names)) }
+            sink(rendered.body)
+            dailyRows += rendered.dailyRows
         case .table:
-            sink((written == 0 ? "" : "\n\n") + renderer.tableBlock(answer))
+            if written > 0 { sink("\n\n") }
+            sink(rendered.body)
         }
     }
 
     /// Closes the output (no final newline, as `render` returns it).
     public mutating func finish() {
-        switch format {
+        switch layout.format {
         case .json:
             if !single { sink(written == 0 ? "[\n\n]" : "\n]") }
         case .csv:
-            if written == 0 { sink(renderer.csvHeader(variables, names: names)) }
-            if !renderer.dailyVariables.isEmpty {
-                sink("\n\n" + renderer.csvDailyHeader(names: names))
+            if written == 0 { sink(layout.renderer.csvHeader(layout.variables, names: layout.names)) }
+            if !layout.renderer.dailyVariables.isEmpty {
+                sink("\n\n" + layout.renderer.csvDailyHeader(names: layout.names))
                 for row in dailyRows { sink("\n" + row) }
                 dailyRows = []
             }

@@ -71,6 +71,27 @@ public struct AnswerAssembly: Sendable {
         }
     }
 
+    /// As `answers(_:chunkSize:_:)`, with each answer also rendered on the worker that
+    /// computed it (rendering costs more than the forecast), handed to `body` in order.
+    public func answers<Rendered: Sendable>(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048,
+                                            render: @escaping @Sendable (PlaceAnswer) -> Rendered,
+                                            _ body: (PlaceAnswer, Rendered) -> Void) {
+        var start = 0
+        while start < places.count {
+            let end = min(start + max(chunkSize, 1), places.count)
+            let chunk = Array(places[start..<end])
+            let parts = min(chunk.count, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
+            let done = concurrentMap(parts) { part in
+                ((part * chunk.count / parts)..<((part + 1) * chunk.count / parts)).map { index -> (PlaceAnswer, Rendered) in
+                    let answer = self.answer(chunk[index].point, name: chunk[index].name)
+                    return (answer, render(answer))
+                }
+            }
+            for part in done { for (answer, rendered) in part { body(answer, rendered) } }
+            start = end
+        }
+    }
+
     private func assemble(_ point: QueryPoint, name: String?, result: Result<PointForecast, QueryError>) -> PlaceAnswer {
         let daily = dailyVariables.isEmpty ? nil : (try? result.get()).map {
             DailyForecast(forecast: $0, variables: dailyVariables, timeZone: Self.dailyTimeZone(timeZone), window: request.accumulationWindow)

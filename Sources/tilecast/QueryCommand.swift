@@ -170,12 +170,12 @@ struct QueryCommand: ParsableCommand {
                                     names: places.contains { $0.name != nil }, sink: output.write)
         var failures = 0
         var firstFailure: QueryError?
-        assembly.answers(places) { answer in
+        assembly.answers(places, render: writer.layout.render) { answer, rendered in
             if case .failure(let error) = answer.result {
                 failures += 1
                 if firstFailure == nil { firstFailure = error }
             }
-            writer.write(answer)
+            writer.write(rendered)
         }
         writer.finish()
         output.write("\n")

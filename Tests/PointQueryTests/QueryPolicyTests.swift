@@ -90,6 +90,19 @@ final class QueryPolicyTests: XCTestCase {
         assembly.answers(places, chunkSize: 5) { streamed.append($0) }
         XCTAssertEqual(streamed.map(\.name), places.map(\.name))
         XCTAssertTrue(streamed.contains { (try? $0.result.get()) == nil }, "some places fall outside")
+        // Rendered on the workers: the same text as rendering each answer alone, in order.
+        let layout = AnswerLayout(renderer: ForecastRenderer(timeZone: nil, dailyVariables: [daily]), format: .csv,
+                                  variables: [.temperature2m], names: true)
+        var rendered: [String] = []
+        assembly.answers(places, chunkSize: 5, render: layout.render) { answer, text in
+            XCTAssertEqual(answer.name, places[rendered.count].name)
+            rendered.append(text.body + text.dailyRows.joined())
+        }
+        XCTAssertEqual(rendered, places.map { place in
+            let text = layout.render(assembly.answer(place.point, name: place.name))
+            return text.body + text.dailyRows.joined()
+        })
+        XCTAssertTrue(rendered.contains { $0.contains("2026-11-22T03:00Z") }, "\(rendered.prefix(2))")
         for (answer, place) in zip(streamed, places) {
             let single = assembly.answer(place.point, name: place.name)
             switch (answer.result, single.result) {
