@@ -28,10 +28,21 @@ public struct ForecastRenderer: Sendable {
 
     public let timeZone: TimeZone?
     public let dailyVariables: [DailyVariable]
+    /// Labels of the request's times, made once: every place of a request shares them.
+    private let commonTimes: [Int64]
+    private let commonLabels: [String]
 
-    public init(timeZone: TimeZone?, dailyVariables: [DailyVariable]) {
+    /// - Parameter times: the request's times, whose labels are made once (optional).
+    public init(timeZone: TimeZone?, dailyVariables: [DailyVariable], times: [Int64] = []) {
         self.timeZone = timeZone
         self.dailyVariables = dailyVariables
+        commonTimes = times
+        commonLabels = times.map { Self.timeText($0, timeZone) }
+    }
+
+    /// The labels of a forecast's times.
+    func timeLabels(_ times: [Int64]) -> [String] {
+        times == commonTimes ? commonLabels : times.map(timeText)
     }
 
     /// The whole output as one string (for a few answers; `ForecastWriter` streams many).
@@ -76,15 +87,17 @@ public struct ForecastRenderer: Sendable {
         guard decimals >= 0 && decimals <= 3 else { return nil }
         let scaled = (Double(value) * powers[decimals]).rounded(.toNearestOrEven)
         guard abs(scaled) < 9_007_199_254_740_992 else { return nil }
-        let units = Int64(abs(scaled))
-        var text = scaled < 0 ? "-" : ""
-        let divisor = Int64(powers[decimals])
-        text += String(units / divisor)
-        if decimals > 0 {
-            let fraction = String(units % divisor)
-            text += "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        var units = UInt64(abs(scaled))
+        // Digits written backwards into a stack buffer: at most 16 digits, a point, a sign.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            var index = buffer.count
+            func put(_ byte: UInt8) { index -= 1; buffer[index] = byte }
+            for _ in 0..<decimals { put(48 + UInt8(units % 10)); units /= 10 }
+            if decimals > 0 { put(UInt8(ascii: ".")) }
+            repeat { put(48 + UInt8(units % 10)); units /= 10 } while units > 0
+            if scaled < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[index...]), as: UTF8.self)
         }
-        return text
     }
 
     /// A value as printed: nil when missing. A wind direction is in (0, 360] with 0 kept
@@ -96,7 +109,9 @@ public struct ForecastRenderer: Sendable {
     }
 
     /// "2026-11-22T06:00Z", or local time with its offset when a time zone is given.
-    func timeText(_ time: Int64) -> String {
+    func timeText(_ time: Int64) -> String { Self.timeText(time, timeZone) }
+
+    static func timeText(_ time: Int64, _ timeZone: TimeZone?) -> String {
         guard let timeZone else { return ModelTime.isoMinutes(time) }
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))
         let local = ModelTime.isoMinutes(time + Int64(offset)).dropLast()
@@ -124,11 +139,10 @@ public struct ForecastRenderer: Sendable {
                        ("grid_position", "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}")]
             if let timeZone { fields.append(("timezone", quote(timeZone.identifier))) }
             var units = [("time", quote("iso8601"))]
-            var hourly = [("time", "[" + forecast.times.map { quote(timeText($0)) }.joined(separator: ", ") + "]")]
+            var hourly = [("time", "[" + timeLabels(forecast.times).map(quote).joined(separator: ", ") + "]")]
             for variable in forecast.variables {
                 units.append((variable.rawValue, quote(forecast.units.symbol(variable))))
-                let values = forecast.values[variable] ?? []
-                hourly.append((variable.rawValue, "[" + values.map { Self.formatted($0, variable, forecast.units) ?? "null" }.joined(separator: ", ") + "]"))
+                hourly.append((variable.rawValue, Self.jsonArray(forecast.values[variable] ?? [], variable, forecast.units)))
             }
             fields.append(("hourly_units", object(units, indent: 2)))
             fields.append(("hourly", object(hourly, indent: 2)))
@@ -138,13 +152,24 @@ public struct ForecastRenderer: Sendable {
                               ("hours", "[" + daily.hours.map(String.init).joined(separator: ", ") + "]")]
                 for variable in dailyVariables {
                     dailyUnits.append((variable.description, quote(forecast.units.symbol(variable.variable))))
-                    values.append((variable.description, "[" + (daily.values[variable] ?? []).map { Self.formatted($0, variable.variable, forecast.units) ?? "null" }.joined(separator: ", ") + "]"))
+                    values.append((variable.description, Self.jsonArray(daily.values[variable] ?? [], variable.variable, forecast.units)))
                 }
                 fields.append(("daily_units", object(dailyUnits, indent: 2)))
                 fields.append(("daily", object(values, indent: 2)))
             }
         }
         return object(fields, indent: 1)
+    }
+
+    /// "[1.00, null, 2.50]", appended in place (no array of strings to join).
+    static func jsonArray(_ values: [Float], _ variable: OutputVariable, _ units: OutputUnits) -> String {
+        var text = "["
+        text.reserveCapacity(values.count * 8 + 2)
+        for (k, value) in values.enumerated() {
+            if k > 0 { text += ", " }
+            text += formatted(value, variable, units) ?? "null"
+        }
+        return text + "]"
     }
 
     private func object(_ fields: [(String, String)], indent: Int) -> String {
@@ -187,9 +212,10 @@ public struct ForecastRenderer: Sendable {
         let prefix = (names ? Self.csvField(answer.name ?? "") + "," : "") + "\(forecast.latitude),\(forecast.longitude),"
         let middle = "," + Self.csvField(p.model) + "," + Self.csvField(p.cycle) + "," + Self.csvField(p.domain) + ",\(p.gridI),\(p.gridJ)"
         let columns = variables.map { forecast.values[$0] ?? [] }
-        return forecast.times.enumerated().map { t, time in
+        let labels = timeLabels(forecast.times)
+        return labels.enumerated().map { t, label in
             var row = prefix
-            row += timeText(time)
+            row += label
             row += middle
             for (k, variable) in variables.enumerated() {
                 row += ","

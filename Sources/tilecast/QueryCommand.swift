@@ -148,7 +148,7 @@ struct QueryCommand: ParsableCommand {
                                       units: OutputUnits(temperature: temperatureUnit, windSpeed: windSpeedUnit, precipitation: precipitationUnit))
         let assembly = AnswerAssembly(forecaster: PointForecaster(store: forecastStore), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
-        let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables)
+        let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
         let output = StandardOutput()
         guard let points else {
             // One place: an error is the whole answer, on stderr with its exit code.

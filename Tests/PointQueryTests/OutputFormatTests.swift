@@ -49,6 +49,18 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertFalse(table.split(separator: "\n").dropFirst(4).contains { $0.split(separator: " ").contains("0") }, table)
     }
 
+    /// The request's time labels are made once; a place with other times (a points file
+    /// row with its own time) still gets its own labels.
+    func testTimeLabelsOfOtherTimesAreTheirOwn() throws {
+        let forecast = try forecast(hours: 2)
+        let answer = PlaceAnswer(latitude: 38.55, longitude: -9.35, result: .success(forecast))
+        for times in [forecast.times, [SyntheticStore.cycle + 7200, SyntheticStore.cycle + 10800], []] {
+            let csv = ForecastRenderer(timeZone: TimeZone(identifier: "Asia/Kathmandu"), dailyVariables: [], times: times)
+                .render([answer], format: .csv, single: true).split(separator: "\n")
+            XCTAssertEqual(csv.dropFirst().map { String($0.split(separator: ",")[2]) }, ["2026-11-22T06:45+05:45", "2026-11-22T07:45+05:45"])
+        }
+    }
+
     /// 0.06 mm is 0.00236 inch: printed with 3 decimals, not as 0.00.
     func testInchesPrintWithThreeDecimals() throws {
         let forecast = try forecast(OutputUnits(precipitation: .inch))
