@@ -120,4 +120,24 @@ final class EdgeAndMarginTests: XCTestCase {
             XCTAssertEqual(answer.provenance.domain, expected, "i = \(i)")
         }
     }
+
+    /// Metadata that loops (d01 says its parent is d02, d02 says d01): the margin follows the
+    /// geometry, so d01 (the coarser, around d02) keeps its edge and d02 its margin.
+    func testParentLoopsInMetadataDoNotStripTheOutermostEdge() throws {
+        let parent = try ProjectedGrid(parameters: SyntheticStore.projection, westEast: 30, southNorth: 30,
+                                       southWestCorner: GeoPoint(latitude: 37.5, longitude: -10.5))
+        let origin = parent.point(at: GridPosition(i: 10, j: 10))
+        let d01 = SyntheticDomain(id: 1, parent: 2, westEast: 30, southNorth: 30, dx: 9000, southWestCorner: parent.southWestCorner,
+                                  times: SyntheticStore.hourly(3), variables: [.temperature2m]) { _, _, _, _ in 1 }
+        let d02 = SyntheticDomain(id: 2, parent: 1, westEast: 33, southNorth: 33, dx: 3000, southWestCorner: origin,
+                                  times: SyntheticStore.hourly(3), variables: [.temperature2m]) { _, _, _, _ in 2 }
+        try SyntheticStore.write([d01, d02], to: directory.path("loop"))
+        let store = try ForecastStore(root: directory.path("loop"))
+        XCTAssertEqual(store.domains.map(\.name), ["d02", "d01"])
+        XCTAssertEqual(store.domains.map(\.margin), [5, 0])
+        let corner = parent.point(at: GridPosition(i: 0, j: 29))
+        let answer = try PointForecaster(store: store).forecast(QueryPoint(latitude: corner.latitude, longitude: corner.longitude),
+                                                                request: ForecastRequest(times: [SyntheticStore.cycle], variables: [.temperature2m]))
+        XCTAssertEqual(answer.provenance.domain, "d01")
+    }
 }
