@@ -11,18 +11,20 @@ public struct StoredDomain: Sendable {
     /// Cells left out along the edges: WRF's boundary relaxation zone for a nest that has a
     /// coarser domain around it in the cycle, none otherwise (its edge is the edge of the model).
     public let margin: Double
+    /// Whether a coarser domain of the cycle lies around this one (it is a nest there).
+    public let isInsideCoarser: Bool
 
     /// How far outside the outermost row or column (in cells) a place is still taken as on
     /// it: coordinates typed to 4 decimals (about 11 m) miss an edge node by up to ~0.002
-    /// cell at 9 km, ~0.006 at 3 km. Only for a domain without margin, whose edge has no
+    /// cell at 9 km, ~0.006 at 3 km. Only for an outermost domain, whose edge has no
     /// coarser domain to fall back on; a nest's margin is unchanged.
     public static let edgeTolerance = 0.01
 
     /// The grid position of a place, clamped onto the edge when it lies within
-    /// `edgeTolerance` outside a domain without margin.
+    /// `edgeTolerance` outside an outermost domain.
     public func position(of point: GeoPoint) -> GridPosition {
         let position = grid.position(of: point)
-        guard margin == 0 else { return position }
+        guard !isInsideCoarser else { return position }
         func clamp(_ x: Double, _ count: Int) -> Double {
             let last = Double(count - 1)
             if x < 0 && x >= -Self.edgeTolerance { return 0 }
@@ -171,7 +173,8 @@ public final class ForecastStore: Sendable {
                 other.reader.metadata.projection.dx > domain.reader.metadata.projection.dx
                     && other.grid.contains(other.grid.position(of: centre))
             }
-            return StoredDomain(reader: domain.reader, grid: domain.grid, times: domain.times, margin: surrounded ? nestMargin : 0)
+            return StoredDomain(reader: domain.reader, grid: domain.grid, times: domain.times,
+                                margin: surrounded ? nestMargin : 0, isInsideCoarser: surrounded)
         }
         return domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
     }

@@ -111,6 +111,13 @@ final class EdgeAndMarginTests: XCTestCase {
         let nest = try XCTUnwrap(store.domains.first)
         XCTAssertEqual(nest.margin, 5)
         XCTAssertEqual(store.domains.last?.margin, 0)
+        // With --nest-margin 0 the nest still gets no edge tolerance: just outside its edge
+        // is the parent's.
+        let noMargin = try ForecastStore(root: directory.path("store"), model: "wrf", nestMargin: 0)
+        let outside = nest.grid.point(at: GridPosition(i: -0.005, j: 33))
+        let answer = try PointForecaster(store: noMargin).forecast(QueryPoint(latitude: outside.latitude, longitude: outside.longitude),
+                                                                   request: ForecastRequest(times: [try XCTUnwrap(store.runTimes.first)], variables: [.temperature2m]))
+        XCTAssertEqual(answer.provenance.domain, "d01")
         let forecaster = PointForecaster(store: store)
         let time = try XCTUnwrap(store.runTimes.first)
         let request = ForecastRequest(times: [time], variables: [.temperature2m])
