@@ -297,15 +297,15 @@ public struct ForecastRenderer: Sendable {
 
 /// How each answer of one request is laid out; `render` is pure, so answers can be rendered
 /// on every core and written in order.
-public struct AnswerLayout: Sendable {
-    public let renderer: ForecastRenderer
-    public let format: ForecastRenderer.Format
+package struct AnswerLayout: Sendable {
+    package let renderer: ForecastRenderer
+    package let format: ForecastRenderer.Format
     /// The CSV columns (every answer of one request has the same variables).
-    public let variables: [OutputVariable]
+    package let variables: [OutputVariable]
     /// Whether the CSV has a name column.
-    public let names: Bool
+    package let names: Bool
 
-    public init(renderer: ForecastRenderer, format: ForecastRenderer.Format, variables: [OutputVariable], names: Bool) {
+    package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, variables: [OutputVariable], names: Bool) {
         self.renderer = renderer
         self.format = format
         self.variables = variables
@@ -314,7 +314,7 @@ public struct AnswerLayout: Sendable {
 
     /// One answer's text: a JSON object, CSV rows (each after a newline) and daily rows, or
     /// a table block; without the separators between answers, which the writer adds.
-    public func render(_ answer: PlaceAnswer) -> RenderedAnswer {
+    package func render(_ answer: PlaceAnswer) -> RenderedAnswer {
         switch format {
         case .json:
             return RenderedAnswer(body: renderer.jsonObject(answer), dailyRows: [])
@@ -333,35 +333,35 @@ public struct AnswerLayout: Sendable {
 }
 
 /// One answer as text, ready to be written.
-public struct RenderedAnswer: Sendable {
-    public var body: String
+package struct RenderedAnswer: Sendable {
+    package var body: String
     /// CSV only: the rows of the daily section, written after every hourly row.
-    public var dailyRows: [String]
+    package var dailyRows: [String]
 }
 
 /// Writes answers one place at a time, so the output of many places never has to be held
 /// whole: a JSON array written element by element, CSV rows, table blocks. Only the CSV's
 /// daily section (printed after every hourly row, as Open-Meteo's CSV does) is kept until
 /// `finish`, a few rows per place.
-public struct ForecastWriter {
-    public let layout: AnswerLayout
+package struct ForecastWriter {
+    package let layout: AnswerLayout
     /// One place, printed as a bare JSON object rather than an array.
     let single: Bool
     let sink: (String) -> Void
     private var written = 0
     private var dailyRows: [String] = []
 
-    public init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [OutputVariable],
+    package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [OutputVariable],
                 names: Bool, sink: @escaping (String) -> Void) {
         layout = AnswerLayout(renderer: renderer, format: format, variables: variables, names: names)
         self.single = single
         self.sink = sink
     }
 
-    public mutating func write(_ answer: PlaceAnswer) { write(layout.render(answer)) }
+    package mutating func write(_ answer: PlaceAnswer) { write(layout.render(answer)) }
 
     /// Writes an answer `layout` rendered (possibly on another thread), with its separator.
-    public mutating func write(_ rendered: RenderedAnswer) {
+    package mutating func write(_ rendered: RenderedAnswer) {
         defer { written += 1 }
         switch layout.format {
         case .json:
@@ -378,7 +378,7 @@ public struct ForecastWriter {
     }
 
     /// Closes the output (no final newline, as `render` returns it).
-    public mutating func finish() {
+    package mutating func finish() {
         switch layout.format {
         case .json:
             if !single { sink(written == 0 ? "[\n\n]" : "\n]") }

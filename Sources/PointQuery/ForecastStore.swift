@@ -12,17 +12,17 @@ public struct StoredDomain: Sendable {
     /// coarser domain around it in the cycle, none otherwise (its edge is the edge of the model).
     public let margin: Double
     /// Whether a coarser domain of the cycle lies around this one (it is a nest there).
-    public let isInsideCoarser: Bool
+    package let isInsideCoarser: Bool
 
     /// How far outside the outermost row or column (in cells) a place is still taken as on
     /// it: coordinates typed to 4 decimals (about 11 m) miss an edge node by up to ~0.002
     /// cell at 9 km, ~0.006 at 3 km. Only for an outermost domain, whose edge has no
     /// coarser domain to fall back on; a nest's margin is unchanged.
-    public static let edgeTolerance = 0.01
+    package static let edgeTolerance = 0.01
 
     /// The grid position of a place, clamped onto the edge when it lies within
     /// `edgeTolerance` outside an outermost domain.
-    public func position(of point: GeoPoint) -> GridPosition {
+    package func position(of point: GeoPoint) -> GridPosition {
         let position = grid.position(of: point)
         guard !isInsideCoarser else { return position }
         func clamp(_ x: Double, _ count: Int) -> Double {
@@ -35,7 +35,7 @@ public struct StoredDomain: Sendable {
     }
 
     /// Whether the domain stores what a variable is computed from.
-    public func holds(_ variable: OutputVariable) -> Bool {
+    package func holds(_ variable: OutputVariable) -> Bool {
         variable.sources.allSatisfy { reader.stored($0) != nil }
     }
 

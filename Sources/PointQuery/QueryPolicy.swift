@@ -4,7 +4,7 @@ import Foundation
 /// The rules a query follows that are not arithmetic: which times to answer, which time zone
 /// daily summaries use, and how answers are assembled place by place. The command line and a
 /// server call these, so both answer the same way.
-public enum QueryTimes {
+package enum QueryTimes {
     /// The times to answer.
     ///
     /// - One `time`: that time. A `start`: `hours` (default 24) hourly times from it.
@@ -14,7 +14,7 @@ public enum QueryTimes {
     /// - Parameters:
     ///   - run: the run's frame times (the coarsest domain's), oldest first.
     ///   - now: seconds since 1970; a parameter so the rule can be tested.
-    public static func choose(time: Int64?, start: Int64?, hours: Int?, run: [Int64], now: Int64) -> (times: [Int64], note: String?) {
+    package static func choose(time: Int64?, start: Int64?, hours: Int?, run: [Int64], now: Int64) -> (times: [Int64], note: String?) {
         if let time { return ([time], nil) }
         let count = hours ?? 24
         if let start { return (ForecastRequest.hourly(from: start, hours: count), nil) }
@@ -31,14 +31,14 @@ public enum QueryTimes {
 
 /// How each place's answer is put together: the forecast, then its daily summaries on local
 /// days of the time zone (UTC when none is given).
-public struct AnswerAssembly: Sendable {
-    public let forecaster: PointForecaster
-    public let request: ForecastRequest
-    public let dailyVariables: [DailyVariable]
+package struct AnswerAssembly: Sendable {
+    package let forecaster: PointForecaster
+    package let request: ForecastRequest
+    package let dailyVariables: [DailyVariable]
     /// The zone output times are printed in; nil prints UTC ("Z").
-    public let timeZone: TimeZone?
+    package let timeZone: TimeZone?
 
-    public init(forecaster: PointForecaster, request: ForecastRequest, dailyVariables: [DailyVariable], timeZone: TimeZone?) {
+    package init(forecaster: PointForecaster, request: ForecastRequest, dailyVariables: [DailyVariable], timeZone: TimeZone?) {
         self.forecaster = forecaster
         self.request = request
         self.dailyVariables = dailyVariables
@@ -46,12 +46,12 @@ public struct AnswerAssembly: Sendable {
     }
 
     /// The zone daily summaries group by: the requested one, else UTC.
-    public static func dailyTimeZone(_ zone: TimeZone?) -> TimeZone {
+    package static func dailyTimeZone(_ zone: TimeZone?) -> TimeZone {
         zone ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
     }
 
     /// One place's answer (errors are part of the answer, not thrown).
-    public func answer(_ point: QueryPoint, name: String? = nil) -> PlaceAnswer {
+    package func answer(_ point: QueryPoint, name: String? = nil) -> PlaceAnswer {
         let result: Result<PointForecast, QueryError>
         do throws(QueryError) { result = .success(try forecaster.forecast(point, request: request)) } catch { result = .failure(error) }
         return assemble(point, name: name, result: result)
@@ -60,7 +60,7 @@ public struct AnswerAssembly: Sendable {
     /// Answers for many places, delivered in order to `body` a chunk at a time: each chunk is
     /// forecast on every core, handed over, and dropped, so memory does not grow with the
     /// number of places.
-    public func answers(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048, _ body: (PlaceAnswer) -> Void) {
+    package func answers(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048, _ body: (PlaceAnswer) -> Void) {
         var start = 0
         while start < places.count {
             let end = min(start + max(chunkSize, 1), places.count)
@@ -73,7 +73,7 @@ public struct AnswerAssembly: Sendable {
 
     /// As `answers(_:chunkSize:_:)`, with each answer also rendered on the worker that
     /// computed it (rendering costs more than the forecast), handed to `body` in order.
-    public func answers<Rendered: Sendable>(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048,
+    package func answers<Rendered: Sendable>(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048,
                                             render: @escaping @Sendable (PlaceAnswer) -> Rendered,
                                             _ body: (PlaceAnswer, Rendered) -> Void) {
         var start = 0
