@@ -123,11 +123,18 @@ public enum ModelTime {
 
 extension ModelTime {
     /// Parses a cycle or time given on the command line: "2026-11-22T00Z", "2026-11-22T06:00Z",
-    /// "2026-11-22T06:00:00Z", "2026-11-22 06:00", WRF's "2026-11-22_06:00:00", or a date alone.
+    /// "2026-11-22T06:00:00Z", "2026-11-22T06:00:00.000Z" (a fraction of zeros only: nothing
+    /// here is finer than a second), "2026-11-22 06:00", WRF's "2026-11-22_06:00:00", or a
+    /// date alone.
     public static func parseUser(_ text: String) -> Int64? {
         var value = text.trimmingCharacters(in: .whitespaces)
         if value.hasSuffix("Z") || value.hasSuffix("z") { value.removeLast() }
         if value.hasSuffix("+00:00") { value.removeLast(6) }
+        if value.count > 20, let dot = value.lastIndex(of: "."), value.distance(from: value.startIndex, to: dot) == 19 {
+            let fraction = value[value.index(after: dot)...]
+            guard !fraction.isEmpty, fraction.allSatisfy({ $0 == "0" }) else { return nil }
+            value = String(value[..<dot])
+        }
         if value.count == 10 { value += "T00:00:00" }
         if value.count == 13 { value += ":00:00" }       // 2026-11-22T06
         if value.count == 15, !value.contains(":") {      // 2026-11-22T0630

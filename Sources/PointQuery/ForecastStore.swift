@@ -8,12 +8,39 @@ public struct StoredDomain: Sendable {
     public let reader: DomainFileReader
     public let grid: ProjectedGrid
     public let times: TimeInterpolation
-    /// Cells left out along the edges: WRF's boundary relaxation zone for nests, none for
-    /// the outermost domain (its edge is the edge of the model).
+    /// Cells left out along the edges: WRF's boundary relaxation zone for a nest that has a
+    /// coarser domain around it in the cycle, none otherwise (its edge is the edge of the model).
     public let margin: Double
+    /// Whether a coarser domain of the cycle lies around this one (it is a nest there).
+    package let isInsideCoarser: Bool
+
+    /// How far outside the outermost row or column (in cells) a place is still taken as on
+    /// it: coordinates typed to 4 decimals (about 11 m) miss an edge node by up to ~0.002
+    /// cell at 9 km, ~0.006 at 3 km. Only for an outermost domain, whose edge has no
+    /// coarser domain to fall back on; a nest's margin is unchanged.
+    package static let edgeTolerance = 0.01
+
+    /// The grid position of a place, clamped onto the edge when it lies within
+    /// `edgeTolerance` outside an outermost domain.
+    package func position(of point: GeoPoint) -> GridPosition {
+        let position = grid.position(of: point)
+        guard !isInsideCoarser else { return position }
+        func clamp(_ x: Double, _ count: Int) -> Double {
+            let last = Double(count - 1)
+            if x < 0 && x >= -Self.edgeTolerance { return 0 }
+            if x > last && x <= last + Self.edgeTolerance { return last }
+            return x
+        }
+        return GridPosition(i: clamp(position.i, metadata.westEast), j: clamp(position.j, metadata.southNorth))
+    }
+
+    /// Whether the domain stores what a variable is computed from.
+    package func holds(_ variable: OutputVariable) -> Bool {
+        variable.sources.allSatisfy { reader.stored($0) != nil }
+    }
 
     public var metadata: DomainFileMetadata { reader.metadata }
-    public var name: String { "d" + (metadata.domain < 10 ? "0" : "") + String(metadata.domain) }
+    public var name: String { domainName(metadata.domain) }
     public var isNest: Bool { metadata.parentDomain != nil }
 
     /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
@@ -32,14 +59,21 @@ public final class ForecastStore: Sendable {
     public let cycle: String
     /// Finest grid first, so the first domain that holds a point is the one to use.
     public let domains: [StoredDomain]
+    /// The output variables every domain of the cycle can answer, in catalog order.
+    public let availableVariables: [OutputVariable]
+    /// What a request without a variable list answers: the defaults the cycle holds.
+    public let defaultVariables: [OutputVariable]
 
-    /// Opens a cycle ("latest" by default) of a model (the only one, when the store holds one).
+    /// Opens a cycle ("latest" by default, or its time in any form `ModelTime.parseUser` reads) of a model (the only one, when the store holds one).
     ///
     /// - Parameter nestMargin: cells left out along a nest's edges (WRF's relaxation zone).
     /// - Throws: `QueryError.store` naming what is missing or damaged; `.badRequest` when the
     ///   model is not given and the store holds several.
     public init(root: String, model: String? = nil, cycle: String = "latest", nestMargin: Double = 5) throws(QueryError) {
         self.root = root
+        guard nestMargin.isFinite, nestMargin >= 0 else {
+            throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
+        }
         let models = CycleStore.models(root: root)
         let chosen: String
         if let model {
@@ -52,6 +86,9 @@ public final class ForecastStore: Sendable {
             throw .badRequest("the store holds several models (\(models.joined(separator: ", "))): choose one with --model")
         }
         self.model = chosen
+        // Any form a time is given in ("2026-11-22T00:00Z", as answers print it) names the
+        // store's folder "2026-11-22T00Z".
+        let cycle = cycle == "latest" ? cycle : ModelTime.parseUser(cycle).map(CycleStore.cycleName) ?? cycle
         do throws(StoreError) {
             // A re-extraction of this cycle (or --keep pruning) removes the folder its link named
             // before, possibly between our resolving the link and opening the files (found by
@@ -84,11 +121,37 @@ public final class ForecastStore: Sendable {
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
+        let opened = domains
+        let available = OutputVariable.allCases.filter { variable in opened.allSatisfy { $0.holds(variable) } }
+        availableVariables = available
+        defaultVariables = OutputVariable.defaults.filter(available.contains)
+    }
+
+    /// The variables to answer: those asked for (the cycle's defaults when nil), plus what
+    /// the daily summaries need.
+    ///
+    /// - Throws: `.badRequest` naming a variable the cycle does not hold and listing what it
+    ///   holds (an answer of nulls with exit 0 would look like missing data, not a typo).
+    public func resolveVariables(requested: [OutputVariable]?, daily: [DailyVariable]) throws(QueryError) -> [OutputVariable] {
+        var variables = requested ?? defaultVariables
+        for summary in daily where !variables.contains(summary.variable) { variables.append(summary.variable) }
+        for variable in variables where !availableVariables.contains(variable) {
+            throw notHeld(variable)
+        }
+        return variables
+    }
+
+    /// The error for a variable the cycle (or one of its domains) does not hold.
+    func notHeld(_ variable: OutputVariable) -> QueryError {
+        let holding = domains.filter { $0.holds(variable) }.map(\.name)
+        let partly = holding.isEmpty ? "" : " (only \(holding.joined(separator: ", ")) of its domains hold it)"
+        let held = availableVariables.isEmpty ? "no variables" : availableVariables.map(\.rawValue).joined(separator: ", ")
+        return .badRequest("variable \(variable.rawValue) is not stored in \(model) cycle \(cycle)\(partly); it holds: \(held)")
     }
 
     /// Opens every domain file of a cycle folder, finest grid first.
     private static func open(paths: [String], folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
-        var domains: [StoredDomain] = []
+        var opened: [(reader: DomainFileReader, grid: ProjectedGrid, times: TimeInterpolation)] = []
         for path in paths {
             let reader = try DomainFileReader(path: path)
             let m = reader.metadata
@@ -101,10 +164,22 @@ public final class ForecastStore: Sendable {
             } catch {
                 throw StoreError.corrupt(path: path, detail: "unusable grid or times in metadata: \(error)")
             }
-            domains.append(StoredDomain(reader: reader, grid: grid, times: times,
-                                        margin: m.parentDomain == nil ? 0 : nestMargin))
+            opened.append((reader, grid, times))
         }
-        guard !domains.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
+        guard !opened.isEmpty else { throw StoreError.missing(path: folder, what: "domain files") }
+        // The margin goes by geometry, not by PARENT_ID: a nest whose parent is not in the
+        // cycle (extracted alone), or metadata that loops or names a parent on a single grid,
+        // must not lose its edge, since no coarser domain would answer there.
+        let domains = opened.map { domain in
+            let centre = domain.grid.point(at: GridPosition(i: Double(domain.grid.westEast - 1) / 2,
+                                                            j: Double(domain.grid.southNorth - 1) / 2))
+            let surrounded = opened.contains { other in
+                other.reader.metadata.projection.dx > domain.reader.metadata.projection.dx
+                    && other.grid.contains(other.grid.position(of: centre))
+            }
+            return StoredDomain(reader: domain.reader, grid: domain.grid, times: domain.times,
+                                margin: surrounded ? nestMargin : 0, isInsideCoarser: surrounded)
+        }
         return domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
     }
 
@@ -116,7 +191,7 @@ public final class ForecastStore: Sendable {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
         var coveringInSpace: StoredDomain?
         for domain in domains {
-            let position = domain.grid.position(of: point)
+            let position = domain.position(of: point)
             guard domain.grid.contains(position, margin: domain.margin) else { continue }
             if coveringInSpace == nil { coveringInSpace = domain }
             guard let start = domain.metadata.times.first, let end = domain.metadata.times.last,

@@ -48,12 +48,13 @@ public struct QueryPoint: Sendable, Equatable {
 public struct ForecastRequest: Sendable {
     /// Output times, seconds since 1970 UTC.
     public var times: [Int64]
-    public var variables: [OutputVariable]
+    /// nil: the defaults the store holds (`ForecastStore.defaultVariables`).
+    public var variables: [OutputVariable]?
     public var units: OutputUnits
     /// Precipitation and snowfall are amounts over this window ending at each time.
     public var accumulationWindow: Int64
 
-    public init(times: [Int64], variables: [OutputVariable] = OutputVariable.defaults, units: OutputUnits = OutputUnits(),
+    public init(times: [Int64], variables: [OutputVariable]? = nil, units: OutputUnits = OutputUnits(),
                 accumulationWindow: Int64 = 3600) {
         self.times = times
         self.variables = variables

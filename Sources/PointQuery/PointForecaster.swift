@@ -38,11 +38,10 @@ public struct PointForecaster: Sendable {
         var values: [OutputVariable: [Float]] = [:]
         let units = request.units
         var windCache: (u: [Float], v: [Float])?
-        for variable in request.variables {
-            guard variable.sources.allSatisfy({ domain.reader.stored($0) != nil }) else {
-                values[variable] = [Float](repeating: .nan, count: times.count)
-                continue
-            }
+        let variables = request.variables ?? store.defaultVariables
+        // A variable the domain does not store is an error, never a column of nulls.
+        if let absent = variables.first(where: { !domain.holds($0) }) { throw store.notHeld(absent) }
+        for variable in variables {
             switch variable {
             case .windSpeed10m, .windDirection10m, .windU10m, .windV10m:
                 if windCache == nil {
@@ -75,7 +74,7 @@ public struct PointForecaster: Sendable {
             gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000)
         return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
                              provenance: provenance, elevation: elevation, times: times, values: values,
-                             units: units, variables: request.variables)
+                             units: units, variables: variables)
     }
 
     /// Forecasts for many places, spread over all cores; results in the order of `points`.

@@ -1,12 +1,77 @@
 import Catalog
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Parses a `--points` CSV: a header naming `lat` and `lon` (or `latitude`, `longitude`) and
 /// optionally `time` (ISO 8601, UTC unless it carries an offset) and `name`.
 public enum PointsFile {
+    /// One place of the file, with its name and time when the file gives them.
+    public typealias Row = (point: QueryPoint, name: String?, time: Int64?)
+
+    /// Reads and parses a points file; "-" is standard input.
+    ///
+    /// - Throws: `QueryError.badRequest` (exit 2) saying what is wrong: not found, permission
+    ///   denied, a folder, not UTF-8 text (naming the line), or a bad row.
+    public static func read(path: String) throws(QueryError) -> [Row] {
+        let source = path == "-" ? "standard input" : path
+        let contents = try text(try path == "-" ? readAll(descriptor: STDIN_FILENO, source: source) : readFile(path), source: source)
+        return try parse(contents, source: source)
+    }
+
+    /// The file's bytes, with the reason it cannot be read in words (errno's, not a guess).
+    private static func readFile(_ path: String) throws(QueryError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw .badRequest("\(path): points file not found")
+            case EACCES, EPERM: throw .badRequest("\(path): permission denied reading the points file")
+            default: throw .badRequest("\(path): cannot open the points file: \(String(cString: strerror(code)))")
+            }
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw .badRequest("\(path): is a folder; expected a CSV file of places")
+        }
+        return try readAll(descriptor: descriptor, source: path)
+    }
+
+    private static func readAll(descriptor: Int32, source: String) throws(QueryError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                if code == EISDIR { throw .badRequest("\(source): is a folder; expected a CSV file of places") }
+                throw .badRequest("\(source): cannot read the points file: \(String(cString: strerror(code)))")
+            }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// The bytes as UTF-8 text (a leading byte-order mark dropped), or an error naming the
+    /// first line that is not UTF-8.
+    static func text(_ bytes: [UInt8], source: String) throws(QueryError) -> String {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        if let text = String(validating: body, as: UTF8.self) { return text }
+        var line = 1
+        for piece in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if String(validating: piece, as: UTF8.self) == nil { break }
+            line += 1
+        }
+        throw .badRequest("\(source):\(line): not UTF-8 text; save the points file as UTF-8")
+    }
+
     /// - Throws: `QueryError.badRequest` naming the line and what was expected.
-    public static func parse(_ text: String, source: String) throws(QueryError) -> [(point: QueryPoint, name: String?, time: Int64?)] {
-        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+    public static func parse(_ text: String, source: String) throws(QueryError) -> [Row] {
+        // Substrings share the text's storage: no copy per line for a file of many places.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         while lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true { lines.removeLast() }
         guard let headerLine = lines.first else { throw .badRequest("\(source): empty file; expected a header line with lat,lon") }
         let header = split(headerLine).map { $0.lowercased() }
@@ -16,13 +81,15 @@ public enum PointsFile {
         }
         let timeColumn = header.firstIndex(of: "time")
         let nameColumn = header.firstIndex(of: "name")
-        var result: [(point: QueryPoint, name: String?, time: Int64?)] = []
+        var result: [Row] = []
         for (offset, line) in lines.enumerated().dropFirst() {
             let number = offset + 1
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") { continue }
             let fields = split(line)
-            guard fields.count >= header.count || fields.count > max(latColumn, lonColumn) else {
-                throw .badRequest("\(source):\(number): expected \(header.count) fields, found \(fields.count): \(line)")
+            // More fields than the header is a shifted row ("38,7,-9,1" under lat,lon is not
+            // 38N 7E); fewer is fine while lat and lon are there (a trailing time left out).
+            guard fields.count <= header.count, fields.count > max(latColumn, lonColumn) else {
+                throw .badRequest("\(source):\(number): found \(fields.count) fields, the header has \(header.count): \(line)")
             }
             guard let lat = Double(fields[latColumn]), lat.isFinite, abs(lat) <= 90 else {
                 throw .badRequest("\(source):\(number): latitude \"\(fields[latColumn])\" is not a number in -90..90")
@@ -33,7 +100,7 @@ public enum PointsFile {
             var time: Int64?
             if let timeColumn, timeColumn < fields.count, !fields[timeColumn].isEmpty {
                 guard let parsed = TimeParsing.parse(fields[timeColumn]) else {
-                    throw .badRequest("\(source):\(number): time \"\(fields[timeColumn])\" is not ISO 8601 (e.g. 2026-11-22T06:00Z)")
+                    throw .badRequest("\(source):\(number): time \"\(fields[timeColumn])\": \(TimeParsing.problem(fields[timeColumn]))")
                 }
                 time = parsed
             }
@@ -45,7 +112,7 @@ public enum PointsFile {
     }
 
     /// Splits one CSV line (double quotes protect commas).
-    static func split(_ line: String) -> [String] {
+    static func split(_ line: Substring) -> [String] {
         var fields: [String] = []
         var current = ""
         var quoted = false
@@ -61,16 +128,40 @@ public enum PointsFile {
 
 /// Times given by users: UTC forms (see `ModelTime.parseUser`) and ISO 8601 with an offset.
 public enum TimeParsing {
+    /// Seconds since 1970 for a user's time, to the minute: nil for anything else, including
+    /// a time with seconds that are not zero (answers are labelled to the minute, so
+    /// 05:00:30 would be answered at 05:00:30 and printed as 05:00: refused instead), and an
+    /// offset outside RFC 3339's "+HH:MM" (hours 00-23, minutes 00-59).
     public static func parse(_ text: String) -> Int64? {
+        guard let seconds = parseAnySecond(text), seconds % 60 == 0 else { return nil }
+        return seconds
+    }
+
+    /// Why `parse` refused a time, for the message.
+    public static func problem(_ text: String) -> String {
+        if let seconds = parseAnySecond(text), seconds % 60 != 0 {
+            return "times are to the minute (seconds must be 0), e.g. 2026-11-22T06:00Z"
+        }
+        return "expected ISO 8601 to the minute, e.g. 2026-11-22T06:00Z or 2026-11-22T07:00+01:00"
+    }
+
+    private static func parseAnySecond(_ text: String) -> Int64? {
         if let utc = ModelTime.parseUser(text) { return utc }
         // "2026-11-22T06:00+01:00" / "...:00-03:00"
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         guard trimmed.count >= 22 else { return nil }
-        let sign = trimmed[trimmed.index(trimmed.endIndex, offsetBy: -6)]
-        guard sign == "+" || sign == "-", let base = ModelTime.parseUser(String(trimmed.dropLast(6))) else { return nil }
-        let offset = trimmed.suffix(5).split(separator: ":").compactMap { Int($0) }
-        guard offset.count == 2 else { return nil }
-        let seconds = Int64(offset[0] * 3600 + offset[1] * 60)
-        return sign == "+" ? base - seconds : base + seconds
+        let offset = trimmed.suffix(6)
+        let sign = offset[offset.startIndex]
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), offset[offset.startIndex + 3] == UInt8(ascii: ":"),
+              let hours = twoDigits(offset.dropFirst().prefix(2)), let minutes = twoDigits(offset.suffix(2)),
+              hours <= 23, minutes <= 59,
+              let base = ModelTime.parseUser(String(decoding: trimmed.dropLast(6), as: UTF8.self)) else { return nil }
+        let seconds = Int64(hours * 3600 + minutes * 60)
+        return sign == UInt8(ascii: "+") ? base - seconds : base + seconds
+    }
+
+    private static func twoDigits(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count == 2, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(bytes[bytes.startIndex] - 48) * 10 + Int(bytes[bytes.startIndex + 1] - 48)
     }
 }

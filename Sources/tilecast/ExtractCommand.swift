@@ -80,7 +80,10 @@ struct ExtractCommand: ParsableCommand {
         if let cycle, ModelTime.parseUser(cycle) == nil {
             throw ValidationError("--cycle \(cycle): expected a UTC time such as 2026-11-22T00Z")
         }
-        if let variables { _ = try VariableList.parse(variables, option: "--variables") }
+        // An empty selection would publish a cycle with no variables and replace `latest`.
+        if let variables, try VariableList.parse(variables, option: "--variables").isEmpty {
+            throw ValidationError("--variables: no variable named; give e.g. --variables temperature_2m,precipitation, or leave the option out for all")
+        }
     }
 
     func run() throws {

@@ -3,6 +3,9 @@ import Catalog
 import Foundation
 import Meteorology
 import PointQuery
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `tilecast query`: point forecasts from the store.
 struct QueryCommand: ParsableCommand {
@@ -10,17 +13,22 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Point forecasts from the store, by latitude and longitude.",
         discussion: """
-        Picks the finest domain whose interior holds the place (a nest's edge cells are left
-        out), interpolates bilinearly in grid space and linearly in time, and says where the
-        answer came from (model, cycle, domain, grid spacing, grid position).
+        Picks the finest domain whose interior holds the place (the edge cells of a nest
+        inside a coarser domain are left out; an outermost domain answers to its edge, and
+        up to 0.01 cell beyond it, as coordinates typed to 4 decimals land), interpolates
+        bilinearly in grid space and linearly in time, and says where the answer came from
+        (model, cycle, domain, grid spacing, grid position).
 
-        Times are UTC unless they carry an offset. Without --time or --start: 24 hours from
-        the current hour when the run covers it, otherwise from the run's first time.
-        Precipitation and snowfall are amounts over the hour ending at each time.
+        Times are UTC unless they carry an offset (+HH:MM), to the minute. Without --time or
+        --start: 24 hours from the current hour when the run covers it, otherwise from the
+        run's first time. Precipitation and snowfall are amounts over the hour ending at
+        each time. Without --variables: every variable the cycle stores; asking for one it
+        does not store is an error listing what it holds.
 
         Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max,
         NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most
-        severe code).
+        severe code). With --format csv they follow the hourly rows as a second table,
+        after a blank line.
 
         Exit codes: 0 success, 2 bad usage, 4 place or time outside the store, 5 store
         missing or damaged.
@@ -31,6 +39,7 @@ struct QueryCommand: ParsableCommand {
               --variables temperature_2m,precipitation --daily temperature_2m_max,precipitation_sum \\
               --timezone Europe/Lisbon --temperature-unit fahrenheit
           tilecast query --store /tmp/s --points places.csv --format csv
+          tilecast query --store /tmp/s --points - --cycle 2026-11-22T00:00Z < places.csv
         """
     )
 
@@ -44,7 +53,7 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Longitude, degrees east (-180..180 or 0..360).")
     var lon: Double?
 
-    @Option(help: "A CSV of places: a header with lat,lon and optionally time and name.")
+    @Option(help: "A CSV of places (UTF-8; - for standard input): a header with lat,lon and optionally time and name.")
     var points: String?
 
     @Option(help: "One time (ISO 8601, e.g. 2026-11-22T06:00Z).")
@@ -53,7 +62,8 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "First time of an hourly series (ISO 8601).")
     var start: String?
 
-    @Option(help: "Number of hourly times (default 24; 1 with a per-row time in --points).")
+    // `.unconditional` so that "--hours -1" reaches validate() and its message.
+    @Option(parsing: .unconditional, help: "Number of hourly times, 1..960 (default 24; 1 with a per-row time in --points).")
     var hours: Int?
 
     @Option(help: "Variables, comma-separated (default: all). Raw WRF names (T2, U10, ...) are accepted.")
@@ -65,17 +75,17 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "IANA time zone for local times and daily summaries, e.g. Europe/Lisbon.")
     var timezone: String?
 
-    @Option(help: "celsius or fahrenheit.")
-    var temperatureUnit: String = "celsius"
+    @Option(help: "Temperature unit.")
+    var temperatureUnit: TemperatureUnit = .celsius
 
-    @Option(help: "kmh, ms, mph or kn.")
-    var windSpeedUnit: String = "kmh"
+    @Option(help: "Wind speed unit.")
+    var windSpeedUnit: WindSpeedUnit = .kmh
 
-    @Option(help: "mm or inch.")
-    var precipitationUnit: String = "mm"
+    @Option(help: "Precipitation unit (snowfall: cm, or inch with inch).")
+    var precipitationUnit: PrecipitationUnit = .mm
 
-    @Option(help: "json, csv or table.")
-    var format: String = "json"
+    @Option(help: "Output format.")
+    var format: ForecastRenderer.Format = .json
 
     @Option(help: "Cycle to read, e.g. 2026-11-22T00Z (default: latest).")
     var cycle: String = "latest"
@@ -83,21 +93,21 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Model in the store (default: the only one).")
     var model: String?
 
-    @Option(help: "Cells left out along a nest's edges (WRF's relaxation zone).")
+    @Option(parsing: .unconditional, help: "Cells left out along the edges of a nest inside a coarser domain (WRF's relaxation zone), 0 or more.")
     var nestMargin: Double = 5
 
     func validate() throws {
         if points == nil && (lat == nil || lon == nil) { throw ValidationError("give --lat and --lon, or --points FILE.csv") }
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
         if time != nil && (start != nil || hours != nil) { throw ValidationError("--time asks for one time; do not combine it with --start or --hours") }
-        if let hours, hours < 1 || hours > 24 * 40 { throw ValidationError("--hours must be 1..960") }
-        if TemperatureUnit(rawValue: temperatureUnit) == nil { throw ValidationError("--temperature-unit: expected celsius or fahrenheit") }
-        if WindSpeedUnit(rawValue: windSpeedUnit) == nil { throw ValidationError("--wind-speed-unit: expected kmh, ms, mph or kn") }
-        if PrecipitationUnit(rawValue: precipitationUnit) == nil { throw ValidationError("--precipitation-unit: expected mm or inch") }
-        if ForecastRenderer.Format(rawValue: format) == nil { throw ValidationError("--format: expected json, csv or table") }
+        if let hours, hours < 1 || hours > 24 * 40 { throw ValidationError("--hours \(hours): expected a number of hours, 1..960") }
         if let timezone, TimeZone(identifier: timezone) == nil { throw ValidationError("--timezone \(timezone): not an IANA time zone (e.g. Europe/Lisbon)") }
         for (option, text) in [("--time", time), ("--start", start)] {
-            if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): expected ISO 8601, e.g. 2026-11-22T06:00Z") }
+            if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): \(TimeParsing.problem(text))") }
+        }
+        if !(nestMargin.isFinite && nestMargin >= 0) { throw ValidationError("--nest-margin \(nestMargin): expected a number of cells, 0 or more") }
+        if cycle != "latest" && ModelTime.parseUser(cycle) == nil {
+            throw ValidationError("--cycle \(cycle): expected latest or a UTC time such as 2026-11-22T00Z")
         }
         if let lat, !(lat.isFinite && abs(lat) <= 90) { throw ValidationError("--lat \(lat): expected -90..90") }
         if let lon, !(lon.isFinite && lon >= -180 && lon <= 360) { throw ValidationError("--lon \(lon): expected -180..360") }
@@ -105,8 +115,9 @@ struct QueryCommand: ParsableCommand {
         _ = try parsedDaily()
     }
 
-    func parsedVariables() throws -> [OutputVariable] {
-        guard let variables else { return OutputVariable.defaults }
+    /// The variables asked for; nil when not given (the cycle's defaults).
+    func parsedVariables() throws -> [OutputVariable]? {
+        guard let variables else { return nil }
         var result: [OutputVariable] = []
         for name in variables.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             guard let parsed = OutputVariable.parse(name) else {
@@ -114,6 +125,7 @@ struct QueryCommand: ParsableCommand {
             }
             for variable in parsed where !result.contains(variable) { result.append(variable) }
         }
+        if result.isEmpty { throw ValidationError("--variables: no variable named; leave the option out for all the cycle holds") }
         return result
     }
 
@@ -129,66 +141,84 @@ struct QueryCommand: ParsableCommand {
 
     func run() throws {
         let dailyVariables = try parsedDaily()
-        var outputVariables = try parsedVariables()
-        for summary in dailyVariables where !outputVariables.contains(summary.variable) { outputVariables.append(summary.variable) }
-        let units = OutputUnits(temperature: TemperatureUnit(rawValue: temperatureUnit) ?? .celsius,
-                                windSpeed: WindSpeedUnit(rawValue: windSpeedUnit) ?? .kmh,
-                                precipitation: PrecipitationUnit(rawValue: precipitationUnit) ?? .mm)
         let zone = timezone.flatMap(TimeZone.init(identifier:))
-        let forecastStore: ForecastStore
-        do { forecastStore = try ForecastStore(root: store, model: model, cycle: cycle, nestMargin: nestMargin) } catch {
-            throw Failure(code: error.exitCode, message: error.description)
+        let forecastStore = try querying { () throws(QueryError) in
+            try ForecastStore(root: store, model: model, cycle: cycle, nestMargin: nestMargin)
         }
-        let times = defaultTimes(store: forecastStore, zone: zone, daily: !dailyVariables.isEmpty)
-        let request = ForecastRequest(times: times, variables: outputVariables, units: units)
-        var places: [(point: QueryPoint, name: String?)] = []
-        if let points {
-            guard let text = try? String(contentsOfFile: points, encoding: .utf8) else {
-                throw Failure(code: Failure.usage, message: "\(points): cannot read the points file")
+        let requested = try parsedVariables()
+        let variables = try querying { () throws(QueryError) in try forecastStore.resolveVariables(requested: requested, daily: dailyVariables) }
+        let chosen = QueryTimes.choose(time: time.flatMap(TimeParsing.parse), start: start.flatMap(TimeParsing.parse), hours: hours,
+                                       run: forecastStore.runTimes, now: Int64(Date().timeIntervalSince1970))
+        if let note = chosen.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        let request = ForecastRequest(times: chosen.times, variables: variables,
+                                      units: OutputUnits(temperature: temperatureUnit, windSpeed: windSpeedUnit, precipitation: precipitationUnit))
+        let assembly = AnswerAssembly(forecaster: PointForecaster(store: forecastStore), request: request,
+                                      dailyVariables: dailyVariables, timeZone: zone)
+        let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
+        let output = StandardOutput()
+        guard let points else {
+            // One place: an error is the whole answer, on stderr with its exit code.
+            let answer = assembly.answer(QueryPoint(latitude: lat ?? .nan, longitude: lon ?? .nan))
+            if case .failure(let error) = answer.result { throw Failure(code: error.exitCode, message: error.description) }
+            var writer = ForecastWriter(renderer: renderer, format: format, single: true, variables: variables, names: false, sink: output.write)
+            writer.write(answer)
+            writer.finish()
+            output.write("\n")
+            output.flush()
+            return
+        }
+        let places = try querying { () throws(QueryError) in try PointsFile.read(path: points) }.map { row -> (point: QueryPoint, name: String?) in
+            var point = row.point
+            if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: hours ?? 1) }
+            return (point, row.name)
+        }
+        var writer = ForecastWriter(renderer: renderer, format: format, single: false, variables: variables,
+                                    names: places.contains { $0.name != nil }, sink: output.write)
+        var failures = 0
+        var firstFailure: QueryError?
+        assembly.answers(places, render: writer.layout.render) { answer, rendered in
+            if case .failure(let error) = answer.result {
+                failures += 1
+                if firstFailure == nil { firstFailure = error }
             }
-            do {
-                for row in try PointsFile.parse(text, source: points) {
-                    var point = row.point
-                    if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: hours ?? 1) }
-                    places.append((point, row.name))
-                }
-            } catch { throw Failure(code: error.exitCode, message: error.description) }
-        } else if let lat, let lon {
-            places.append((QueryPoint(latitude: lat, longitude: lon), nil))
+            writer.write(rendered)
         }
-        let forecaster = PointForecaster(store: forecastStore)
-        let results = forecaster.forecast(places.map(\.point), request: request)
-        let answers = zip(places, results).map { place, result in
-            PlaceAnswer(name: place.name, latitude: place.point.latitude, longitude: place.point.longitude, line: place.point.line,
-                        result: result,
-                        daily: dailyVariables.isEmpty ? nil : (try? result.get()).map {
-                            DailyForecast(forecast: $0, variables: dailyVariables, timeZone: zone ?? TimeZone(identifier: "UTC") ?? .current)
-                        })
-        }
-        let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables)
-        let failures = results.compactMap { result -> QueryError? in if case .failure(let error) = result { return error } else { return nil } }
-        if points == nil, let error = failures.first {
-            throw Failure(code: error.exitCode, message: error.description)
-        }
-        print(renderer.render(answers, format: ForecastRenderer.Format(rawValue: format) ?? .json, single: points == nil))
-        if let error = failures.first {
-            throw Failure(code: error.exitCode, message: "\(failures.count) of \(places.count) places had no forecast; first: \(error.description)")
+        writer.finish()
+        output.write("\n")
+        output.flush()
+        if let error = firstFailure {
+            throw Failure(code: error.exitCode, message: "\(failures) of \(places.count) places had no forecast; first: \(error.description)")
         }
     }
 
-    /// The requested times; by default 24 hours from the current hour when the run covers
-    /// it, else from the run's first time (said on stderr). With daily summaries, whole local
-    /// days are covered, clipped to the run.
-    func defaultTimes(store: ForecastStore, zone: TimeZone?, daily: Bool) -> [Int64] {
-        if let time, let parsed = TimeParsing.parse(time) { return [parsed] }
-        let run = store.runTimes
-        let count = hours ?? 24
-        if let start, let parsed = TimeParsing.parse(start) { return ForecastRequest.hourly(from: parsed, hours: count) }
-        let now = Int64(Date().timeIntervalSince1970) / 3600 * 3600
-        guard let first = run.first, let last = run.last else { return [now] }
-        if now >= first && now <= last { return ForecastRequest.hourly(from: now, hours: count).filter { $0 <= last } }
-        FileHandle.standardError.write(Data("note: the current hour is outside the run (\(ModelTime.isoMinutes(first))..\(ModelTime.isoMinutes(last))); answering from its first time\n".utf8))
-        let hoursAvailable = Int((last - first) / 3600) + 1
-        return ForecastRequest.hourly(from: first, hours: min(count, hoursAvailable))
+    /// Runs library code, turning its `QueryError` into a `Failure` with SPEC 5's exit code.
+    private func querying<T>(_ body: () throws(QueryError) -> T) throws -> T {
+        do throws(QueryError) { return try body() } catch { throw Failure(code: error.exitCode, message: error.description) }
+    }
+}
+
+/// Standard output through one buffer, written in large blocks (answers are streamed place by
+/// place; `print` per piece would make a system call or lock per piece).
+final class StandardOutput {
+    private var buffer: [UInt8] = []
+    private let limit = 1 << 16
+
+    init() { buffer.reserveCapacity(limit) }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= limit { flush() }
+    }
+
+    func flush() {
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(STDOUT_FILENO, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if written < 0 { if errno == EINTR { continue }; return }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -150,6 +150,163 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path("dry")), "a dry run writes nothing")
     }
 
+    /// Issue 16 item 8: an empty selection publishes nothing; a variable the cycle does not
+    /// hold is exit 2 naming it and what the cycle holds (not a column of nulls, exit 0).
+    func testEmptyVariableSelectionAndUnstoredVariablesAreRefused() throws {
+        let baselineStore = try extractBaseline()
+        for selection in ["", " , ,", ","] {
+            let store = directory.path("empty")
+            let result = try run(["extract", baseline, "--store", store, "--variables", selection])
+            XCTAssertEqual(result.status, 2, "--variables '\(selection)': \(result.stdout) \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("--variables"), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/wrf/latest"), "nothing published")
+        }
+        let store = directory.path("t2only")
+        XCTAssertEqual(try run(["extract", baseline, "--store", store, "--variables", "T2"]).status, 0)
+        let query = ["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--start", "2026-11-22T00Z", "--hours", "2"]
+        let missing = try run(query + ["--variables", "temperature_2m,precipitation"])
+        XCTAssertEqual(missing.status, 2, missing.stdout)
+        XCTAssertTrue(missing.stderr.contains("precipitation") && missing.stderr.contains("temperature_2m"), missing.stderr)
+        XCTAssertEqual(missing.stdout, "")
+        let daily = try run(query + ["--daily", "precipitation_sum"])
+        XCTAssertEqual(daily.status, 2, daily.stdout)
+        // Without --variables: what the cycle holds.
+        let plain = try run(query + ["--format", "csv"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertTrue(plain.stdout.hasPrefix("latitude,longitude,time,model,cycle,domain,grid_i,grid_j,temperature_2m\n"), plain.stdout)
+        // The full store still answers every default variable.
+        let all = try run(["query", "--store", baselineStore, "--lat", "39.3", "--lon", "-8", "--start", "2026-11-22T00Z", "--hours", "2"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+    }
+
+    /// Issue 16 "messages that mislead": times, offsets, the nest margin, --cycle in the form
+    /// the output prints, --hours -1.
+    func testQueryTimeAndOptionMessages() throws {
+        let store = try extractBaseline()
+        let place = ["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--variables", "temperature_2m", "--format", "csv"]
+        func times(_ result: ToolOutput) -> [String] {
+            result.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[2]) }
+        }
+        // Seconds: refused (the output labels times to the minute), zero fractions accepted.
+        let seconds = try run(place + ["--time", "2026-11-22T01:00:30Z"])
+        XCTAssertEqual(seconds.status, 2, seconds.stdout)
+        XCTAssertTrue(seconds.stderr.contains("--time") && seconds.stderr.contains("seconds"), seconds.stderr)
+        let fraction = try run(place + ["--time", "2026-11-22T01:00:00.000Z"])
+        XCTAssertEqual(fraction.status, 0, fraction.stderr)
+        XCTAssertEqual(times(fraction), ["2026-11-22T01:00Z"])
+        XCTAssertEqual(try run(place + ["--time", "2026-11-22T01:00:00.5Z"]).status, 2)
+        // Offsets: RFC 3339's range (hours 00-23, minutes 00-59).
+        for bad in ["2026-11-22T02:00+01:75", "2026-11-22T02:00+99:99", "2026-11-22T02:00+1:00"] {
+            let result = try run(place + ["--time", bad])
+            XCTAssertEqual(result.status, 2, "\(bad): \(result.stdout)")
+            XCTAssertTrue(result.stderr.contains("--time"), result.stderr)
+        }
+        let offset = try run(place + ["--time", "2026-11-22T02:00+01:00"])
+        XCTAssertEqual(offset.status, 0, offset.stderr)
+        XCTAssertEqual(times(offset), ["2026-11-22T01:00Z"])
+        XCTAssertEqual(times(try run(place + ["--time", "2026-11-22T00:30-00:30"])), ["2026-11-22T01:00Z"])
+        // The nest margin: a number of cells, 0 or more.
+        for bad in ["-1", "nan", "inf"] {
+            let result = try run(place + ["--nest-margin", bad])
+            XCTAssertEqual(result.status, 2, "--nest-margin \(bad): \(result.stdout)")
+            XCTAssertTrue(result.stderr.contains("--nest-margin"), result.stderr)
+        }
+        // --cycle in every form a time is given in, including the one the output prints.
+        for form in ["2026-11-22T00:00Z", "2026-11-22T00Z", "2026-11-22T00:00:00Z", "2026-11-22", "2026-11-22_00:00:00"] {
+            let result = try run(place + ["--cycle", form, "--time", "2026-11-22T01:00Z"])
+            XCTAssertEqual(result.status, 0, "--cycle \(form): \(result.stderr)")
+        }
+        let absent = try run(place + ["--cycle", "2026-11-23T00:00Z", "--time", "2026-11-22T01:00Z"])
+        XCTAssertEqual(absent.status, 5)
+        XCTAssertTrue(absent.stderr.contains("2026-11-23T00Z") && absent.stderr.contains("2026-11-22T00Z"), absent.stderr)
+        XCTAssertEqual(try run(place + ["--cycle", "yesterday"]).status, 2)
+        // --hours -1 says what is expected, not "Missing value".
+        let hours = try run(place + ["--start", "2026-11-22T00Z", "--hours", "-1"])
+        XCTAssertEqual(hours.status, 2)
+        XCTAssertTrue(hours.stderr.contains("--hours") && hours.stderr.contains("1..960"), hours.stderr)
+        XCTAssertFalse(hours.stderr.contains("Missing value"), hours.stderr)
+    }
+
+    /// Points files: standard input, encodings, extra fields, bad numbers, permissions.
+    func testPointsFileInputsAndMessages() throws {
+        let store = try extractBaseline()
+        let query = ["query", "--store", store, "--start", "2026-11-22T00Z", "--hours", "1", "--variables", "temperature_2m", "--format", "csv"]
+        let stdin = try runTool(try tilecast, query + ["--points", "-"], input: "lat,lon\n39.3,-8\n39.2,-8.1\n")
+        XCTAssertEqual(stdin.status, 0, stdin.stderr)
+        XCTAssertEqual(stdin.stdout.split(separator: "\n").count, 3, stdin.stdout)
+        let points = directory.path("places.csv")
+        // Not UTF-8 (Latin-1 "Évora"): a clear error naming the file and line, exit 2.
+        try Data("name,lat,lon\nLisboa,39.3,-8\n".utf8 + [0xC9] + Data("vora,38.57,-7.9\n".utf8)).write(to: URL(fileURLWithPath: points))
+        let latin1 = try run(query + ["--points", points])
+        XCTAssertEqual(latin1.status, 2, latin1.stdout)
+        XCTAssertTrue(latin1.stderr.contains("places.csv:3") && latin1.stderr.contains("UTF-8"), latin1.stderr)
+        // More fields than the header: "38,7,-9,1" is not 38N 7E.
+        try "lat,lon\n39.3,-8\n38,7,-9,1\n".write(toFile: points, atomically: true, encoding: .utf8)
+        let extra = try run(query + ["--points", points])
+        XCTAssertEqual(extra.status, 2, extra.stdout)
+        XCTAssertTrue(extra.stderr.contains("places.csv:3") && extra.stderr.contains("4 fields"), extra.stderr)
+        XCTAssertEqual(extra.stdout, "")
+        // Inf, 1e38 and NaN are bad coordinates, not missing places.
+        for bad in ["inf", "1e38", "nan", "-Infinity"] {
+            try "lat,lon\n39.3,-8\n\(bad),-8\n".write(toFile: points, atomically: true, encoding: .utf8)
+            let result = try run(query + ["--points", points])
+            XCTAssertEqual(result.status, 2, "\(bad): \(result.stdout)")
+            XCTAssertTrue(result.stderr.contains("places.csv:3"), result.stderr)
+        }
+        // Missing, a folder, permission denied: each said as it is.
+        let missing = try run(query + ["--points", directory.path("nowhere.csv")])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("nowhere.csv") && missing.stderr.contains("not found"), missing.stderr)
+        let folder = try run(query + ["--points", directory.path("")])
+        XCTAssertEqual(folder.status, 2)
+        XCTAssertTrue(folder.stderr.contains("folder"), folder.stderr)
+        try "lat,lon\n39.3,-8\n".write(toFile: points, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: points)
+        // As root the permission bits do not apply: run as nobody then.
+        let denied = geteuid() == 0
+            ? try runTool("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try tilecast] + query + ["--points", points])
+            : try run(query + ["--points", points])
+        XCTAssertEqual(denied.status, 2, denied.stdout)
+        XCTAssertTrue(denied.stderr.contains("places.csv") && denied.stderr.contains("permission denied"), denied.stderr)
+        XCTAssertFalse(denied.stderr.contains("not found"), denied.stderr)
+    }
+
+    /// SampleGrids holds WRF (d01, d02) and MM5 (d01): --model picks the model; without it a
+    /// store of several models is exit 2 naming them. Defaults are what each model stores.
+    func testModelChoiceWithSeveralModels() throws {
+        let store = directory.path("store")
+        let extract = try run(["extract", Repository.sampleGrids.path, "--store", store, "--quiet"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let place = ["query", "--store", store, "--lat", "38.7223", "--lon", "-9.1393", "--start", "2026-11-22T06Z", "--hours", "2", "--format", "json"]
+        func answer(_ extra: [String]) throws -> [String: Any] {
+            let result = try run(place + extra)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        }
+        let wrf = try answer(["--model", "wrf"])
+        XCTAssertEqual(wrf["model"] as? String, "wrf")
+        XCTAssertEqual(wrf["domain"] as? String, "d02")
+        let mm5 = try answer(["--model", "mm5"])
+        XCTAssertEqual(mm5["model"] as? String, "mm5")
+        XCTAssertEqual(mm5["domain"] as? String, "d01")
+        let hourly = try XCTUnwrap(mm5["hourly"] as? [String: Any])
+        XCTAssertNotNil(hourly["temperature_2m"])
+        XCTAssertNil(hourly["cloud_cover"], "MM5 stores no cloud cover: left out, not a column of nulls")
+        let mm5Cloud = try run(place + ["--model", "mm5", "--variables", "cloud_cover"])
+        XCTAssertEqual(mm5Cloud.status, 2)
+        XCTAssertTrue(mm5Cloud.stderr.contains("cloud_cover") && mm5Cloud.stderr.contains("mm5"), mm5Cloud.stderr)
+        let neither = try run(place)
+        XCTAssertEqual(neither.status, 2)
+        XCTAssertTrue(neither.stderr.contains("mm5, wrf") && neither.stderr.contains("--model"), neither.stderr)
+        let unknown = try run(place + ["--model", "gfs"])
+        XCTAssertEqual(unknown.status, 5)
+        XCTAssertTrue(unknown.stderr.contains("gfs") && unknown.stderr.contains("mm5, wrf"), unknown.stderr)
+        // Unit and format values are checked by the option parser: exit 2 naming the choices.
+        let format = try run(place + ["--model", "wrf", "--format", "xml"])
+        XCTAssertEqual(format.status, 2)
+        XCTAssertTrue(format.stderr.contains("--format") && format.stderr.contains("json"), format.stderr)
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)

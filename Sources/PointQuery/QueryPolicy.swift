@@ -1,0 +1,101 @@
+import Catalog
+import Foundation
+
+/// The rules a query follows that are not arithmetic: which times to answer, which time zone
+/// daily summaries use, and how answers are assembled place by place. The command line and a
+/// server call these, so both answer the same way.
+package enum QueryTimes {
+    /// The times to answer.
+    ///
+    /// - One `time`: that time. A `start`: `hours` (default 24) hourly times from it.
+    /// - Neither: `hours` from the current hour (`now` floored to the hour) when the run
+    ///   covers it, clipped to the run's end; otherwise from the run's first time, clipped to
+    ///   the run's length, with a note saying so.
+    /// - Parameters:
+    ///   - run: the run's frame times (the coarsest domain's), oldest first.
+    ///   - now: seconds since 1970; a parameter so the rule can be tested.
+    package static func choose(time: Int64?, start: Int64?, hours: Int?, run: [Int64], now: Int64) -> (times: [Int64], note: String?) {
+        if let time { return ([time], nil) }
+        let count = hours ?? 24
+        if let start { return (ForecastRequest.hourly(from: start, hours: count), nil) }
+        let hour = now >= 0 ? now / 3600 * 3600 : (now - 3599) / 3600 * 3600
+        guard let first = run.first, let last = run.last else { return ([hour], nil) }
+        if hour >= first && hour <= last {
+            return (ForecastRequest.hourly(from: hour, hours: count).filter { $0 <= last }, nil)
+        }
+        let note = "the current hour is outside the run (\(ModelTime.isoMinutes(first))..\(ModelTime.isoMinutes(last))); answering from its first time"
+        let available = Int((last - first) / 3600) + 1
+        return (ForecastRequest.hourly(from: first, hours: min(count, available)), note)
+    }
+}
+
+/// How each place's answer is put together: the forecast, then its daily summaries on local
+/// days of the time zone (UTC when none is given).
+package struct AnswerAssembly: Sendable {
+    package let forecaster: PointForecaster
+    package let request: ForecastRequest
+    package let dailyVariables: [DailyVariable]
+    /// The zone output times are printed in; nil prints UTC ("Z").
+    package let timeZone: TimeZone?
+
+    package init(forecaster: PointForecaster, request: ForecastRequest, dailyVariables: [DailyVariable], timeZone: TimeZone?) {
+        self.forecaster = forecaster
+        self.request = request
+        self.dailyVariables = dailyVariables
+        self.timeZone = timeZone
+    }
+
+    /// The zone daily summaries group by: the requested one, else UTC.
+    package static func dailyTimeZone(_ zone: TimeZone?) -> TimeZone {
+        zone ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+    }
+
+    /// One place's answer (errors are part of the answer, not thrown).
+    package func answer(_ point: QueryPoint, name: String? = nil) -> PlaceAnswer {
+        let result: Result<PointForecast, QueryError>
+        do throws(QueryError) { result = .success(try forecaster.forecast(point, request: request)) } catch { result = .failure(error) }
+        return assemble(point, name: name, result: result)
+    }
+
+    /// Answers for many places, delivered in order to `body` a chunk at a time: each chunk is
+    /// forecast on every core, handed over, and dropped, so memory does not grow with the
+    /// number of places.
+    package func answers(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048, _ body: (PlaceAnswer) -> Void) {
+        var start = 0
+        while start < places.count {
+            let end = min(start + max(chunkSize, 1), places.count)
+            let chunk = places[start..<end]
+            let results = forecaster.forecast(chunk.map(\.point), request: request)
+            for (place, result) in zip(chunk, results) { body(assemble(place.point, name: place.name, result: result)) }
+            start = end
+        }
+    }
+
+    /// As `answers(_:chunkSize:_:)`, with each answer also rendered on the worker that
+    /// computed it (rendering costs more than the forecast), handed to `body` in order.
+    package func answers<Rendered: Sendable>(_ places: [(point: QueryPoint, name: String?)], chunkSize: Int = 2048,
+                                            render: @escaping @Sendable (PlaceAnswer) -> Rendered,
+                                            _ body: (PlaceAnswer, Rendered) -> Void) {
+        var start = 0
+        while start < places.count {
+            let end = min(start + max(chunkSize, 1), places.count)
+            let chunk = Array(places[start..<end])
+            let parts = min(chunk.count, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
+            let done = concurrentMap(parts) { part in
+                ((part * chunk.count / parts)..<((part + 1) * chunk.count / parts)).map { index -> (PlaceAnswer, Rendered) in
+                    let answer = self.answer(chunk[index].point, name: chunk[index].name)
+                    return (answer, render(answer))
+                }
+            }
+            for part in done { for (answer, rendered) in part { body(answer, rendered) } }
+            start = end
+        }
+    }
+
+    private func assemble(_ point: QueryPoint, name: String?, result: Result<PointForecast, QueryError>) -> PlaceAnswer {
+        let daily = dailyVariables.isEmpty ? nil : (try? result.get()).map {
+            DailyForecast(forecast: $0, variables: dailyVariables, timeZone: Self.dailyTimeZone(timeZone), window: request.accumulationWindow)
+        }
+        return PlaceAnswer(name: name, latitude: point.latitude, longitude: point.longitude, line: point.line, result: result, daily: daily)
+    }
+}

@@ -1,0 +1,132 @@
+import Catalog
+import Foundation
+import GridGeometry
+import PointQuery
+import TestSupport
+import XCTest
+
+/// What the printed output says (issue 15 items 3 and 5, issue 16 "messages that mislead").
+final class OutputFormatTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+        // A north wind 0.29 degrees east of north (u = -0.05, v = -10 m/s: both multiples of the
+        // stored 0.05 m/s step, so stored exactly); 0.06 mm of rain an hour.
+        let domain = SyntheticDomain(id: 1, parent: nil, westEast: 6, southNorth: 6, dx: 9000,
+                                     southWestCorner: GeoPoint(latitude: 38.5, longitude: -9.4), times: SyntheticStore.hourly(30),
+                                     variables: [.temperature2m, .windU10m, .windV10m, .precipitation]) { variable, _, _, t in
+            switch variable {
+            case .windU10m: return -0.05
+            case .windV10m: return -10
+            case .precipitation: return t == 0 ? 0 : 0.06
+            default: return Float(t % 24)
+            }
+        }
+        try SyntheticStore.write([domain], to: directory.path("store"), model: "synthetic")
+    }
+
+    private func forecast(_ units: OutputUnits = OutputUnits(), hours: Int = 3) throws -> PointForecast {
+        let store = try ForecastStore(root: directory.path("store"))
+        return try PointForecaster(store: store).forecast(QueryPoint(latitude: 38.55, longitude: -9.35),
+            request: ForecastRequest(times: ForecastRequest.hourly(from: SyntheticStore.cycle + 3600, hours: hours), units: units))
+    }
+
+    /// 0.29 degrees rounds to 0, which means calm: a real wind prints 360 (north).
+    func testAWindJustEastOfNorthPrints360NotCalm() throws {
+        let forecast = try forecast()
+        let direction = try XCTUnwrap(forecast.values[.windDirection10m]?.first)
+        XCTAssertEqual(Double(direction), atan2(0.05, 10) * 180 / .pi, accuracy: 1e-3, "independent: atan2(0.05, 10)")
+        let renderer = ForecastRenderer(timeZone: nil, dailyVariables: [])
+        let answer = PlaceAnswer(latitude: 38.55, longitude: -9.35, result: .success(forecast))
+        let json = renderer.render([answer], format: .json, single: true)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual((object["hourly"] as? [String: Any])?["wind_direction_10m"] as? [Double], [360, 360, 360])
+        let csv = renderer.render([answer], format: .csv, single: true).split(separator: "\n").map(String.init)
+        let column = try XCTUnwrap(csv[0].split(separator: ",").firstIndex(of: "wind_direction_10m"))
+        XCTAssertEqual(csv[1].split(separator: ",", omittingEmptySubsequences: false)[column], "360")
+        let table = renderer.render([answer], format: .table, single: true)
+        XCTAssertFalse(table.split(separator: "\n").dropFirst(4).contains { $0.split(separator: " ").contains("0") }, table)
+    }
+
+    /// The request's time labels are made once; a place with other times (a points file
+    /// row with its own time) still gets its own labels.
+    func testTimeLabelsOfOtherTimesAreTheirOwn() throws {
+        let forecast = try forecast(hours: 2)
+        let answer = PlaceAnswer(latitude: 38.55, longitude: -9.35, result: .success(forecast))
+        for times in [forecast.times, [SyntheticStore.cycle + 7200, SyntheticStore.cycle + 10800], []] {
+            let csv = ForecastRenderer(timeZone: TimeZone(identifier: "Asia/Kathmandu"), dailyVariables: [], times: times)
+                .render([answer], format: .csv, single: true).split(separator: "\n")
+            XCTAssertEqual(csv.dropFirst().map { String($0.split(separator: ",")[2]) }, ["2026-11-22T06:45+05:45", "2026-11-22T07:45+05:45"])
+        }
+    }
+
+    /// 0.06 mm is 0.00236 inch: printed with 3 decimals, not as 0.00.
+    func testInchesPrintWithThreeDecimals() throws {
+        let forecast = try forecast(OutputUnits(precipitation: .inch))
+        let text = ForecastRenderer(timeZone: nil, dailyVariables: []).render(
+            [PlaceAnswer(latitude: 38.55, longitude: -9.35, result: .success(forecast))], format: .json, single: true)
+        XCTAssertTrue(text.contains("\"precipitation\": [0.002, 0.002, 0.002]"), text)
+    }
+
+    /// `--format csv --daily`: the daily summaries follow as a second section (a blank line,
+    /// then their own header), as Open-Meteo's CSV does.
+    func testCSVWritesTheDailySummariesAsASecondSection() throws {
+        let forecast = try forecast(hours: 26)
+        let variables = ["temperature_2m_max", "precipitation_sum"].compactMap(DailyVariable.parse)
+        let daily = DailyForecast(forecast: forecast, variables: variables, timeZone: try XCTUnwrap(TimeZone(identifier: "UTC")))
+        let text = ForecastRenderer(timeZone: nil, dailyVariables: variables).render(
+            [PlaceAnswer(name: "here", latitude: 38.55, longitude: -9.35, result: .success(forecast), daily: daily)], format: .csv, single: false)
+        let sections = text.components(separatedBy: "\n\n")
+        guard sections.count == 2 else { return XCTFail("expected an hourly and a daily section: \(text)") }
+        let rows = sections[1].split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        XCTAssertEqual(rows[0], ["name", "latitude", "longitude", "date", "model", "cycle", "domain", "hours", "temperature_2m_max", "precipitation_sum"])
+        // 01Z..23Z of the first day (23 hours, max 23 °C); its rain is the 24 intervals ending
+        // 01Z..00Z (an amount belongs to the day its interval lies in): 24 x 0.06 mm.
+        XCTAssertEqual(rows[1], ["here", "38.55", "-9.35", "2026-11-22", "synthetic", "2026-11-22T00:00Z", "d01", "23", "23.00", "1.44"])
+        XCTAssertEqual(rows[2][3], "2026-11-23")
+        XCTAssertEqual(rows.count, 3)
+    }
+
+    /// RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled.
+    func testCSVFieldsAreQuotedPerRFC4180() throws {
+        let forecast = try forecast(hours: 1)
+        let text = ForecastRenderer(timeZone: nil, dailyVariables: []).render(
+            [PlaceAnswer(name: "two\nlines", latitude: 38.55, longitude: -9.35, result: .success(forecast)),
+             PlaceAnswer(name: "say \"hi\"", latitude: 38.55, longitude: -9.35, result: .success(forecast)),
+             PlaceAnswer(name: "cr\r", latitude: 38.55, longitude: -9.35, result: .success(forecast))], format: .csv, single: false)
+        XCTAssertTrue(text.contains("\n\"two\nlines\",38.55,"), text)
+        XCTAssertTrue(text.contains("\n\"say \"\"hi\"\"\",38.55,"), text)
+        XCTAssertTrue(text.contains("\n\"cr\r\",38.55,"), text)
+    }
+
+    /// Numbers print as C's printf("%.Nf") prints them (the reference: libc, through
+    /// String(format:)), minus sign dropped on a zero: random floats of every magnitude,
+    /// exact ties (0.125, 2.5) and values on either side of them.
+    func testNumbersPrintAsPrintfDoes() {
+        func reference(_ value: Float, _ decimals: Int) -> String {
+            let text = String(format: "%.\(decimals)f", value)
+            return text == "-0" || text.hasPrefix("-0.") && Double(text) == 0 ? String(text.dropFirst()) : text
+        }
+        var generator = SeededGenerator(seed: 42)
+        var values: [Float] = [0, -0, 0.125, -0.125, 0.375, 2.5, 3.5, -2.5, 0.0005, 0.0015, 0.005, 0.015, 1e-30, -1e-30,
+                               999.9995, 1013.25, 359.5, 359.4999, 0.4999999, 0.5, 1.5, 1e15, 3e38, -3e38, Float.leastNonzeroMagnitude]
+        values += values.flatMap { [$0.nextUp, $0.nextDown] }
+        for _ in 0..<20_000 {
+            let magnitude = Float.random(in: -6...8, using: &generator)
+            values.append(Float.random(in: -1...1, using: &generator) * pow(10, magnitude))
+            // Multiples of the stored steps, as decoded values are.
+            values.append(Float(Int.random(in: -40_000...40_000, using: &generator)) * 0.05)
+            values.append(Float(Int.random(in: -40_000...40_000, using: &generator)) * 0.005)
+        }
+        var mismatches: [String] = []
+        for value in values {
+            for decimals in 0...3 where ForecastRenderer.number(value, decimals) != reference(value, decimals) {
+                mismatches.append("\(value) %.\(decimals)f: \(ForecastRenderer.number(value, decimals) ?? "nil") vs \(reference(value, decimals))")
+            }
+        }
+        XCTAssertEqual(mismatches.count, 0, "\(mismatches.prefix(10))")
+        XCTAssertNil(ForecastRenderer.number(.nan, 2))
+        XCTAssertNil(ForecastRenderer.number(.infinity, 2))
+    }
+}

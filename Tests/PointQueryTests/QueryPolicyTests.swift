@@ -1,0 +1,120 @@
+import Catalog
+import Foundation
+import GridGeometry
+import PointQuery
+import TestSupport
+import XCTest
+
+/// The rules the command line and a server share (issue 13 items 7 and 10): default times
+/// with an injected clock, a cycle other than the latest, answers assembled place by place.
+final class QueryPolicyTests: XCTestCase {
+    private let cycle = SyntheticStore.cycle            // 2026-11-22T00:00Z
+    private var run: [Int64] { SyntheticStore.hourly(49) } // 00Z .. +48 h
+
+    func testDefaultTimesFromTheCurrentHourInsideTheRun() {
+        let now = cycle + 5 * 3600 + 1234                  // 05:20:34Z
+        let chosen = QueryTimes.choose(time: nil, start: nil, hours: nil, run: run, now: now)
+        XCTAssertEqual(chosen.times.first, cycle + 5 * 3600, "floored to the hour")
+        XCTAssertEqual(chosen.times.count, 24)
+        XCTAssertEqual(chosen.times.last, cycle + 28 * 3600)
+        XCTAssertNil(chosen.note)
+    }
+
+    func testDefaultTimesAreClippedToTheRunsEnd() {
+        let chosen = QueryTimes.choose(time: nil, start: nil, hours: 6, run: run, now: cycle + 46 * 3600)
+        XCTAssertEqual(chosen.times, [46, 47, 48].map { cycle + $0 * 3600 })
+    }
+
+    func testOutsideTheRunAnswersFromItsFirstTimeWithANote() throws {
+        for now in [cycle - 3600, cycle + 49 * 3600, Int64(0)] {
+            let chosen = QueryTimes.choose(time: nil, start: nil, hours: nil, run: run, now: now)
+            XCTAssertEqual(chosen.times, SyntheticStore.hourly(24))
+            XCTAssertTrue(try XCTUnwrap(chosen.note).contains("2026-11-22T00:00Z..2026-11-24T00:00Z"))
+        }
+        let short = QueryTimes.choose(time: nil, start: nil, hours: 72, run: SyntheticStore.hourly(4), now: 0)
+        XCTAssertEqual(short.times.count, 4, "no more hours than the run holds")
+    }
+
+    func testGivenTimesWin() {
+        XCTAssertEqual(QueryTimes.choose(time: cycle + 60, start: nil, hours: nil, run: run, now: 0).times, [cycle + 60])
+        XCTAssertEqual(QueryTimes.choose(time: nil, start: cycle, hours: 3, run: run, now: 0).times, SyntheticStore.hourly(3))
+        XCTAssertEqual(QueryTimes.choose(time: nil, start: cycle, hours: nil, run: [], now: 0).times.count, 24)
+    }
+
+    /// Two cycles: `latest` is the newer; the older is read when named in any time form.
+    func testANonLatestCycle() throws {
+        let directory = try TemporaryDirectory()
+        let root = directory.path("store")
+        for (offset, value) in [(Int64(-12 * 3600), Float(1)), (0, 2)] {
+            let start = cycle + offset
+            let domain = SyntheticDomain(id: 1, parent: nil, westEast: 6, southNorth: 6, dx: 9000,
+                                         southWestCorner: GeoPoint(latitude: 38.5, longitude: -9.4),
+                                         times: SyntheticStore.hourly(24, from: start), variables: [.temperature2m]) { _, _, _, _ in value }
+            try SyntheticStore.write([domain], to: root, cycle: start)
+        }
+        let request = ForecastRequest(times: [cycle + 3600], variables: [.temperature2m])
+        let place = QueryPoint(latitude: 38.55, longitude: -9.35)
+        let latest = try PointForecaster(store: try ForecastStore(root: root)).forecast(place, request: request)
+        XCTAssertEqual(latest.provenance.cycle, "2026-11-22T00:00Z")
+        XCTAssertEqual(latest.values[.temperature2m]?.first ?? .nan, 2, accuracy: 1e-4)
+        for form in ["2026-11-21T12Z", "2026-11-21T12:00Z", "2026-11-21 12:00", "2026-11-21_12:00:00"] {
+            let store = try ForecastStore(root: root, cycle: form)
+            XCTAssertEqual(store.cycle, "2026-11-21T12Z", form)
+            let older = try PointForecaster(store: store).forecast(place, request: request)
+            XCTAssertEqual(older.provenance.cycle, "2026-11-21T12:00Z")
+            XCTAssertEqual(older.values[.temperature2m]?.first ?? .nan, 1, accuracy: 1e-4)
+        }
+        XCTAssertThrowsError(try ForecastStore(root: root, cycle: "2026-11-20T00Z")) { error in
+            XCTAssertTrue("\(error)".contains("2026-11-21T12Z, 2026-11-22T00Z"), "lists what is published: \(error)")
+        }
+    }
+
+    /// The streamed batch equals the one-place answers, in order, across chunk boundaries,
+    /// with daily summaries in UTC when no zone is given.
+    func testAnswersStreamInOrderAcrossChunks() throws {
+        let directory = try TemporaryDirectory()
+        let domain = SyntheticDomain(id: 1, parent: nil, westEast: 6, southNorth: 6, dx: 9000,
+                                     southWestCorner: GeoPoint(latitude: 38.5, longitude: -9.4),
+                                     times: SyntheticStore.hourly(30), variables: [.temperature2m]) { _, i, j, t in Float(i + 10 * j + t) * 0.05 }
+        try SyntheticStore.write([domain], to: directory.path("store"))
+        let store = try ForecastStore(root: directory.path("store"))
+        let daily = try XCTUnwrap(DailyVariable.parse("temperature_2m_max"))
+        let assembly = AnswerAssembly(forecaster: PointForecaster(store: store),
+                                      request: ForecastRequest(times: SyntheticStore.hourly(26), variables: [.temperature2m]),
+                                      dailyVariables: [daily], timeZone: nil)
+        var generator = SeededGenerator(seed: 7)
+        let places = (0..<37).map { k -> (point: QueryPoint, name: String?) in
+            (QueryPoint(latitude: Double.random(in: 38.4...39.0, using: &generator), longitude: Double.random(in: -9.5...(-8.8), using: &generator)), "p\(k)")
+        }
+        var streamed: [PlaceAnswer] = []
+        assembly.answers(places, chunkSize: 5) { streamed.append($0) }
+        XCTAssertEqual(streamed.map(\.name), places.map(\.name))
+        XCTAssertTrue(streamed.contains { (try? $0.result.get()) == nil }, "some places fall outside")
+        // Rendered on the workers: the same text as rendering each answer alone, in order.
+        let layout = AnswerLayout(renderer: ForecastRenderer(timeZone: nil, dailyVariables: [daily]), format: .csv,
+                                  variables: [.temperature2m], names: true)
+        var rendered: [String] = []
+        assembly.answers(places, chunkSize: 5, render: layout.render) { answer, text in
+            XCTAssertEqual(answer.name, places[rendered.count].name)
+            rendered.append(text.body + text.dailyRows.joined())
+        }
+        XCTAssertEqual(rendered, places.map { place in
+            let text = layout.render(assembly.answer(place.point, name: place.name))
+            return text.body + text.dailyRows.joined()
+        })
+        XCTAssertTrue(rendered.contains { $0.contains("2026-11-22T03:00Z") }, "\(rendered.prefix(2))")
+        for (answer, place) in zip(streamed, places) {
+            let single = assembly.answer(place.point, name: place.name)
+            switch (answer.result, single.result) {
+            case (.success(let a), .success(let b)):
+                XCTAssertEqual(a.values[.temperature2m], b.values[.temperature2m])
+                XCTAssertEqual(answer.daily?.dates, ["2026-11-22", "2026-11-23"])
+                XCTAssertEqual(answer.daily?.values[daily], single.daily?.values[daily])
+            case (.failure(let a), .failure(let b)):
+                XCTAssertEqual(a, b)
+            default:
+                XCTFail("streamed and single answers disagree for \(place)")
+            }
+        }
+    }
+}
