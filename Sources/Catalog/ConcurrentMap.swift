@@ -4,7 +4,7 @@ import Foundation
 /// `(0..<count).map(body)` spread over all cores with `DispatchQueue.concurrentPerform`,
 /// results in index order. The one place the engine fans work out (tile encoding, domains
 /// of an extraction, batches of point forecasts).
-public func concurrentMap<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
+package func concurrentMap<T: Sendable>(_ count: Int, _ body: @Sendable (Int) -> T) -> [T] {
     guard count > 0 else { return [] }
     let slots = Slots<T>(count: count)
     DispatchQueue.concurrentPerform(iterations: count) { index in slots.set(index, body(index)) }

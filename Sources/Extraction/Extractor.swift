@@ -177,8 +177,8 @@ public struct Extractor: Sendable {
 }
 
 /// The version written into store files and manifests.
-public enum TileCastVersion {
-    public static let current = "0.1.0"
+package enum TileCastVersion {
+    package static let current = "0.1.0"
 }
 
 /// What writing one domain produced.

@@ -8,15 +8,15 @@ import ModelIngest
 /// Complete means: every input reads and stitches (a file still being written fails that
 /// check, e.g. as truncated), every domain reaches `expectHours` after the cycle, and — when
 /// waiting — no input file changed size since the previous poll.
-public struct RunCompleteness {
-    public var inputs: [String]
-    public var profile: ModelProfile?
+package struct RunCompleteness {
+    package var inputs: [String]
+    package var profile: ModelProfile?
     /// Forecast length every domain must reach, hours after the cycle; nil: no length check.
-    public var expectHours: Int?
+    package var expectHours: Int?
     /// The cycle the length counts from; nil: each run's own start.
-    public var cycle: Int64?
+    package var cycle: Int64?
 
-    public init(inputs: [String], profile: ModelProfile?, expectHours: Int?, cycle: Int64?) {
+    package init(inputs: [String], profile: ModelProfile?, expectHours: Int?, cycle: Int64?) {
         self.inputs = inputs
         self.profile = profile
         self.expectHours = expectHours
@@ -24,7 +24,7 @@ public struct RunCompleteness {
     }
 
     /// Why the run is not complete now; nil when it is.
-    public func problem() -> String? {
+    package func problem() -> String? {
         let runs: [ModelRun]
         do { runs = try ModelRun.readRuns(paths: inputs, profile: profile) } catch { return "\(error)" }
         guard let hours = expectHours else { return nil }
@@ -48,7 +48,7 @@ public struct RunCompleteness {
     ///   - poll: seconds between checks.
     ///   - note: called once with the first reason for waiting.
     /// - Throws: `IngestError.incompleteRun` with the last reason when time runs out.
-    public func wait(timeout: TimeInterval, poll: TimeInterval, note: (String) -> Void) throws {
+    package func wait(timeout: TimeInterval, poll: TimeInterval, note: (String) -> Void) throws {
         let deadline = Date().addingTimeInterval(timeout)
         // Stable means unchanged over one whole poll interval, so the first check when waiting
         // never counts as stable.

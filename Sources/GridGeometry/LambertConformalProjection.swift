@@ -7,12 +7,12 @@
 import Foundation
 
 /// Lambert conformal conic (MAP_PROJ 1), tangent or secant, either hemisphere.
-public struct LambertConformalProjection: MapProjection {
+package struct LambertConformalProjection: MapProjection {
     /// +1 north, -1 south: the sign of TRUELAT1, as WPS map_set sets `hemi`.
-    public let hemisphere: Double
+    package let hemisphere: Double
     /// The cone factor n, computed as WPS lc_cone does.
-    public let cone: Double
-    public let standardLongitude: Double
+    package let cone: Double
+    package let standardLongitude: Double
     /// rho = scale * t^n in metres, t = tan((90 - hemisphere * lat) / 2).
     private let scale: Double
     private let dx: Double
@@ -20,7 +20,7 @@ public struct LambertConformalProjection: MapProjection {
 
     /// A Lambert projection from validated WRF parameters.
     /// - Throws: `invalidParameters` for a bad TRUELAT1/TRUELAT2/STAND_LON/DX/DY.
-    public init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws {
         try parameters.validate()
         let truelat1 = parameters.trueLatitude1
         let truelat2 = parameters.effectiveTrueLatitude2
@@ -47,10 +47,10 @@ public struct LambertConformalProjection: MapProjection {
         return numerator / denominator
     }
 
-    public var periodInCells: Double { 0 }
+    package var periodInCells: Double { 0 }
 
     @inline(__always)
-    public func project(_ point: GeoPoint) -> PlanePoint {
+    package func project(_ point: GeoPoint) -> PlanePoint {
         // The cut (WPS "forbidden cut zone") sits opposite STAND_LON, so a domain across the
         // dateline stays continuous whatever convention its longitudes use.
         let theta = cone * wrappedDegrees(point.longitude - standardLongitude) * degreesToRadians
@@ -60,7 +60,7 @@ public struct LambertConformalProjection: MapProjection {
         return PlanePoint(x: rho * sin(theta) / dx, y: -hemisphere * rho * cos(theta) / dy)
     }
 
-    public func unproject(_ plane: PlanePoint) -> GeoPoint {
+    package func unproject(_ plane: PlanePoint) -> GeoPoint {
         let x = plane.x * dx
         let y = plane.y * dy
         let rho = (x * x + y * y).squareRoot()
@@ -72,7 +72,7 @@ public struct LambertConformalProjection: MapProjection {
         return GeoPoint(latitude: latitude, longitude: normalizedLongitude(longitude))
     }
 
-    public func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
+    package func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
         coneRotation(longitude: point.longitude, standardLongitude: standardLongitude, cone: cone,
                      hemisphere: hemisphere)
     }

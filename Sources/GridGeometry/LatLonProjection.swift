@@ -17,9 +17,9 @@
 import Foundation
 
 /// Lat-lon (MAP_PROJ 6): regular when |POLE_LAT| == 90, otherwise WRF's rotated pole.
-public struct LatLonProjection: MapProjection {
+package struct LatLonProjection: MapProjection {
     /// True when WRF would rotate (|POLE_LAT| != 90).
-    public let isRotated: Bool
+    package let isRotated: Bool
     private let sinPoleLatitude: Double
     private let cosPoleLatitude: Double
     private let poleLongitude: Double
@@ -31,7 +31,7 @@ public struct LatLonProjection: MapProjection {
 
     /// A lat-lon projection from validated WRF parameters (DX, DY in metres).
     /// - Throws: `invalidParameters` for a bad POLE_LAT/POLE_LON/STAND_LON/DX/DY.
-    public init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws {
         try parameters.validate()
         isRotated = parameters.isRotatedPole
         let poleLatitude = parameters.poleLatitude * degreesToRadians
@@ -45,10 +45,10 @@ public struct LatLonProjection: MapProjection {
     }
 
     /// One turn of computational longitude in cells.
-    public var periodInCells: Double { 360 * cellsPerDegreeX }
+    package var periodInCells: Double { 360 * cellsPerDegreeX }
 
     @inline(__always)
-    public func project(_ point: GeoPoint) -> PlanePoint {
+    package func project(_ point: GeoPoint) -> PlanePoint {
         guard isRotated else {
             return PlanePoint(x: wrappedDegrees(point.longitude) * cellsPerDegreeX, y: point.latitude * cellsPerDegreeY)
         }
@@ -56,7 +56,7 @@ public struct LatLonProjection: MapProjection {
         return PlanePoint(x: c.longitude * cellsPerDegreeX, y: c.latitude * cellsPerDegreeY)
     }
 
-    public func unproject(_ plane: PlanePoint) -> GeoPoint {
+    package func unproject(_ plane: PlanePoint) -> GeoPoint {
         let latitude = plane.y / cellsPerDegreeY
         let longitude = plane.x / cellsPerDegreeX
         guard isRotated else { return GeoPoint(latitude: latitude, longitude: normalizedLongitude(longitude)) }
@@ -66,7 +66,7 @@ public struct LatLonProjection: MapProjection {
     /// Geographic to computational lat/lon in degrees: rotate_coords(direction = -1), then + STAND_LON
     /// as llij_cassini adds it. The computational longitude is not folded; the grid folds it.
     /// Without a rotated pole the computational grid is the geographic one.
-    public func computational(_ point: GeoPoint) -> GeoPoint {
+    package func computational(_ point: GeoPoint) -> GeoPoint {
         guard isRotated else { return point }
         // dlam = pi - lam_0; olon = atan2(...) - dlam - lam_0 + lam_np; llij_cassini adds lam_0 back.
         let shift = Double.pi - standardLongitude
@@ -77,7 +77,7 @@ public struct LatLonProjection: MapProjection {
 
     /// Computational to geographic lat/lon in degrees: - STAND_LON as ijll_cassini subtracts it,
     /// then rotate_coords(direction = +1).
-    public func geographic(_ point: GeoPoint) -> GeoPoint {
+    package func geographic(_ point: GeoPoint) -> GeoPoint {
         guard isRotated else { return GeoPoint(latitude: point.latitude, longitude: normalizedLongitude(point.longitude)) }
         // dlam = lam_np; olon = atan2(...) - dlam - lam_0 + lam_np = atan2(...) - lam_0.
         let input = point.longitude * degreesToRadians - standardLongitude
@@ -103,7 +103,7 @@ public struct LatLonProjection: MapProjection {
     /// Rotation between computational and geographic north: the angle at the point between the
     /// directions to the computational pole and to the true pole, with WRF's sign (SINALPHA > 0
     /// where the grid's +j axis points west of true north).
-    public func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
+    package func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
         guard isRotated else { return (1, 0) }
         let phi = point.latitude * degreesToRadians
         let deltaLambda = point.longitude * degreesToRadians - computationalPoleLongitude

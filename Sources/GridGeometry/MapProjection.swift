@@ -6,7 +6,7 @@
 import Foundation
 
 /// A map projection measured in grid cells, following WRF's formulas.
-public protocol MapProjection: Sendable {
+package protocol MapProjection: Sendable {
     /// The plane position of a valid point (|latitude| <= 90, finite), in cells from the projection origin.
     func project(_ point: GeoPoint) -> PlanePoint
     /// The point at a plane position; longitude in -180...180.

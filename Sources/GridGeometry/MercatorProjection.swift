@@ -6,7 +6,7 @@
 import Foundation
 
 /// Mercator (MAP_PROJ 3); grid axes point east and north everywhere.
-public struct MercatorProjection: MapProjection {
+package struct MercatorProjection: MapProjection {
     /// R cos(TRUELAT1) / DX: cells per radian of longitude.
     private let cellsPerRadianX: Double
     /// R cos(TRUELAT1) / DY.
@@ -14,7 +14,7 @@ public struct MercatorProjection: MapProjection {
 
     /// A Mercator projection from validated WRF parameters.
     /// - Throws: `invalidParameters` for a bad TRUELAT1/DX/DY.
-    public init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws {
         try parameters.validate()
         let metresPerRadian = parameters.earthRadius * cos(parameters.trueLatitude1 * degreesToRadians)
         cellsPerRadianX = metresPerRadian / parameters.dx
@@ -22,10 +22,10 @@ public struct MercatorProjection: MapProjection {
     }
 
     /// One turn of longitude in cells; the grid folds positions into the turn around its centre.
-    public var periodInCells: Double { 2 * Double.pi * cellsPerRadianX }
+    package var periodInCells: Double { 2 * Double.pi * cellsPerRadianX }
 
     @inline(__always)
-    public func project(_ point: GeoPoint) -> PlanePoint {
+    package func project(_ point: GeoPoint) -> PlanePoint {
         // asinh(tan(lat)) == ln tan(pi/4 + lat/2), accurate near the equator; the poles lie at infinity.
         let phi = point.latitude * degreesToRadians
         let y = abs(point.latitude) < 90
@@ -34,13 +34,13 @@ public struct MercatorProjection: MapProjection {
         return PlanePoint(x: wrappedDegrees(point.longitude) * degreesToRadians * cellsPerRadianX, y: y)
     }
 
-    public func unproject(_ plane: PlanePoint) -> GeoPoint {
+    package func unproject(_ plane: PlanePoint) -> GeoPoint {
         let latitude = atan(sinh(plane.y / cellsPerRadianY)) * radiansToDegrees
         let longitude = plane.x / cellsPerRadianX * radiansToDegrees
         return GeoPoint(latitude: latitude, longitude: normalizedLongitude(longitude))
     }
 
-    public func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
+    package func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
         (1, 0)
     }
 }

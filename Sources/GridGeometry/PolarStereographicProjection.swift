@@ -7,10 +7,10 @@
 import Foundation
 
 /// Polar stereographic (MAP_PROJ 2), north or south by the sign of TRUELAT1.
-public struct PolarStereographicProjection: MapProjection {
+package struct PolarStereographicProjection: MapProjection {
     /// +1 north, -1 south.
-    public let hemisphere: Double
-    public let standardLongitude: Double
+    package let hemisphere: Double
+    package let standardLongitude: Double
     /// R (1 + hemisphere sin TRUELAT1): WPS's rebydx * scale_top, in metres.
     private let scale: Double
     private let dx: Double
@@ -18,7 +18,7 @@ public struct PolarStereographicProjection: MapProjection {
 
     /// A polar stereographic projection from validated WRF parameters.
     /// - Throws: `invalidParameters` for a bad TRUELAT1/STAND_LON/DX/DY.
-    public init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws {
         try parameters.validate()
         hemisphere = parameters.trueLatitude1 < 0 ? -1 : 1
         standardLongitude = parameters.standardLongitude
@@ -27,10 +27,10 @@ public struct PolarStereographicProjection: MapProjection {
         dy = parameters.dy
     }
 
-    public var periodInCells: Double { 0 }
+    package var periodInCells: Double { 0 }
 
     @inline(__always)
-    public func project(_ point: GeoPoint) -> PlanePoint {
+    package func project(_ point: GeoPoint) -> PlanePoint {
         // WPS writes rho = R cos(lat) scale_top / (1 + hemi sin(lat)); tan((90 - hemi lat) / 2) is
         // the same value without the cancellation near the opposite pole, which itself maps to infinity.
         let colatitude = 90 - hemisphere * point.latitude
@@ -39,7 +39,7 @@ public struct PolarStereographicProjection: MapProjection {
         return PlanePoint(x: rho * sin(lambda) / dx, y: -hemisphere * rho * cos(lambda) / dy)
     }
 
-    public func unproject(_ plane: PlanePoint) -> GeoPoint {
+    package func unproject(_ plane: PlanePoint) -> GeoPoint {
         let x = plane.x * dx
         let y = plane.y * dy
         let rho = (x * x + y * y).squareRoot()
@@ -50,7 +50,7 @@ public struct PolarStereographicProjection: MapProjection {
         return GeoPoint(latitude: latitude, longitude: normalizedLongitude(longitude))
     }
 
-    public func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
+    package func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
         coneRotation(longitude: point.longitude, standardLongitude: standardLongitude, cone: 1,
                      hemisphere: hemisphere)
     }

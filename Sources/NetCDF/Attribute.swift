@@ -1,17 +1,17 @@
 /// The value of a netCDF attribute, in the few shapes TileCast needs.
-public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
+package enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
     case text(String)
     case integers([Int64])
     case reals([Double])
 
     /// The text, for character attributes.
-    public var string: String? {
+    package var string: String? {
         if case .text(let value) = self { return value }
         return nil
     }
 
     /// The first number, whether stored as an integer or a real.
-    public var double: Double? {
+    package var double: Double? {
         switch self {
         case .text: return nil
         case .integers(let values): return values.first.map(Double.init)
@@ -20,13 +20,13 @@ public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The first number as an integer, when it is integral.
-    public var int: Int? {
+    package var int: Int? {
         guard let value = double, value.isFinite, value == value.rounded(),
               abs(value) < 9.0e15 else { return nil }
         return Int(value)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .text(let value): return "\"\(value)\""
         case .integers(let values): return values.map(String.init).joined(separator: ", ")

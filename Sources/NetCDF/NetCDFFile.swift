@@ -24,26 +24,26 @@ public enum NetCDFFormat: String, Sendable, Equatable {
 }
 
 /// A named axis of a file's variables.
-public struct Dimension: Sendable, Equatable {
-    public let name: String
+package struct Dimension: Sendable, Equatable {
+    package let name: String
     /// The number of entries (for the unlimited dimension, the records written so far).
-    public let length: Int
-    public let isUnlimited: Bool
+    package let length: Int
+    package let isUnlimited: Bool
 }
 
 /// An open netCDF file, read-only. Metadata is read once at open; data on demand.
 ///
 /// The file closes when the last reference goes away. Safe to share between threads:
 /// every library call is serialised by `NetCDFLibrary`.
-public final class NetCDFFile: Sendable {
-    public let path: String
-    public let format: NetCDFFormat
-    public let dimensions: [Dimension]
+package final class NetCDFFile: Sendable {
+    package let path: String
+    package let format: NetCDFFormat
+    package let dimensions: [Dimension]
     /// Global attributes by name; `globalAttributeNames` keeps the file's order.
-    public let globalAttributes: [String: AttributeValue]
-    public let globalAttributeNames: [String]
+    package let globalAttributes: [String: AttributeValue]
+    package let globalAttributeNames: [String]
     /// Descriptions of the variables, in the file's order.
-    public let variables: [VariableInfo]
+    package let variables: [VariableInfo]
     private let variablesByName: [String: Int]
     let ncid: Int32
 
@@ -51,7 +51,7 @@ public final class NetCDFFile: Sendable {
     ///
     /// - Throws: `NetCDFError` naming the file: `.fileNotFound`, `.notNetCDF`, `.hdfError`,
     ///   `.truncated`, or whatever the library reports.
-    public init(path: String) throws(NetCDFError) {
+    package init(path: String) throws(NetCDFError) {
         self.path = path
         try Self.requireRegularFile(path)
         var id: Int32 = -1
@@ -116,7 +116,7 @@ public final class NetCDFFile: Sendable {
     /// The variable of that name, bound to this file for reading.
     ///
     /// - Throws: `NetCDFError` with status `.variableNotFound`, naming file and variable.
-    public func variable(_ name: String) throws(NetCDFError) -> Variable {
+    package func variable(_ name: String) throws(NetCDFError) -> Variable {
         guard let index = variablesByName[name] else {
             throw NetCDFError(status: .variableNotFound, path: path, variable: name, operation: "find variable")
         }
@@ -124,13 +124,13 @@ public final class NetCDFFile: Sendable {
     }
 
     /// Whether the file has a variable of that name.
-    public func hasVariable(_ name: String) -> Bool { variablesByName[name] != nil }
+    package func hasVariable(_ name: String) -> Bool { variablesByName[name] != nil }
 
     /// The dimension of that name, or nil.
-    public func dimension(_ name: String) -> Dimension? { dimensions.first { $0.name == name } }
+    package func dimension(_ name: String) -> Dimension? { dimensions.first { $0.name == name } }
 
     /// A global attribute, or nil when absent.
-    public func attribute(_ name: String) -> AttributeValue? { globalAttributes[name] }
+    package func attribute(_ name: String) -> AttributeValue? { globalAttributes[name] }
 }
 
 /// Reads a file's header: dimensions, attributes and variable descriptions.

@@ -1,7 +1,7 @@
 import CNetCDFLoader
 
 /// The storage type of a variable.
-public enum NetCDFType: String, Sendable, Equatable {
+package enum NetCDFType: String, Sendable, Equatable {
     case byte, char, short, int, float, double, ubyte, ushort, uint, int64, uint64, string, other
 
     init(code: tc_nc_type) {
@@ -39,31 +39,31 @@ public enum NetCDFType: String, Sendable, Equatable {
 }
 
 /// What the header says about a variable: name, type, dimensions, attributes.
-public struct VariableInfo: Sendable, Equatable {
+package struct VariableInfo: Sendable, Equatable {
     let id: Int32
-    public let name: String
-    public let type: NetCDFType
-    public let dimensions: [Dimension]
-    public let attributeNames: [String]
-    public let attributes: [String: AttributeValue]
+    package let name: String
+    package let type: NetCDFType
+    package let dimensions: [Dimension]
+    package let attributeNames: [String]
+    package let attributes: [String: AttributeValue]
 
     /// The length along each dimension.
-    public var shape: [Int] { dimensions.map(\.length) }
+    package var shape: [Int] { dimensions.map(\.length) }
     /// The names of the dimensions, outermost first.
-    public var dimensionNames: [String] { dimensions.map(\.name) }
+    package var dimensionNames: [String] { dimensions.map(\.name) }
     /// The number of values in the whole variable.
-    public var count: Int { shape.reduce(1, *) }
+    package var count: Int { shape.reduce(1, *) }
 }
 
 /// A variable bound to its open file, ready to read.
-public struct Variable: Sendable {
-    public let file: NetCDFFile
-    public let info: VariableInfo
+package struct Variable: Sendable {
+    package let file: NetCDFFile
+    package let info: VariableInfo
 
-    public var name: String { info.name }
-    public var shape: [Int] { info.shape }
-    public var type: NetCDFType { info.type }
-    public var attributes: [String: AttributeValue] { info.attributes }
+    package var name: String { info.name }
+    package var shape: [Int] { info.shape }
+    package var type: NetCDFType { info.type }
+    package var attributes: [String: AttributeValue] { info.attributes }
 
     /// Reads a hyperslab as Float, decoded the CF way: `scale_factor` and `add_offset` applied,
     /// `_FillValue`, `missing_value` (or, without either, the type's default fill) turned into NaN.
@@ -73,7 +73,7 @@ public struct Variable: Sendable {
     ///   - count: number of entries along each dimension; nil means up to the end.
     /// - Throws: `NetCDFError` `.indexOutOfBounds` / `.edgeOutOfBounds` for a hyperslab outside
     ///   the variable, `.typeMismatch` for character or string variables, or the library's error.
-    public func readFloats(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Float] {
+    package func readFloats(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Float] {
         let slab = try hyperslab(start: start, count: count)
         var values = [Float](repeating: 0, count: slab.count.reduce(1, *))
         try values.withUnsafeMutableBufferPointer { (buffer) throws(NetCDFError) in
@@ -85,7 +85,7 @@ public struct Variable: Sendable {
     /// Reads a hyperslab as Float into caller-owned memory, decoded as `readFloats(start:count:)`.
     ///
     /// Lets a streaming reader reuse one buffer for every frame.
-    public func readFloats(into buffer: UnsafeMutableBufferPointer<Float>, start: [Int], count: [Int]) throws(NetCDFError) {
+    package func readFloats(into buffer: UnsafeMutableBufferPointer<Float>, start: [Int], count: [Int]) throws(NetCDFError) {
         let slab = try hyperslab(start: start, count: count)
         let total = slab.count.reduce(1, *)
         guard buffer.count >= total, let base = buffer.baseAddress else {
@@ -106,7 +106,7 @@ public struct Variable: Sendable {
     }
 
     /// Reads a hyperslab as Double, decoded the CF way (see `readFloats(start:count:)`).
-    public func readDoubles(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Double] {
+    package func readDoubles(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Double] {
         let slab = try hyperslab(start: start, count: count)
         try requireNumeric()
         var values = [Double](repeating: 0, count: slab.count.reduce(1, *))
@@ -117,7 +117,7 @@ public struct Variable: Sendable {
     }
 
     /// Reads a hyperslab as raw 16-bit integers, with no CF decoding.
-    public func readInt16(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Int16] {
+    package func readInt16(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Int16] {
         let slab = try hyperslab(start: start, count: count)
         try requireNumeric()
         var values = [Int16](repeating: 0, count: slab.count.reduce(1, *))
@@ -128,7 +128,7 @@ public struct Variable: Sendable {
     }
 
     /// Reads a hyperslab as raw 32-bit integers, with no CF decoding.
-    public func readInt32(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Int32] {
+    package func readInt32(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Int32] {
         let slab = try hyperslab(start: start, count: count)
         try requireNumeric()
         var values = [Int32](repeating: 0, count: slab.count.reduce(1, *))
@@ -142,7 +142,7 @@ public struct Variable: Sendable {
     /// `Times(Time, DateStrLen)` gives one string per time. Trailing NULs and spaces are dropped.
     ///
     /// - Throws: `NetCDFError` `.typeMismatch` when the variable is not of type char.
-    public func readStrings() throws(NetCDFError) -> [String] {
+    package func readStrings() throws(NetCDFError) -> [String] {
         guard info.type == .char else {
             throw NetCDFError(status: .typeMismatch, path: file.path, variable: name,
                               operation: "read as text (the variable is \(info.type.rawValue))")
@@ -173,7 +173,7 @@ public struct Variable: Sendable {
     /// The most values one read may ask for: 2^28 (1 GiB as Float, 2 GiB as Double). A
     /// header may declare any size (a 12 kB netCDF-4 file can declare 200000 x 200000 cells);
     /// refusing here, before the buffer is allocated, turns an abort into an error.
-    public static let maximumReadValues = 1 << 28
+    package static let maximumReadValues = 1 << 28
 
     /// Validates a hyperslab before any of it reaches C, where a negative index would wrap,
     /// and before any buffer for it is allocated.

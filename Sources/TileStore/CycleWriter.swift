@@ -4,11 +4,11 @@ import Glibc
 #endif
 
 /// What publishing a cycle did besides publishing it.
-public struct PublishResult: Sendable, Equatable {
+package struct PublishResult: Sendable, Equatable {
     /// The cycles removed by `keep`.
-    public var pruned: [String] = []
+    package var pruned: [String] = []
     /// What could not be cleaned up (the cycle itself is published): the operator should look.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 }
 
 /// Writes one cycle of one model into a staging folder and publishes it atomically.
@@ -19,13 +19,13 @@ public struct PublishResult: Sendable, Equatable {
 ///
 /// Deletion is confined to `MODEL/.data`, to folders of the shape the store names them, and
 /// never follows a link (a link planted in the store could otherwise send a delete anywhere).
-public final class CycleWriter {
-    public let root: String
-    public let model: String
-    public let cycle: CycleID
-    public var cycleName: String { cycle.name }
+package final class CycleWriter {
+    package let root: String
+    package let model: String
+    package let cycle: CycleID
+    package var cycleName: String { cycle.name }
     /// The staging folder the domain files go into.
-    public let stagingFolder: String
+    package let stagingFolder: String
     private let finalFolderName: String
     private let lock: StoreLock
     private var published = false
@@ -38,7 +38,7 @@ public final class CycleWriter {
     ///
     /// - Throws: `StoreError.locked` when another extraction holds the store, `.unsafe` when
     ///   the model or data folder is not a real folder, `.io` when folders cannot be created.
-    public init(root: String, model: String, cycle: Int64) throws(StoreError) {
+    package init(root: String, model: String, cycle: Int64) throws(StoreError) {
         guard StoreFileSystem.isPlainName(model), !model.hasPrefix(".") else {
             throw .badRequest("model name \"\(model)\" must be a plain folder name (no '/', not starting with '.')")
         }
@@ -58,10 +58,10 @@ public final class CycleWriter {
     }
 
     /// Where a domain's file is written before publication.
-    public func domainPath(_ domain: Int) -> String { stagingFolder + "/" + CycleStore.domainFileName(domain) }
+    package func domainPath(_ domain: Int) -> String { stagingFolder + "/" + CycleStore.domainFileName(domain) }
 
     /// The manifest of the cycle this writer would replace, when that cycle is published.
-    public func replacedManifest() -> CycleManifest? {
+    package func replacedManifest() -> CycleManifest? {
         guard let name = CycleStore.dataFolderName(linkedFrom: modelFolder + "/" + cycle.name) else { return nil }
         return try? CycleManifest.read(folder: dataFolder + "/" + name)
     }
@@ -73,7 +73,7 @@ public final class CycleWriter {
     /// disk (no room for a link) fails with nothing visible: after that only renames remain.
     ///
     /// - Parameter manifest: written as cycle.json beside the domain files.
-    public func publish(manifest: CycleManifest, keep: Int? = nil) throws(StoreError) -> PublishResult {
+    package func publish(manifest: CycleManifest, keep: Int? = nil) throws(StoreError) -> PublishResult {
         let manifestFile = try OutputFile(path: stagingFolder + "/" + CycleManifest.fileName)
         try manifestFile.write(try manifest.encoded())
         try manifestFile.syncAndClose()

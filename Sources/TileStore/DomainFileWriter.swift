@@ -9,11 +9,11 @@ import Foundation
 /// beyond it each variable's frames go to a scratch file beside the output, so that peak memory
 /// does not grow with the number of frames (a 1000 x 1000 domain of 181 frames would need 10 GB).
 /// Encoding then reads one band of tiles at a time, whichever way the values were kept.
-public final class DomainFileWriter {
+package final class DomainFileWriter {
     /// Quantized values a writer keeps in memory before it spills them to scratch files.
-    public static let defaultMemoryLimit = 256 << 20
+    package static let defaultMemoryLimit = 256 << 20
 
-    public let path: String
+    package let path: String
     private var metadata: DomainFileMetadata
     private let variables: [ForecastVariable]
     private let quantizers: [Quantizer]
@@ -31,7 +31,7 @@ public final class DomainFileWriter {
     /// - Parameter memoryLimit: bytes of quantized values kept in memory; above it they are
     ///   spilled to scratch files named after `path` (removed when the file is finished).
     /// - Throws: `StoreError.io` when a scratch file cannot be created.
-    public init(path: String, metadata: DomainFileMetadata, variables: [ForecastVariable],
+    package init(path: String, metadata: DomainFileMetadata, variables: [ForecastVariable],
                 memoryLimit: Int = DomainFileWriter.defaultMemoryLimit) throws(StoreError) {
         self.path = path
         self.metadata = metadata
@@ -57,12 +57,12 @@ public final class DomainFileWriter {
     }
 
     /// Whether values go to scratch files (for tests and the summary).
-    public var spills: Bool { rows.contains { $0 is ScratchRows } }
+    package var spills: Bool { rows.contains { $0 is ScratchRows } }
 
     /// Adds the next frame (frames must come in the order of `metadata.times`).
     ///
     /// - Throws: `StoreError.badRequest` for a frame beyond the times, or a field of the wrong size.
-    public func add(frame: [ForecastVariable: [Float]]) throws(StoreError) {
+    package func add(frame: [ForecastVariable: [Float]]) throws(StoreError) {
         let t = framesAdded
         guard t < metadata.times.count else {
             throw StoreError.badRequest("\(path): more frames than the \(metadata.times.count) times declared")
@@ -109,7 +109,7 @@ public final class DomainFileWriter {
     /// - Returns: the number of bytes written.
     /// - Throws: `StoreError.io` naming the file, errno kept (disk full, permissions, ...).
     @discardableResult
-    public func finish() throws(StoreError) -> Int {
+    package func finish() throws(StoreError) -> Int {
         defer { for rows in rows { rows.discard() } }
         let steps = metadata.times.count
         guard framesAdded == steps else {

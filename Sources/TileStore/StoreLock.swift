@@ -10,14 +10,14 @@ import Glibc
 /// The lock file is opened without following a link and must be a plain file with one link:
 /// it is truncated, so a `.lock` planted as a link (symbolic or hard) to another file would
 /// otherwise have that file emptied.
-public final class StoreLock {
+package final class StoreLock {
     private var descriptor: Int32
 
     /// Takes the lock without waiting.
     ///
     /// - Throws: `StoreError.locked` naming the holder, `.unsafe` for a `.lock` that is not a
     ///   plain file, or `.io` / `.writeFailed` when the store folder cannot be created.
-    public init(root: String) throws(StoreError) {
+    package init(root: String) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
