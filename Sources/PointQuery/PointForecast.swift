@@ -70,3 +70,11 @@ public struct ForecastRequest: Sendable {
 
 /// Rounds a coordinate to 4 decimals, as answers report it.
 func roundCoordinate(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+
+extension QueryPoint {
+    /// A latitude a query accepts: -90..90. The one place the rule is written (the command
+    /// line, the points file and the forecaster all ask here).
+    public static func isValid(latitude: Double) -> Bool { latitude.isFinite && abs(latitude) <= 90 }
+    /// A longitude a query accepts: -180..360 (0..360 is folded onto -180..180).
+    public static func isValid(longitude: Double) -> Bool { longitude.isFinite && longitude >= -180 && longitude <= 360 }
+}

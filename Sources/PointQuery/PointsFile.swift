@@ -91,10 +91,10 @@ public enum PointsFile {
             guard fields.count <= header.count, fields.count > max(latColumn, lonColumn) else {
                 throw .badRequest("\(source):\(number): found \(fields.count) fields, the header has \(header.count): \(line)")
             }
-            guard let lat = Double(fields[latColumn]), lat.isFinite, abs(lat) <= 90 else {
+            guard let lat = Double(fields[latColumn]), QueryPoint.isValid(latitude: lat) else {
                 throw .badRequest("\(source):\(number): latitude \"\(fields[latColumn])\" is not a number in -90..90")
             }
-            guard let lon = Double(fields[lonColumn]), lon.isFinite, lon >= -180, lon <= 360 else {
+            guard let lon = Double(fields[lonColumn]), QueryPoint.isValid(longitude: lon) else {
                 throw .badRequest("\(source):\(number): longitude \"\(fields[lonColumn])\" is not a number in -180..360")
             }
             var time: Int64?

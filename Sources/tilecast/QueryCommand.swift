@@ -109,8 +109,8 @@ struct QueryCommand: ParsableCommand {
         if cycle != "latest" && ModelTime.parseUser(cycle) == nil {
             throw ValidationError("--cycle \(cycle): expected latest or a UTC time such as 2026-11-22T00Z")
         }
-        if let lat, !(lat.isFinite && abs(lat) <= 90) { throw ValidationError("--lat \(lat): expected -90..90") }
-        if let lon, !(lon.isFinite && lon >= -180 && lon <= 360) { throw ValidationError("--lon \(lon): expected -180..360") }
+        if let lat, !QueryPoint.isValid(latitude: lat) { throw ValidationError("--lat \(lat): expected -90..90") }
+        if let lon, !QueryPoint.isValid(longitude: lon) { throw ValidationError("--lon \(lon): expected -180..360") }
         _ = try parsedVariables()
         _ = try parsedDaily()
     }

@@ -75,6 +75,10 @@ final class DomainChoiceTests: XCTestCase {
         let a = try PointForecaster(store: store).forecast(QueryPoint(latitude: point.latitude, longitude: point.longitude), request: request)
         let b = try PointForecaster(store: store).forecast(QueryPoint(latitude: point.latitude, longitude: point.longitude + 360), request: request)
         XCTAssertEqual(a.provenance, b.provenance)
+        // The same numbers, not only the same cell (this test once checked provenance alone).
+        XCTAssertEqual(a.values[.temperature2m], b.values[.temperature2m])
+        XCTAssertFalse(a.values[.temperature2m]?.contains { $0.isNaN } ?? true, "a real value to compare")
+        XCTAssertEqual(b.longitude, point.longitude + 360, accuracy: 1e-4, "the answer keeps the caller's 0..360 form")
     }
 
     func testConcurrentBatchEqualsSerialInOrder() throws {
