@@ -41,7 +41,6 @@ public struct StoredDomain: Sendable {
 
     public var metadata: DomainFileMetadata { reader.metadata }
     public var name: String { domainName(metadata.domain) }
-    public var isNest: Bool { metadata.parentDomain != nil }
 
     /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
     public var extent: String {

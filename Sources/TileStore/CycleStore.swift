@@ -137,12 +137,6 @@ public enum CycleStore {
         return PublishedCycle(name: name, folder: folder, manifest: manifest, domainPaths: paths)
     }
 
-    /// The domain files of a resolved cycle folder, by domain number.
-    public static func domainFiles(folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix("d") && $0.hasSuffix(".tcs") }.sorted().map { folder + "/" + $0 }
-    }
-
     /// The file name of a domain: "d01.tcs".
     public static func domainFileName(_ domain: Int) -> String { domainName(domain) + ".tcs" }
 
