@@ -141,6 +141,11 @@ enum SeriesCodec {
         let offsetsStart = basesStart + cells * Int(baseBytes)
         let payloadStart = offsetsStart + cells * Int(offsetBytes)
         guard block.count >= payloadStart else { return false }
+        // Invariant for the unchecked reads below: cell < cells and payloadStart <= block.count,
+        // so the cell's flags byte (widthsStart + cell), base (basesStart + cell x baseBytes) and
+        // payload offset (offsetsStart + cell x offsetBytes) all lie before payloadStart. The
+        // payload itself is checked against block.count before it is read, and the bit readers
+        // read zeros past the end instead of reading outside the block.
         let flags = block[widthsStart + cell]
         let base = Int64(minimum) + Int64(littleEndian(block, at: basesStart + cell * Int(baseBytes), bytes: Int(baseBytes)))
         let offset = payloadStart + Int(littleEndian(block, at: offsetsStart + cell * Int(offsetBytes), bytes: Int(offsetBytes)))
