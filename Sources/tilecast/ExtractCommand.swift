@@ -12,20 +12,11 @@ struct ExtractCommand: ParsableCommand {
         commandName: "extract",
         abstract: "Extract a model run into the tile store (atomically, one cycle).",
         discussion: """
-        Reads only the surface fields the catalog needs, derives humidity, dew point,
-        earth-relative wind, hourly precipitation, sea-level pressure, cloud cover and weather
-        code, and writes one small file per domain. The new cycle becomes visible only when
-        every file is complete and synced; a failed or killed run leaves the store as it was,
-        and running it again finishes the job. A second extraction on the same store at once
-        stops with a message.
+        Reads only the surface fields the catalog needs, derives humidity, dew point, earth-relative wind, hourly precipitation, sea-level pressure, cloud cover and weather code, and writes one small file per domain. The new cycle becomes visible only when every file is complete and synced; a failed or killed run leaves the store as it was, and running it again finishes the job. A second extraction on the same store at once stops with a message.
 
-        After each model run, a cron job or timer can wait for the run to be complete:
-        --expect-hours 72 refuses a run whose domains end earlier, and --wait 3600 keeps
-        checking (every --poll seconds) until it is complete and its files stopped growing.
+        After each model run, a cron job or timer can wait for the run to be complete: --expect-hours 72 refuses a run whose domains end earlier, and --wait 3600 keeps checking (every --poll seconds) until it is complete and its files stopped growing.
 
-        Output: a progress bar on a terminal, one summary line otherwise; warnings and errors
-        on stderr. Exit codes: 0 published, 2 bad usage, 3 unusable or incomplete input,
-        5 store not writable or locked by another extraction.
+        Output: a progress bar on a terminal, one summary line otherwise; warnings and errors on stderr. Exit codes: 0 published, 2 bad usage, 3 unusable or incomplete input, 5 store not writable or locked by another extraction.
 
         Examples:
           tilecast extract SampleGrids --store /tmp/s

@@ -9,13 +9,9 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Describe a WRF/MM5 file, a run folder, or a store (--verify checks every block).",
         discussion: """
-        For a file: model and version, domain and nest placement, projection, grid size and
-        spacing, times, whether the grid moves, and which forecast variables it can provide.
-        For a folder or several files: the whole run, its domains and nest tree, checked as
-        `extract` would check it (exit 3 with the reason when it cannot be used).
+        For a file: model and version, domain and nest placement, projection, grid size and spacing, times, whether the grid moves, and which forecast variables it can provide. For a folder or several files: the whole run, its domains and nest tree, checked as `extract` would check it (exit 3 with the reason when it cannot be used).
 
-        For a store: its models, cycles, domains, variables and sizes; with --verify, every
-        block's checksum is checked and damage exits with code 5.
+        For a store: its models, cycles, domains, variables and sizes; with --verify, every block's checksum is checked and damage exits with code 5.
 
         Examples:
           tilecast inspect SampleGrids

@@ -7,8 +7,7 @@ struct ProfileCommand: ParsableCommand {
         commandName: "profile",
         abstract: "Print a built-in name profile (JSON) to start a site's own from.",
         discussion: """
-        A profile maps what a model's files call things (T2, Q2, rain_con, ...) to what
-        TileCast reads, with units. Add aliases to a copy and pass it with --profile FILE.
+        A profile maps what a model's files call things (T2, Q2, rain_con, ...) to what TileCast reads, with units. Add aliases to a copy and pass it with --profile FILE.
         """
     )
 

@@ -13,25 +13,13 @@ struct QueryCommand: ParsableCommand {
         commandName: "query",
         abstract: "Point forecasts from the store, by latitude and longitude.",
         discussion: """
-        Picks the finest domain whose interior holds the place (the edge cells of a nest
-        inside a coarser domain are left out; an outermost domain answers to its edge, and
-        up to 0.01 cell beyond it, as coordinates typed to 4 decimals land), interpolates
-        bilinearly in grid space and linearly in time, and says where the answer came from
-        (model, cycle, domain, grid spacing, grid position).
+        Picks the finest domain whose interior holds the place (the edge cells of a nest inside a coarser domain are left out; an outermost domain answers to its edge, and up to 0.01 cell beyond it, as coordinates typed to 4 decimals land), interpolates bilinearly in grid space and linearly in time, and says where the answer came from (model, cycle, domain, grid spacing, grid position).
 
-        Times are UTC unless they carry an offset (+HH:MM), to the minute. Without --time or
-        --start: 24 hours from the current hour when the run covers it, otherwise from the
-        run's first time. Precipitation and snowfall are amounts over the hour ending at
-        each time. Without --variables: every variable the cycle stores; asking for one it
-        does not store is an error listing what it holds.
+        Times are UTC unless they carry an offset (+HH:MM), to the minute. Without --time or --start: 24 hours from the current hour when the run covers it, otherwise from the run's first time. Precipitation and snowfall are amounts over the hour ending at each time. Without --variables: every variable the cycle stores; asking for one it does not store is an error listing what it holds.
 
-        Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max,
-        NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most
-        severe code). With --format csv they follow the hourly rows as a second table,
-        after a blank line.
+        Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max, NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most severe code). With --format csv they follow the hourly rows as a second table, after a blank line.
 
-        Exit codes: 0 success, 2 bad usage, 4 place or time outside the store, 5 store
-        missing or damaged.
+        Exit codes: 0 success, 2 bad usage, 4 place or time outside the store, 5 store missing or damaged.
 
         Examples:
           tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393 --format table

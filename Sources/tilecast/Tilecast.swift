@@ -8,14 +8,9 @@ struct Tilecast: ParsableCommand {
         commandName: "tilecast",
         abstract: "Turn WRF and MM5 output into app-ready point forecasts.",
         discussion: """
-        Extract a run into a store:       tilecast extract SampleGrids --store /tmp/s
-        A 24-hour forecast for a place:   tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393 --format table
-        Check what the store holds:       tilecast inspect /tmp/s --verify
-        Describe a model file or run:     tilecast inspect SampleGrids
-        Print a name profile to adapt:    tilecast profile wrf > mysite.json
+        Extract a run into a store:       tilecast extract SampleGrids --store /tmp/s A 24-hour forecast for a place:   tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393 --format table Check what the store holds:       tilecast inspect /tmp/s --verify Describe a model file or run:     tilecast inspect SampleGrids Print a name profile to adapt:    tilecast profile wrf > mysite.json
 
-        Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside
-        what the store holds, 5 store damaged or missing.
+        Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside what the store holds, 5 store damaged or missing.
         """,
         subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self]
     )

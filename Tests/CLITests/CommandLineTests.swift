@@ -7,20 +7,7 @@ import XCTest
 final class CommandLineTests: XCTestCase {
     /// The binary sits beside this test bundle in the build folder (`swift build --build-tests`
     /// builds both).
-    private var tilecast: String {
-        get throws {
-            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            for candidate in [folder, folder.deletingLastPathComponent()] {
-                let path = candidate.appendingPathComponent("tilecast").path
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-            let fallback = Repository.root.appendingPathComponent(".build/debug/tilecast").path
-            guard FileManager.default.isExecutableFile(atPath: fallback) else {
-                throw NSError(domain: "CLITests", code: 1, userInfo: [NSLocalizedDescriptionKey: "tilecast binary not built"])
-            }
-            return fallback
-        }
-    }
+    private var tilecast: String { get throws { try tilecastBinary() } }
 
     private var directory: TemporaryDirectory!
     private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }

@@ -11,20 +11,7 @@ final class IngestRefusalTests: XCTestCase {
     private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
 
     /// The binary beside this test bundle (`swift build --build-tests` builds both).
-    private var tilecast: String {
-        get throws {
-            let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            for candidate in [folder, folder.deletingLastPathComponent()] {
-                let path = candidate.appendingPathComponent("tilecast").path
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-            let fallback = Repository.root.appendingPathComponent(".build/debug/tilecast").path
-            guard FileManager.default.isExecutableFile(atPath: fallback) else {
-                throw NSError(domain: "CLITests", code: 1, userInfo: [NSLocalizedDescriptionKey: "tilecast binary not built"])
-            }
-            return fallback
-        }
-    }
+    private var tilecast: String { get throws { try tilecastBinary() } }
 
     /// Runs tilecast under `timeout`, so a hang fails the test instead of stalling the suite
     /// (timeout's own exit status is 124).

@@ -165,3 +165,18 @@ public func shiftedRun(_ source: String, byMinutes minutes: Int, into directory:
     try makeNetCDF(cdl: result, kind: kind, at: path)
     return path
 }
+
+/// The built `tilecast` binary: beside the test bundle in the build folder (`swift build
+/// --build-tests` builds both), else `.build/debug/tilecast`.
+public func tilecastBinary() throws -> String {
+    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [folder, folder.deletingLastPathComponent()] {
+        let path = candidate.appendingPathComponent("tilecast").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    let fallback = Repository.root.appendingPathComponent(".build/debug/tilecast").path
+    guard FileManager.default.isExecutableFile(atPath: fallback) else {
+        throw NSError(domain: "CLITests", code: 1, userInfo: [NSLocalizedDescriptionKey: "tilecast binary not built"])
+    }
+    return fallback
+}
