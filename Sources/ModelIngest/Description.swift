@@ -31,6 +31,9 @@ public struct RunDescription: Codable, Sendable {
         public var formats: [String]
         public var provides: [String]
         public var missing: [String: String]
+        /// Whether `extract` can use this domain, in words: "extractable", or why not
+        /// ("static: no times, cannot be extracted alone").
+        public var status: String
     }
 
     public var model: String
@@ -40,9 +43,53 @@ public struct RunDescription: Codable, Sendable {
     public var domains: [DomainDescription]
     public var warnings: [String]
 
-    /// Describes each model's run found in the inputs.
+    /// Describes each model's run found in the inputs; a set of WPS files without times
+    /// (geo_em.d01.nc, geo_em.d02.nc, ...) is described as its domains and nest tree.
     public static func describeRuns(paths: [String], profile: ModelProfile?) throws -> [RunDescription] {
-        try ModelRun.readRuns(paths: paths, profile: profile).map(RunDescription.init(run:))
+        do {
+            return try ModelRun.readRuns(paths: paths, profile: profile).map(RunDescription.init(run:))
+        } catch let error as IngestError {
+            guard let statics = try? RunDescription(staticFiles: paths, profile: profile) else { throw error }
+            return [statics]
+        }
+    }
+
+    /// Describes a set of static files (no times: WPS geo_em), each domain from its own file,
+    /// nests placed by their attributes and checked against their parent's coordinates.
+    ///
+    /// - Throws: when a file cannot be read or when not every file is static.
+    public init(staticFiles paths: [String], profile chosenProfile: ModelProfile?) throws {
+        var files: [SourceFile] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw IngestError.noInput(paths: [path]) }
+            let members = isDirectory.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+                    .map { (path as NSString).appendingPathComponent($0) }
+                : [path]
+            for member in members {
+                // In a folder, what is not a model's netCDF file (notes, CDL text) is passed over.
+                guard let chosen = isDirectory.boolValue ? (try? chosenProfile ?? ModelRun.detectProfile(member))
+                        : try chosenProfile ?? ModelRun.detectProfile(member) else { continue }
+                files.append(try SourceFile(path: member, profile: chosen, allowStatic: true))
+            }
+        }
+        guard let first = files.first, files.allSatisfy(\.isStatic) else { throw IngestError.noInput(paths: paths) }
+        model = first.title
+        profile = first.profile.name
+        simulationStart = nil
+        cycle = "none (static files)"
+        warnings = []
+        let grids = try Dictionary(files.map { ($0.domainID, try $0.grid) }, uniquingKeysWith: { a, _ in a })
+        domains = try files.sorted { $0.domainID < $1.domainID }.map { file in
+            let grid = try file.grid
+            let check = file.nest.flatMap { nest in grids[nest.parentID].map { parent in
+                NestCheck(expected: nest.parentPositionOfOrigin, measured: parent.position(of: grid.southWestCorner),
+                          spacingRatio: parent.parameters.dx / grid.parameters.dx)
+            } }
+            return Self.describe(files: [file], id: file.domainID, grid: grid, times: [], nest: file.nest, nestCheck: check,
+                                 availability: VariableAvailability(roles: Set(file.variables.keys), profile: file.profile))
+        }
     }
 
     /// Describes a checked run.
@@ -105,7 +152,25 @@ public struct RunDescription: Codable, Sendable {
             files: files.map(\.path),
             formats: Array(Set(files.map(\.format.rawValue))).sorted(),
             provides: availability.available.map(\.rawValue),
-            missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }))
+            missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }),
+            status: status(files: files, availability: availability))
+    }
+
+    /// Whether extraction can use these files, and if not, why (in the terms a user acts on).
+    private static func status(files: [SourceFile], availability: VariableAvailability) -> String {
+        if files.contains(where: \.isStatic) {
+            return "static: no times, cannot be extracted alone (a WPS file describes the domain; extract the run's wrfout files)"
+        }
+        if let worst = files.map(\.projectionRoundTripCells).max(), worst > DomainStitcher.maximumRoundTripCells {
+            return "cannot be extracted: the projection attributes contradict the coordinates"
+        }
+        if availability.available.allSatisfy(\.isStatic) {
+            return "cannot be extracted: no forecast variable can be made from this file"
+        }
+        if case .moving? = files.map(\.coordinates).first(where: { $0 != .fixed }) {
+            return "cannot be extracted: a moving nest"
+        }
+        return "extractable"
     }
 
     static func projectionName(_ parameters: ProjectionParameters) -> String {
@@ -146,14 +211,20 @@ public struct RunDescription: Codable, Sendable {
             row("  Projection", domain.projection)
             row("  Grid", "\(domain.westEast) x \(domain.southNorth) mass points (west_east x south_north), \(String(format: "%g", domain.spacingKilometres)) km")
             row("  Extent", String(format: "lat %.3f .. %.3f, lon %.3f .. %.3f", domain.latitudeRange[0], domain.latitudeRange[1], domain.longitudeRange[0], domain.longitudeRange[1]))
-            row("  Times", "\(domain.frames) frames, \(domain.firstTime) .. \(domain.lastTime)" + (domain.step.map { ", every \($0)" } ?? "") + " (from \(domain.timeSource))")
+            if domain.frames == 0 {
+                row("  Times", domain.timeSource)
+            } else {
+                row("  Times", "\(domain.frames) frames, \(domain.firstTime) .. \(domain.lastTime)" + (domain.step.map { ", every \($0)" } ?? "") + " (from \(domain.timeSource))")
+            }
             let refused = domain.projectionRoundTripCells <= DomainStitcher.maximumRoundTripCells ? ""
                 : " (over the \(DomainStitcher.maximumRoundTripCells)-cell limit: the attributes contradict the coordinates; extract refuses this file)"
             row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells) + refused)
             row("  Provides", domain.provides.joined(separator: ", "))
-            if !domain.missing.isEmpty {
+            // A static file lacks every forecast source by nature: listing them says nothing.
+            if !domain.missing.isEmpty && domain.frames > 0 {
                 row("  Missing", domain.missing.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))
             }
+            row("  Status", domain.status)
         }
         if !warnings.isEmpty {
             lines.append("")

@@ -28,10 +28,12 @@ struct DomainMetadata {
             return value
         }
         title = (file.attribute("TITLE")?.string ?? "WRF").trimmingCharacters(in: .whitespaces)
-        domainID = file.attribute("GRID_ID")?.int ?? 1
-        if let parent = file.attribute("PARENT_ID")?.int, parent != domainID, parent > 0,
-           let ratio = file.attribute("PARENT_GRID_RATIO")?.int, ratio >= 1,
-           let iStart = file.attribute("I_PARENT_START")?.int, let jStart = file.attribute("J_PARENT_START")?.int {
+        // WRF writes the nest attributes in capitals; WPS's geogrid (geo_em files) in lower case.
+        func integer(_ name: String) -> Int? { file.attribute(name)?.int ?? file.attribute(name.lowercased())?.int }
+        domainID = integer("GRID_ID") ?? 1
+        if let parent = integer("PARENT_ID"), parent != domainID, parent > 0,
+           let ratio = integer("PARENT_GRID_RATIO"), ratio >= 1,
+           let iStart = integer("I_PARENT_START"), let jStart = integer("J_PARENT_START") {
             nest = NestPlacement(parentID: parent, ratio: ratio, iParentStart: iStart, jParentStart: jStart)
         }
         let code = Int(try number("MAP_PROJ"))

@@ -234,7 +234,7 @@ struct UnitConversion: Equatable, Sendable {
         add("pressure", 1000, 0, "kpa", "cb", "centibar")
         add("length", 0.001, 0, "mm", "millimeter", "millimeters", "millimetre", "millimetres", "kg m-2", "kg/m2")
         add("length", 0.01, 0, "cm", "centimeter", "centimeters", "centimetre", "centimetres")
-        add("length", 1, 0, "m", "meter", "meters", "metre", "metres", "m_water")
+        add("length", 1, 0, "m", "meter", "meters", "metre", "metres", "m_water", "meters msl", "metres msl", "m msl", "m asl")
         add("length", 1000, 0, "km")
         add("ratio", 1, 0, "kg/kg", "kg kg-1", "kg.kg-1")
         add("ratio", 0.001, 0, "g/kg", "g kg-1")

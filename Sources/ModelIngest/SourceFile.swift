@@ -78,7 +78,13 @@ public struct SourceFile: Sendable {
     ///
     /// - Throws: `IngestError` naming the file: `.unreadable` (libnetcdf), `.missingMetadata`,
     ///   `.badTimes`, `.badProjection`.
-    public init(path: String, profile: ModelProfile) throws {
+    /// Whether the file has no time axis at all (a WPS geo_em file): it describes a domain but
+    /// holds no forecast, so it is described by `inspect` and never extracted.
+    public let isStatic: Bool
+
+    /// - Parameter allowStatic: describe a file without times (geo_em) instead of refusing it;
+    ///   only `inspect` asks for this, extraction needs times.
+    public init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
         self.path = path
@@ -126,12 +132,19 @@ public struct SourceFile: Sendable {
         bucketMM = metadata.bucketMM
         simulationStart = metadata.simulationStart
 
-        let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
-                                simulationStart: metadata.simulationStart,
-                                minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes))
-        times = axis.times
-        timeSource = axis.source
-        try TimeAxis.requirePlausible(axis.times, simulationStart: metadata.simulationStart, path: path, source: axis.source)
+        do {
+            let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
+                                    simulationStart: metadata.simulationStart,
+                                    minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes))
+            try TimeAxis.requirePlausible(axis.times, simulationStart: metadata.simulationStart, path: path, source: axis.source)
+            times = axis.times
+            timeSource = axis.source
+            isStatic = false
+        } catch IngestError.badTimes(_, let detail) where allowStatic {
+            times = []
+            timeSource = "none (\(detail))"
+            isStatic = true
+        }
 
         let check = try CoordinateCheck(file: file, variables: found, westEast: westEast, southNorth: southNorth,
                                         projection: projection)

@@ -45,7 +45,7 @@ struct InspectCommand: ParsableCommand {
             let chosen = try profile.map(ModelProfile.load)
             var isDirectory: ObjCBool = false
             if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isDirectory), !isDirectory.boolValue {
-                let file = try SourceFile(path: paths[0], profile: chosen ?? ModelRun.detectProfile(paths[0]))
+                let file = try SourceFile(path: paths[0], profile: chosen ?? ModelRun.detectProfile(paths[0]), allowStatic: true)
                 return [try RunDescription(file: file)]
             }
             return try RunDescription.describeRuns(paths: paths, profile: chosen)
