@@ -142,8 +142,15 @@ public struct FrameReader {
         let hours = previousTime.map { Float(frame.time - $0) / 3600 }
         previousTime = frame.time
         if rain != nil {
-            let parts = try [RawFrame.Role.rainConvective, .rainNonConvective, .rainShallow].compactMap(raw.field)
-            let counts = try [RawFrame.Role.bucketConvective, .bucketNonConvective].compactMap(raw.field)
+            // Each part with its own bucket count (zeros when it has none), so resets can be
+            // found per part when a count is missing.
+            var parts: [[Float]] = [], counts: [[Float]] = []
+            let pairs: [(RawFrame.Role, RawFrame.Role?)] = [(.rainConvective, .bucketConvective), (.rainNonConvective, .bucketNonConvective), (.rainShallow, nil)]
+            for (partRole, countRole) in pairs {
+                guard let part = try raw.field(partRole) else { continue }
+                parts.append(part)
+                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
+            }
             out[.precipitation] = try Self.deaccumulate(&rain, parts: parts, counts: counts, report: &accumulationReport, path: file.path)
         }
         var convectiveRate: [Float]?
