@@ -169,7 +169,8 @@ public struct FrameReader {
             out[.weatherCode] = (0..<cells).map { cell in
                 weatherCode(cloudCover: cover[cell], precipitationRate: rain[cell] * perHour,
                             snowfallRate: snowfall.map { $0[cell] * perHour },
-                            convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour })
+                            convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour },
+                            temperature2m: t2.map { celsius(fromKelvin: $0[cell]) })
             }
         }
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }

@@ -1,6 +1,7 @@
 import Catalog
 import Extraction
 import Foundation
+import GridGeometry
 import PointQuery
 import TestSupport
 import XCTest
@@ -25,6 +26,57 @@ final class ForecastCorrectnessTests: XCTestCase {
         XCTAssertTrue(gap[1].isNaN && gap[2].isNaN, "10Z and 11Z hold the unknown interval: \(gap)")
         XCTAssertEqual(gap[3], clean[3], accuracy: 0.005, "12Z must not carry the gap hours: \(gap) vs \(clean)")
         for k in [0, 4, 5] { XCTAssertEqual(gap[k], clean[k], accuracy: 0.005, "hour \(k)") }
+    }
+
+    /// Item 6, on the real restart fixture (frames 09Z-12Z, accumulations running since 00Z).
+    /// In a zone where 09Z is local midnight (UTC-9), the 09Z interval (unknown on restart
+    /// output) belongs to the day before, for the code as for the amount; the code was put on
+    /// the day of its time stamp, so the day's code was null while its precipitation_sum was
+    /// known.
+    func testDailyWeatherCodeOnRestartOutputGroupsIntervalsLikeAmounts() throws {
+        let directory = try TemporaryDirectory("tilecast-restart-daily")
+        let input = Repository.sampleGrids.appendingPathComponent("edge-cases/restart.nc").path
+        var extractor = Extractor(inputs: [input], store: directory.path("store"))
+        extractor.model = "wrf"
+        _ = try extractor.run()
+        let store = try ForecastStore(root: directory.path("store"), model: "wrf")
+        let start = try XCTUnwrap(ModelTime.parseUser("2026-11-22T09Z"))
+        let forecast = try PointForecaster(store: store).forecast(
+            QueryPoint(latitude: 39.55, longitude: -8.4),
+            request: ForecastRequest(times: ForecastRequest.hourly(from: start, hours: 4), variables: [.precipitation, .weatherCode]))
+        XCTAssertTrue(try XCTUnwrap(forecast.values[.weatherCode]?.first).isNaN, "the first interval of restart output is unknown")
+        let zone = try XCTUnwrap(TimeZone(secondsFromGMT: -9 * 3600))
+        let variables = ["precipitation_sum", "weather_code"].compactMap(DailyVariable.parse)
+        let daily = DailyForecast(forecast: forecast, variables: variables, timeZone: zone)
+        let day = try XCTUnwrap(daily.dates.firstIndex(of: "2026-11-22"))
+        let sum = try XCTUnwrap(daily.values[variables[0]]?[day])
+        let code = try XCTUnwrap(daily.values[variables[1]]?[day])
+        XCTAssertFalse(sum.isNaN, "precipitation_sum of 2026-11-22 (10Z-12Z intervals) is known")
+        XCTAssertFalse(code.isNaN, "weather_code of 2026-11-22 must be built from the same intervals as its sum")
+    }
+
+    /// Item 8: the day's code is the most severe by the stated order, not the numeric
+    /// maximum: heavy rain (65) outranks slight rain showers (80); freezing rain (67)
+    /// outranks heavy snow (75).
+    func testDailyWeatherCodeIsTheMostSevereNotTheLargestNumber() throws {
+        // Three UTC days; each hour ending 05Z, 06Z, 07Z holds one of the day's codes, the
+        // other hours are overcast (3).
+        let days: [[Float]] = [[80, 65, 3], [75, 67, 86], [82, 63, 61]]
+        let directory = try TemporaryDirectory("tilecast-daily-severity")
+        let domain = SyntheticDomain(
+            id: 1, parent: nil, westEast: 4, southNorth: 4, dx: 9000, southWestCorner: GeoPoint(latitude: 38.5, longitude: -9.4),
+            times: SyntheticStore.hourly(3 * 24 + 1), variables: [.weatherCode]) { _, _, _, t in
+                let day = (t - 1) / 24, hour = (t - 1) % 24 + 1
+                guard t > 0, day < days.count, (5...7).contains(hour) else { return 3 }
+                return days[day][hour - 5]
+            }
+        try SyntheticStore.write([domain], to: directory.path("store"))
+        let store = try ForecastStore(root: directory.path("store"))
+        let forecast = try PointForecaster(store: store).forecast(QueryPoint(latitude: 38.55, longitude: -9.35),
+            request: ForecastRequest(times: ForecastRequest.hourly(from: SyntheticStore.cycle + 3600, hours: 3 * 24), variables: [.weatherCode]))
+        let variable = try XCTUnwrap(DailyVariable.parse("weather_code"))
+        let daily = DailyForecast(forecast: forecast, variables: [variable], timeZone: try XCTUnwrap(TimeZone(secondsFromGMT: 0)))
+        XCTAssertEqual(daily.values[variable].map { Array($0.prefix(3)) }, [65, 67, 82], "heavy rain > slight showers; freezing rain > heavy snow; violent showers > moderate rain")
     }
 
     /// Hourly precipitation 09Z-14Z at the place, from a fresh store of `input`.
