@@ -106,14 +106,22 @@ public struct FrameReader {
         }
         if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
         if wants.contains(.pressureMSL) {
+            // The file's own field, else wrf-python's slp from the lowest model levels, else
+            // the WMO reduction of PSFC with T2 (SeaLevelMethod; docs/VARIABLES.md).
+            func reduced(_ cell: Int) -> Float {
+                guard let pressure, let t2, let elevation else { return .nan }
+                return q2.map { seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell], mixingRatio2m: $0[cell]) }
+                    ?? seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell])
+            }
             if let direct = try raw.field(.seaLevelPressure) {
                 out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
-            } else if let pressure, let t2, let elevation {
-                out[.pressureMSL] = (0..<cells).map { cell in
-                    let p = q2.map { seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell], mixingRatio2m: $0[cell]) }
-                        ?? seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell])
-                    return hectopascals(fromPascals: p)
-                }
+            } else if let columns = SeaLevelColumns(file: file, cells: cells) {
+                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex)
+                // A column without a level 100 hPa above the ground (none in real output)
+                // falls back to the reduction rather than staying empty.
+                out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: fromLevels[$0].isNaN ? reduced($0) : fromLevels[$0]) }
+            } else if pressure != nil, t2 != nil, elevation != nil {
+                out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: reduced($0)) }
             }
         }
         if let u10, let v10 {
