@@ -24,6 +24,11 @@
 // * The first frame has no predecessor: 0 when it is the simulation start (nothing has
 //   fallen yet), NaN (unknown) for restart output whose first frame is later.
 // * NaN in any part gives NaN for that interval and for the next one (no predecessor).
+// * With BUCKET_MM > 0 and a bucketed part without its I_ count, resets are also looked for
+//   per part (RAINC, RAINNC, RAINSH separately, each with its own count when it has one): an
+//   uncounted tip in RAINNC hidden by rain in RAINC leaves the summed total rising, and
+//   would otherwise be reported about BUCKET_MM too low (issue 15, item 2). Such an
+//   interval is a reset like any other and, the counts being incomplete, unknown.
 
 /// Unit of the accumulated fields in the file.
 public enum AccumulationUnit: Sendable, Equatable {
@@ -109,6 +114,9 @@ public struct Deaccumulator: Sendable {
     public private(set) var framesSeen = 0
     /// Per cell, the total the next interval is measured from (mm); NaN when unknown.
     private var reference: [Double]
+    /// Per part, per cell, that part's total (with its own bucket count) at the previous
+    /// frame: kept only when resets must be found per part (uncounted buckets), else empty.
+    private var partPrevious: [[Double]] = []
 
     public init(cellCount: Int, settings: AccumulationSettings) {
         self.cellCount = max(cellCount, 0)
@@ -120,7 +128,8 @@ public struct Deaccumulator: Sendable {
     ///
     /// - Parameters:
     ///   - parts: the accumulated parts present in this frame; at least one.
-    ///   - bucketCounts: the I_RAIN* counts present (may be empty).
+    ///   - bucketCounts: the I_RAIN* counts (may be empty); `bucketCounts[k]` belongs to
+    ///     `parts[k]` (pass zeros for a part without a count when a later part has one).
     ///   - output: receives mm per interval; may be the memory of one of the inputs.
     /// - Throws: `MeteorologyError.fieldLengthMismatch` naming the first field whose size
     ///   is not `cellCount`, or `.noAccumulatedParts`; the state is unchanged then.
@@ -150,6 +159,9 @@ public struct Deaccumulator: Sendable {
 
     private func validate(partCounts: [Int], bucketCountCounts: [Int], outputCount: Int) throws(MeteorologyError) {
         if partCounts.isEmpty { throw .noAccumulatedParts }
+        if bucketCountCounts.count > partCounts.count {
+            try requireLength(partCounts.count, ["bucketCounts (one per part at most)": bucketCountCounts.count])
+        }
         try requireLength(cellCount, ["output": outputCount])
         for (k, count) in partCounts.enumerated() { try requireLength(cellCount, ["parts[\(k)]": count]) }
         for (k, count) in bucketCountCounts.enumerated() {
@@ -168,13 +180,24 @@ public struct Deaccumulator: Sendable {
         let bucket = s.bucketMillimetres > 0 ? s.bucketMillimetres : 0
         let restartValueTrusted = bucket == 0 || s.bucketCountsComplete
         let scale = s.unit.millimetresPerUnit
+        let perPart = bucket > 0 && !s.bucketCountsComplete
+        if perPart && partPrevious.count != parts.count {
+            partPrevious = Array(repeating: [Double](repeating: .nan, count: cellCount), count: parts.count)
+        }
         var report = DeaccumulationReport()
         reference.withUnsafeMutableBufferPointer { reference in
             for i in 0..<cellCount {
                 var total = 0.0
-                for part in parts { total += Double(part[i]) }
-                for count in bucketCounts { total += Double(count[i]) * bucket }
-                total *= scale
+                var partReset = false
+                for (k, part) in parts.enumerated() {
+                    let count = k < bucketCounts.count ? Double(bucketCounts[k][i]) * bucket : 0
+                    let partTotal = (Double(part[i]) + count) * scale
+                    total += partTotal
+                    if perPart {
+                        if partTotal < partPrevious[k][i] - s.resetTolerance { partReset = true }
+                        partPrevious[k][i] = partTotal
+                    }
+                }
                 let previous = reference[i]
                 let value: Double
                 if total.isNaN {
@@ -184,6 +207,12 @@ public struct Deaccumulator: Sendable {
                     value = s.firstFrameIsSimulationStart ? 0 : .nan
                     reference[i] = total
                 } else if previous.isNaN {
+                    value = .nan
+                    reference[i] = total
+                } else if partReset {
+                    // One part restarted or tipped unseen while the others rose (only
+                    // looked for when a bucket's count is missing): unknown, see the top.
+                    report.resetCells += 1
                     value = .nan
                     reference[i] = total
                 } else if total >= previous {

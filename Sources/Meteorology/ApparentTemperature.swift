@@ -1,52 +1,58 @@
-// Apparent ("feels like") temperature, Steadman (1994) as the Australian Bureau of
-// Meteorology publishes it (bom.gov.au/info/thermal_stress, "version including the effects
-// of temperature, humidity, wind, and radiation"):
-//     AT = Ta + 0.348*e - 0.70*ws + 0.70*Q/(ws + 10) - 4.25
-//     e  = rh/100 * 6.105 * exp(17.27*Ta / (237.7 + Ta))      vapour pressure, hPa
-// with Ta in °C, ws the wind speed in m/s at 10 m, and Q the net radiation absorbed per
-// unit area of body surface, W/m². Steadman R.G. (1994), "Norms of apparent temperature in
-// Australia", Aust. Met. Mag. 43, 1-16.
+// Apparent ("feels like") temperature as Open-Meteo defines its `apparent_temperature`, the
+// name TileCast serves it under, so a user comparing the two sees the same quantity.
 //
-// Wind height: the regression is defined for the 10 m wind, which is what WRF's U10/V10
-// give, so the wind goes in unchanged (no reduction to 2 m).
+// Open-Meteo (open-meteo/open-meteo, `Sources/App/Helper/Meteorology.swift`,
+// `apparentTemperature`; their issue #13) uses Steadman's (1994) regression as the
+// Australian Bureau of Meteorology publishes it (bom.gov.au/info/thermal_stress, "version
+// including the effects of temperature, humidity, wind, and radiation"):
+//     AT  = Ta + 0.348*e - 0.70*ws + 0.70*Q/(ws + 10) - 4.25
+//     e   = rh/100 * 6.105 * exp(17.27*Ta / (237.7 + Ta))      vapour pressure, hPa
+// with Open-Meteo's inputs:
+//     ws  = 0.75 * wind speed at 10 m (m/s)        their reduction to about 2 m
+//     Q   = max(0, 0.1 * (SW - 550))               SW the downward shortwave, W/m²
+// Ta in °C, rh in %. Q is 0 below 550 W/m² and without a shortwave field, so the sun adds
+// at most about 3 K (1000 W/m², calm). Steadman R.G. (1994), "Norms of apparent
+// temperature in Australia", Aust. Met. Mag. 43, 1-16.
 //
-// Q from SWDOWN (our estimate; the ABoM gives no recipe): Q = a * f * SWDOWN with a = 0.7,
-// the shortwave absorptivity of skin and clothing, and f = 0.25, the share of body surface
-// a standing person presents to the sun (Fanger's projected-area factor, Fanger 1970,
-// "Thermal Comfort", about 0.25 to 0.3 at mid-day solar elevations). WRF's SWDOWN does not
-// split direct from diffuse light, so both are treated alike. Full sun of 900 W/m² with a
-// 3 m/s wind adds about 8.5 K, the size of the sun-versus-shade difference usually quoted
-// for thermal indices; at night (SWDOWN = 0) only the small constant offset between the
-// two ABoM forms remains. (open-meteo uses Q = 0.1*(SW - 550) on a 2 m wind, which adds
-// under 2 K in the same sun; we prefer a coefficient with a physical reading.)
+// One input differs in kind, not in formula: Open-Meteo's shortwave_radiation is the mean
+// of the preceding hour, WRF's SWDOWN is the value at the output time; for hourly output
+// the two agree within the hour's change of sun.
+//
+// (Until issue 15 TileCast used ABoM's formula with the 10 m wind unreduced and its own
+// radiation estimate Q = 0.7 * 0.25 * SW, which added up to +11.6 K in full sun: a different
+// quantity under Open-Meteo's name.)
 
 import Foundation
 
-/// Coefficients of the radiation estimate.
-public enum ApparentTemperatureRadiation {
-    /// Shortwave absorptivity of skin and clothing.
-    @inlinable public static var absorptivity: Float { 0.7 }
-    /// Share of the body surface facing the sun (projected-area factor).
-    @inlinable public static var projectedAreaFactor: Float { 0.25 }
+/// Open-Meteo's inputs to the ABoM formula.
+public enum ApparentTemperatureInputs {
+    /// Factor from the 10 m wind to the wind the formula uses (about 2 m).
+    @inlinable public static var windReduction: Float { 0.75 }
+    /// Shortwave (W/m²) below which the sun adds nothing.
+    @inlinable public static var radiationThreshold: Float { 550 }
+    /// Absorbed radiation per W/m² of shortwave above the threshold.
+    @inlinable public static var radiationFactor: Float { 0.1 }
 }
 
-/// Apparent temperature in °C (Steadman 1994 / ABoM, with radiation).
+/// Apparent temperature in °C, as Open-Meteo's `apparent_temperature` (see the top).
 ///
 /// - Parameters:
 ///   - temperature: 2 m air temperature, °C.
 ///   - relativeHumidity: 2 m relative humidity, %.
-///   - windSpeed: 10 m wind speed, m/s.
-///   - shortwaveRadiation: downward shortwave at the surface (SWDOWN), W/m²; negative
-///     values count as 0.
+///   - windSpeed: 10 m wind speed, m/s (reduced to 0.75 of it inside).
+///   - shortwaveRadiation: downward shortwave at the surface (SWDOWN), W/m²; 0 when the
+///     model has none.
 /// - Returns: °C, or NaN when any input is NaN.
 @inlinable
 public func apparentTemperature(
     temperature: Float, relativeHumidity: Float, windSpeed: Float, shortwaveRadiation: Float
 ) -> Float {
+    let inputs = ApparentTemperatureInputs.self
+    if shortwaveRadiation.isNaN { return .nan }
+    let wind = inputs.windReduction * windSpeed
     let vapourPressure = relativeHumidity / 100 * 6.105 * exp(17.27 * temperature / (237.7 + temperature))
-    let r = ApparentTemperatureRadiation.self
-    let absorbed = r.absorptivity * r.projectedAreaFactor * max(shortwaveRadiation, 0)
-    return temperature + 0.348 * vapourPressure - 0.70 * windSpeed + 0.70 * absorbed / (windSpeed + 10) - 4.25
+    let absorbed = max(0, inputs.radiationFactor * (shortwaveRadiation - inputs.radiationThreshold))
+    return temperature + 0.348 * vapourPressure - 0.70 * wind + 0.70 * absorbed / (wind + 10) - 4.25
 }
 
 /// Apparent temperature (°C) over whole fields; `output` may be the memory of any input.

@@ -28,23 +28,51 @@
 //   rain, not showery,   rate 1.3 ..< 2.5 mm            61 slight rain
 //   rain, not showery,   rate 2.5 ..< 7.6 mm            63 moderate rain
 //   rain, not showery,   rate >= 7.6 mm                 65 heavy rain
+//   any rain or drizzle code above with T2 < 0 °C: freezing precipitation (WMO 4677 56/57/66/67)
+//     51                                                56 light freezing drizzle
+//     53, 55                                            57 moderate or dense freezing drizzle
+//     61, 80                                            66 light freezing rain
+//     63, 65, 81, 82                                    67 moderate or heavy freezing rain
 //
 // where water = max(precipitation rate, snowfall / 0.7 cm per mm); "snow" means snow makes
 // at least half of that water; "showery" means the cumulus scheme's part (RAINC) makes at
 // least half of it (showers come from convective cloud; a grid-scale rate cannot tell).
 // Every lower bound is inclusive, so a value on a boundary takes the higher band.
 //
+// Open-Meteo's rule (open-meteo `Sources/App/Helper/WeatherCode.swift`, `calculate`), read
+// for comparison, per hour: thunderstorm from CAPE/lifted index first; freezing codes when
+// the model's categorical freezing rain flag is set (0.01..<0.5 mm -> 56, 0.5..<1.3 -> 57,
+// 1.3..<2.5 -> 66, >= 2.5 -> 67); showers when the convective precipitation is > 0 (or
+// CAPE >= 800): snow showers 0.01..<0.8 cm -> 85, >= 0.8 -> 86, rain showers 1.3..<2.5 mm
+// -> 80, 2.5..<7.6 -> 81, >= 7.6 -> 82 (below 1.3 mm it falls through to drizzle); snow
+// 0.01..<0.2 cm -> 71, 0.2..<0.8 -> 73, >= 0.8 -> 75; drizzle/rain 0.01..<0.5 mm -> 51,
+// 0.5..<1.0 -> 53, 1.0..<1.3 -> 55, 1.3..<2.5 -> 61, 2.5..<7.6 -> 63, >= 7.6 -> 65; fog
+// when visibility <= 1000 m; otherwise cloud cover 20 / 50 / 80 % as here. The rate bands
+// above (0.5, 1.0, 1.3, 2.5, 7.6 mm/h; 0.2, 0.8 cm/h; the cloud bands) are the same.
+//
 // Where we part from open-meteo, and why:
+// * Precipitation starts at 0.1 mm/h, not 0.01: 0.1 mm is the smallest amount a rain gauge
+//   reports, so an hour with less is dry to anyone checking against observations.
 // * Snow needs half the water, not any trace (0.01 cm/h), so rain with a few flakes of
 //   graupel stays rain.
+// * Showery means the cumulus scheme (RAINC) gives at least half of the water, not any
+//   trace of it: an hour whose water is mostly grid-scale (RAINNC) is steady rain with a
+//   convective fringe, and calling it showers would hide the steady rain.
 // * Showers start at the precipitation threshold, not at 1.3 mm/h: drizzle falls from
 //   stratiform cloud, so a convective 0.5 mm/h is a slight shower, not drizzle; and the
 //   violent band (82) is used for >= 7.6 mm/h, mirroring heavy rain (65).
+// * Freezing precipitation from T2 < 0 °C, not from a categorical freezing-rain field: WRF's
+//   standard history output has none. Liquid water reaching ground below 0 °C freezes on
+//   contact, which is what WMO 4677 codes 56/57/66/67 report; freezing rain with a warm
+//   ground (T2 >= 0 °C) cannot be seen from the surface set. Rain showers below 0 °C become
+//   freezing rain as well (WMO 4677 has no freezing-shower code, and the ice is the hazard).
 // * No thunderstorm (95/96/99): open-meteo needs CAPE and lifted index, which WRF's 2-D
 //   output does not carry, and rate alone would label heavy frontal rain a thunderstorm.
 // * No fog (45/48): there is no visibility field, and CLDFRA on the lowest level is not
 //   validated as a fog indicator.
-// * No freezing codes (56/57/66/67): nothing in the surface set says the rain freezes.
+//
+// Daily code: the most severe code of the day by `WeatherCode.severity` (below), not the
+// numeric maximum, which would rank slight showers (80) above heavy rain (65).
 
 /// The codes this module can produce (a subset of WMO 4677 ww).
 public enum WeatherCode: Int, Sendable, CaseIterable {
@@ -58,6 +86,10 @@ public enum WeatherCode: Int, Sendable, CaseIterable {
     case slightRain = 61
     case moderateRain = 63
     case heavyRain = 65
+    case lightFreezingDrizzle = 56
+    case denseFreezingDrizzle = 57
+    case lightFreezingRain = 66
+    case heavyFreezingRain = 67
     case slightSnowfall = 71
     case moderateSnowfall = 73
     case heavySnowfall = 75
@@ -80,6 +112,10 @@ public enum WeatherCode: Int, Sendable, CaseIterable {
         case .slightRain: return "Slight rain"
         case .moderateRain: return "Moderate rain"
         case .heavyRain: return "Heavy rain"
+        case .lightFreezingDrizzle: return "Light freezing drizzle"
+        case .denseFreezingDrizzle: return "Moderate or dense freezing drizzle"
+        case .lightFreezingRain: return "Light freezing rain"
+        case .heavyFreezingRain: return "Moderate or heavy freezing rain"
         case .slightSnowfall: return "Slight snow fall"
         case .moderateSnowfall: return "Moderate snow fall"
         case .heavySnowfall: return "Heavy snow fall"
@@ -88,6 +124,44 @@ public enum WeatherCode: Int, Sendable, CaseIterable {
         case .violentRainShowers: return "Violent rain showers"
         case .slightSnowShowers: return "Slight snow showers"
         case .heavySnowShowers: return "Heavy snow showers"
+        }
+    }
+}
+
+extension WeatherCode {
+    /// The codes from least to most severe. Intensity comes first (dry sky, then light,
+    /// slight, moderate and heavy precipitation, in the rate bands of the table above), and
+    /// within one intensity the harder to live with comes later: showers before steady rain
+    /// (a shower passes), rain before snow (snow blocks roads), snow before freezing
+    /// precipitation (glaze ice). So heavy rain (65) outranks slight showers (80), and
+    /// moderate-or-heavy freezing rain (67) is the most severe code we produce.
+    public static let severityOrder: [WeatherCode] = [
+        .clearSky, .mainlyClear, .partlyCloudy, .overcast,
+        .lightDrizzle, .moderateDrizzle, .denseDrizzle, .lightFreezingDrizzle, .denseFreezingDrizzle,
+        .slightRainShowers, .slightRain, .slightSnowShowers, .slightSnowfall, .lightFreezingRain,
+        .moderateRainShowers, .moderateRain, .moderateSnowfall,
+        .violentRainShowers, .heavyRain, .heavySnowShowers, .heavySnowfall, .heavyFreezingRain,
+    ]
+
+    /// Rank in `severityOrder` (0 is the least severe).
+    public var severity: Int { Self.severityOrder.firstIndex(of: self) ?? 0 }
+
+    /// The most severe of some stored codes (as numbers); NaN when any is NaN or none is given.
+    /// A number that is no code of ours ranks below clear sky.
+    public static func mostSevere(_ codes: [Float]) -> Float {
+        guard !codes.isEmpty, !codes.contains(where: \.isNaN) else { return .nan }
+        func rank(_ value: Float) -> Int { WeatherCode(rawValue: Int(value)).map(\.severity) ?? -1 }
+        return codes.max { rank($0) < rank($1) } ?? .nan
+    }
+
+    /// The freezing counterpart of a rain or drizzle code (T2 below 0 °C); other codes as they are.
+    public var freezing: WeatherCode {
+        switch self {
+        case .lightDrizzle: return .lightFreezingDrizzle
+        case .moderateDrizzle, .denseDrizzle: return .denseFreezingDrizzle
+        case .slightRain, .slightRainShowers: return .lightFreezingRain
+        case .moderateRain, .heavyRain, .moderateRainShowers, .violentRainShowers: return .heavyFreezingRain
+        default: return self
         }
     }
 }
@@ -120,6 +194,8 @@ public enum WeatherCodeThresholds {
     @inlinable public static var snowShare: Float { 0.5 }
     /// Share of the water that must be convective (RAINC) for a shower code.
     @inlinable public static var convectiveShare: Float { 0.5 }
+    /// 2 m temperature (°C) below which rain and drizzle freeze on contact.
+    @inlinable public static var freezingTemperature: Float { 0 }
 }
 
 extension WeatherCode {
@@ -131,11 +207,26 @@ extension WeatherCode {
     ///   - snowfallRate: snowfall, cm/h; nil when the model has no snow field.
     ///   - convectivePrecipitationRate: the cumulus-scheme part (RAINC), mm/h; nil when
     ///     unknown, which classifies as steady precipitation.
+    ///   - temperature2m: 2 m temperature, °C; below 0 rain and drizzle codes become
+    ///     freezing ones. nil when unknown (no freezing codes).
     /// - Returns: the code, or nil when a given input is NaN.
     @inlinable
     public static func classify(
         cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
-        convectivePrecipitationRate: Float? = nil
+        convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil
+    ) -> WeatherCode? {
+        guard let code = classifyLiquid(cloudCover: cloudCover, precipitationRate: precipitationRate,
+                                        snowfallRate: snowfallRate, convectivePrecipitationRate: convectivePrecipitationRate)
+        else { return nil }
+        guard let temperature2m else { return code }
+        if temperature2m.isNaN { return code.freezing == code ? code : nil }
+        return temperature2m < WeatherCodeThresholds.freezingTemperature ? code.freezing : code
+    }
+
+    /// The table without the freezing rule.
+    @inlinable
+    static func classifyLiquid(
+        cloudCover: Float, precipitationRate: Float, snowfallRate: Float?, convectivePrecipitationRate: Float?
     ) -> WeatherCode? {
         let t = WeatherCodeThresholds.self
         let snowfall = snowfallRate ?? 0
@@ -175,11 +266,11 @@ extension WeatherCode {
 @inlinable
 public func weatherCode(
     cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
-    convectivePrecipitationRate: Float? = nil
+    convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil
 ) -> Float {
     guard let code = WeatherCode.classify(
         cloudCover: cloudCover, precipitationRate: precipitationRate, snowfallRate: snowfallRate,
-        convectivePrecipitationRate: convectivePrecipitationRate)
+        convectivePrecipitationRate: convectivePrecipitationRate, temperature2m: temperature2m)
     else { return .nan }
     return Float(code.rawValue)
 }

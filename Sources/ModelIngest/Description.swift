@@ -30,6 +30,8 @@ public struct RunDescription: Codable, Sendable {
         public var files: [String]
         public var formats: [String]
         public var provides: [String]
+        /// How pressure_msl is made (nil when it is not provided).
+        public var seaLevelPressure: String?
         public var missing: [String: String]
         /// Whether `extract` can use this domain, in words: "extractable", or why not
         /// ("static: no times, cannot be extracted alone").
@@ -152,6 +154,7 @@ public struct RunDescription: Codable, Sendable {
             files: files.map(\.path),
             formats: Array(Set(files.map(\.format.rawValue))).sorted(),
             provides: availability.available.map(\.rawValue),
+            seaLevelPressure: availability.available.contains(.pressureMSL) ? seaLevelMethod(files[0], cells: grid.westEast * grid.southNorth).rawValue : nil,
             missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }),
             status: status(files: files, availability: availability))
     }
@@ -171,6 +174,12 @@ public struct RunDescription: Codable, Sendable {
             return "cannot be extracted: a moving nest"
         }
         return "extractable"
+    }
+
+    /// How pressure_msl is made from this file.
+    static func seaLevelMethod(_ file: SourceFile, cells: Int) -> SeaLevelMethod {
+        if file.variables[.seaLevelPressure] != nil { return .stored }
+        return SeaLevelColumns(file: file, cells: cells) == nil ? .surfaceReduction : .modelLevels
     }
 
     static func projectionName(_ parameters: ProjectionParameters) -> String {
@@ -220,6 +229,7 @@ public struct RunDescription: Codable, Sendable {
                 : " (over the \(DomainStitcher.maximumRoundTripCells)-cell limit: the attributes contradict the coordinates; extract refuses this file)"
             row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells) + refused)
             row("  Provides", domain.provides.joined(separator: ", "))
+            if let method = domain.seaLevelPressure { row("  Sea level", "pressure_msl from " + method) }
             // A static file lacks every forecast source by nature: listing them says nothing.
             if !domain.missing.isEmpty && domain.frames > 0 {
                 row("  Missing", domain.missing.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))

@@ -106,14 +106,22 @@ public struct FrameReader {
         }
         if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
         if wants.contains(.pressureMSL) {
+            // The file's own field, else wrf-python's slp from the lowest model levels, else
+            // the WMO reduction of PSFC with T2 (SeaLevelMethod; docs/VARIABLES.md).
+            func reduced(_ cell: Int) -> Float {
+                guard let pressure, let t2, let elevation else { return .nan }
+                return q2.map { seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell], mixingRatio2m: $0[cell]) }
+                    ?? seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell])
+            }
             if let direct = try raw.field(.seaLevelPressure) {
                 out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
-            } else if let pressure, let t2, let elevation {
-                out[.pressureMSL] = (0..<cells).map { cell in
-                    let p = q2.map { seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell], mixingRatio2m: $0[cell]) }
-                        ?? seaLevelPressure(surfacePressure: pressure[cell], elevation: elevation[cell], temperature2m: t2[cell])
-                    return hectopascals(fromPascals: p)
-                }
+            } else if let columns = SeaLevelColumns(file: file, cells: cells) {
+                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex)
+                // A column without a level 100 hPa above the ground (none in real output)
+                // falls back to the reduction rather than staying empty.
+                out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: fromLevels[$0].isNaN ? reduced($0) : fromLevels[$0]) }
+            } else if pressure != nil, t2 != nil, elevation != nil {
+                out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: reduced($0)) }
             }
         }
         if let u10, let v10 {
@@ -142,8 +150,15 @@ public struct FrameReader {
         let hours = previousTime.map { Float(frame.time - $0) / 3600 }
         previousTime = frame.time
         if rain != nil {
-            let parts = try [RawFrame.Role.rainConvective, .rainNonConvective, .rainShallow].compactMap(raw.field)
-            let counts = try [RawFrame.Role.bucketConvective, .bucketNonConvective].compactMap(raw.field)
+            // Each part with its own bucket count (zeros when it has none), so resets can be
+            // found per part when a count is missing.
+            var parts: [[Float]] = [], counts: [[Float]] = []
+            let pairs: [(RawFrame.Role, RawFrame.Role?)] = [(.rainConvective, .bucketConvective), (.rainNonConvective, .bucketNonConvective), (.rainShallow, nil)]
+            for (partRole, countRole) in pairs {
+                guard let part = try raw.field(partRole) else { continue }
+                parts.append(part)
+                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
+            }
             out[.precipitation] = try Self.deaccumulate(&rain, parts: parts, counts: counts, report: &accumulationReport, path: file.path)
         }
         var convectiveRate: [Float]?
@@ -162,7 +177,8 @@ public struct FrameReader {
             out[.weatherCode] = (0..<cells).map { cell in
                 weatherCode(cloudCover: cover[cell], precipitationRate: rain[cell] * perHour,
                             snowfallRate: snowfall.map { $0[cell] * perHour },
-                            convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour })
+                            convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour },
+                            temperature2m: t2.map { celsius(fromKelvin: $0[cell]) })
             }
         }
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }

@@ -1,7 +1,8 @@
 import Foundation
+import Meteorology
 
 /// A daily statistic: "temperature_2m_max", "precipitation_sum", or "weather_code" (the
-/// day's most severe code, as the common open weather APIs define their daily weather code).
+/// day's most severe code by `WeatherCode.severityOrder`, not the numeric maximum).
 public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConvertible {
     public enum Statistic: String, Sendable, CaseIterable { case min, max, mean, sum, mostSevere = "" }
 
@@ -31,8 +32,8 @@ public struct DailyForecast: Sendable {
     public let values: [DailyVariable: [Float]]
 
     /// Groups hourly values by local day. Instantaneous values belong to the day their time
-    /// falls in; amounts (precipitation, snowfall) to the day their interval lies in, so an
-    /// hour ending at local midnight counts for the day before.
+    /// falls in; amounts (precipitation, snowfall) and weather codes to the day their interval
+    /// lies in, so an hour ending at local midnight counts for the day before.
     public init(forecast: PointForecast, variables: [DailyVariable], timeZone: TimeZone, window: Int64 = 3600) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
@@ -49,7 +50,9 @@ public struct DailyForecast: Sendable {
         var values: [DailyVariable: [Float]] = [:]
         for daily in variables {
             let series = forecast.values[daily.variable] ?? []
-            let isAmount = daily.variable == .precipitation || daily.variable == .snowfall
+            // Weather codes describe the interval ending at their time, like the amounts, so
+            // they go by the same day rule (issue 15, item 6).
+            let isAmount = daily.variable == .precipitation || daily.variable == .snowfall || daily.variable == .weatherCode
             values[daily] = dates.map { date in
                 let members = series.indices.filter { (isAmount ? amountDays[$0] : instantDays[$0]) == date }.map { series[$0] }
                 return Self.reduce(members, daily.statistic)
@@ -64,7 +67,8 @@ public struct DailyForecast: Sendable {
         if values.contains(where: \.isNaN) { return .nan }
         switch statistic {
         case .min: return values.min() ?? .nan
-        case .max, .mostSevere: return values.max() ?? .nan
+        case .max: return values.max() ?? .nan
+        case .mostSevere: return WeatherCode.mostSevere(values)
         case .mean: return values.reduce(0, +) / Float(values.count)
         case .sum: return values.reduce(0, +)
         }

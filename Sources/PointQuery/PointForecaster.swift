@@ -58,8 +58,7 @@ public struct PointForecaster: Sendable {
                     }
                 }
             case .precipitation, .snowfall:
-                let totals = try reader.spatial(variable.sources[0])
-                values[variable] = plan.amounts(totals: totals).map { units.convert($0, variable) }
+                values[variable] = plan.amounts(corners: try reader.corners(variable.sources[0])).map { units.convert($0, variable) }
             case .weatherCode:
                 values[variable] = plan.intervalValues(try reader.nearest(.weatherCode))
             default:
@@ -137,6 +136,25 @@ struct SeriesReader {
         return out
     }
 
+    /// The distinct cells of the stencil that carry weight, each with its summed weight and
+    /// its own series: for amounts, which must be differenced per cell before they are mixed.
+    mutating func corners(_ variable: ForecastVariable) throws(QueryError) -> [(weight: Float, series: [Float])] {
+        let w = stencil.weights
+        let options = [(w.w00, stencil.i0, stencil.j0), (w.w10, stencil.i1, stencil.j0),
+                       (w.w01, stencil.i0, stencil.j1), (w.w11, stencil.i1, stencil.j1)]
+        var cells: [(weight: Float, i: Int, j: Int)] = []
+        for (weight, i, j) in options where weight > 0 {
+            if let k = cells.firstIndex(where: { $0.i == i && $0.j == j }) { cells[k].weight += weight } else { cells.append((weight, i, j)) }
+        }
+        let steps = min(domain.reader.stored(variable)?.steps ?? 0, count)
+        var out: [(weight: Float, series: [Float])] = []
+        for cell in cells {
+            try read(variable, i: cell.i, j: cell.j, into: 0, steps: steps)
+            out.append((cell.weight, Array(corners[0].prefix(steps))))
+        }
+        return out
+    }
+
     /// The series of the stencil's corner with the largest weight: for categories (weather
     /// code) that must not be averaged.
     mutating func nearest(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
@@ -200,7 +218,22 @@ struct TimePlan {
         }
     }
 
-    /// The amount over (time - window, time] from running totals (one per frame): the
+    /// The amount over (time - window, time] at the place, from the running totals of the
+    /// cells around it: each cell's own amount (`amounts(totals:)`), then mixed with the
+    /// bilinear weights. An amount is only ever built from the same interval at every cell
+    /// used: when any weighted cell's amount is unknown, the place's amount is unknown
+    /// (policy "answer unknown", docs/VARIABLES.md). Interpolating the totals first would
+    /// let a gap at one cell leak the other cells' rain of the gap into the next known hour
+    /// (issue 15, item 1).
+    func amounts(corners: [(weight: Float, series: [Float])]) -> [Float] {
+        var mixed = [Float](repeating: 0, count: brackets.count)
+        for corner in corners {
+            for (k, amount) in amounts(totals: corner.series).enumerated() { mixed[k] += corner.weight * amount }
+        }
+        return corners.isEmpty ? Array(repeating: .nan, count: brackets.count) : mixed.map { $0.isNaN ? .nan : max($0, 0) }
+    }
+
+    /// The amount over (time - window, time] from one cell's running totals (one per frame): the
     /// difference of the totals interpolated linearly in time, so sums over any window equal
     /// the stored total difference. A missing total marks its interval unknown; it counted as
     /// zero in later totals, so later intervals stay exact.

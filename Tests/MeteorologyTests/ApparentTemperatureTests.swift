@@ -3,22 +3,22 @@ import XCTest
 import Meteorology
 
 final class ApparentTemperatureTests: XCTestCase {
-    // Worked by hand from the ABoM formula (and checked once with Python float64):
-    //   e  = rh/100 * 6.105 * exp(17.27*T/(237.7+T))
-    //   Q  = 0.7 * 0.25 * SW
-    //   AT = T + 0.348*e - 0.70*ws + 0.70*Q/(ws+10) - 4.25
-    // T=20, rh=50, ws=0, SW=0:    e = 11.661340  AT = 20 + 4.058146 - 4.25          = 19.808146
-    // T=30, rh=70, ws=2, SW=800:  e = 29.601013  Q = 140, 0.7*140/12 = 8.166667
-    //                             AT = 30 + 10.301152 - 1.4 + 8.166667 - 4.25        = 42.817819
-    // T=-5, rh=80, ws=10, SW=0:   e = 3.369910   AT = -5 + 1.172729 - 7 - 4.25       = -15.077271
-    // T=25, rh=40, ws=3, SW=900:  e = 12.633185  Q = 157.5, 0.7*157.5/13 = 8.480769
-    //                             AT = 25 + 4.396348 - 2.1 + 8.480769 - 4.25         = 31.527118
-    func testReferenceValues() {
+    // Issue 15 item 9: Open-Meteo's definition, worked independently (Python float64):
+    //   ws = 0.75 * ws10,  e = rh/100 * 6.105 * exp(17.27*T/(237.7+T)),
+    //   Q = max(0, 0.1*(SW - 550)),  AT = T + 0.348*e - 0.70*ws + 0.70*Q/(ws+10) - 4.25
+    // T=30, rh=50, ws10=3,  SW=900:  ws = 2.25, e = 21.143581, Q = 35     AT = 33.5330
+    // T=30, rh=50, ws10=3,  SW=0:                                         AT = 31.5330
+    // T=-5, rh=80, ws10=10, SW=0:    ws = 7.5                             AT = -13.3273
+    // T=20, rh=60, ws10=0,  SW=1000: Q = 45, 0.7*45/10 = 3.15             AT = 23.7698
+    // T=25, rh=40, ws10=5,  SW=550:  Q = 0                                AT = 22.5213
+    // (The former formula gave 39.49, 31.01, -15.08, 32.87 and 26.14 for these.)
+    func testReferenceValuesOfOpenMeteosDefinition() {
         let cases: [(t: Float, rh: Float, ws: Float, sw: Float, at: Float)] = [
-            (20, 50, 0, 0, 19.808146),
-            (30, 70, 2, 800, 42.817819),
-            (-5, 80, 10, 0, -15.077271),
-            (25, 40, 3, 900, 31.527118),
+            (30, 50, 3, 900, 33.5330),
+            (30, 50, 3, 0, 31.5330),
+            (-5, 80, 10, 0, -13.3273),
+            (20, 60, 0, 1000, 23.7698),
+            (25, 40, 5, 550, 22.5213),
         ]
         for c in cases {
             XCTAssertEqual(apparentTemperature(temperature: c.t, relativeHumidity: c.rh, windSpeed: c.ws,
@@ -69,6 +69,6 @@ final class ApparentTemperatureTests: XCTestCase {
             }
         }
         XCTAssertEqual(out[0], 19.808146, accuracy: 0.001)
-        XCTAssertEqual(out[1], 42.817819, accuracy: 0.001)
+        XCTAssertEqual(out[1], 36.522892, accuracy: 0.001)   // Python float64, Open-Meteo definition
     }
 }

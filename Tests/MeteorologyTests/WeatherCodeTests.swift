@@ -103,8 +103,31 @@ final class WeatherCodeTests: XCTestCase {
     }
 
     func testEveryCodeIsAWmoCodeWithASummary() {
-        let wmo: Set<Int> = [0, 1, 2, 3, 51, 53, 55, 61, 63, 65, 71, 73, 75, 80, 81, 82, 85, 86]
+        let wmo: Set<Int> = [0, 1, 2, 3, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 80, 81, 82, 85, 86]
         XCTAssertEqual(Set(WeatherCode.allCases.map(\.rawValue)), wmo)
         XCTAssert(WeatherCode.allCases.allSatisfy { !$0.summary.isEmpty })
+        XCTAssertEqual(Set(WeatherCode.severityOrder), Set(WeatherCode.allCases), "every code has a severity")
+        XCTAssertEqual(WeatherCode.severityOrder.count, WeatherCode.allCases.count)
+    }
+
+    /// Issue 15 item 8: below 0 °C rain and drizzle freeze (WMO 4677 56/57/66/67), in the
+    /// same rate bands as Open-Meteo's freezing codes; snow and dry codes are unchanged.
+    func testRainAndDrizzleBelowZeroAreFreezing() {
+        func code(_ rate: Float, convective: Float = 0, snow: Float = 0, t: Float) -> Int? {
+            WeatherCode.classify(cloudCover: 90, precipitationRate: rate, snowfallRate: snow,
+                                 convectivePrecipitationRate: convective, temperature2m: t)?.rawValue
+        }
+        XCTAssertEqual(code(0.3, t: -1), 56)
+        XCTAssertEqual(code(0.7, t: -1), 57)
+        XCTAssertEqual(code(1.1, t: -1), 57)
+        XCTAssertEqual(code(2.0, t: -1), 66)
+        XCTAssertEqual(code(3.0, t: -1), 67)
+        XCTAssertEqual(code(9.0, t: -1), 67)
+        XCTAssertEqual(code(2.0, convective: 2.0, t: -1), 66, "a slight shower below 0 °C is freezing rain")
+        XCTAssertEqual(code(2.0, t: 0), 61, "0 °C is not below freezing")
+        XCTAssertEqual(code(0.5, snow: 0.5, t: -5), 73, "snow stays snow")
+        XCTAssertEqual(code(0, t: -5), 3)
+        XCTAssertEqual(code(2.0, t: .nan), nil, "unknown temperature: rain code unknown")
+        XCTAssertEqual(code(0, t: .nan), 3)
     }
 }
