@@ -59,6 +59,9 @@ struct InspectCommand: ParsableCommand {
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case table, json
+
+    /// Without ArgumentParser's key-path default (see QueryOptions.swift).
+    static var allValueStrings: [String] { allCases.map { $0.rawValue } }
 }
 
 /// Pretty, stable JSON for printing.
