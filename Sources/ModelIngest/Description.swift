@@ -108,7 +108,7 @@ public struct RunDescription: Codable, Sendable {
     }
 
     /// Describes one file on its own, whatever state it is in (a moving nest included).
-    public init(file: SourceFile) throws {
+    package init(file: SourceFile) throws {
         model = file.title
         profile = file.profile.name
         simulationStart = file.simulationStart.map(ModelTime.iso)

@@ -2,36 +2,36 @@ import Catalog
 import GridGeometry
 
 /// One frame of a domain: its time and where it is stored.
-public struct DomainFrame: Sendable, Equatable {
-    public let time: Int64
+package struct DomainFrame: Sendable, Equatable {
+    package let time: Int64
     /// Index into `Domain.files`.
-    public let fileIndex: Int
+    package let fileIndex: Int
     /// Index along the file's time dimension.
-    public let frameIndex: Int
+    package let frameIndex: Int
 }
 
 /// One domain of a run (d01, d02, ...), stitched from its files in time order.
-public struct Domain: Sendable {
-    public let id: Int
+package struct Domain: Sendable {
+    package let id: Int
     /// The domain's files, in time order.
-    public let files: [SourceFile]
+    package let files: [SourceFile]
     /// Every frame once, in time order.
-    public let frames: [DomainFrame]
-    public let grid: ProjectedGrid
-    public let nest: NestPlacement?
+    package let frames: [DomainFrame]
+    package let grid: ProjectedGrid
+    package let nest: NestPlacement?
     /// Where the nest's coordinates put its origin in the parent, against where its
     /// attributes say (nil when the parent is not part of the run).
-    public let nestCheck: NestCheck?
+    package let nestCheck: NestCheck?
     /// What this domain can provide, and what it cannot and why.
-    public let variables: VariableAvailability
+    package let variables: VariableAvailability
 
-    public var name: String { domainName(id) }
-    public var times: [Int64] { frames.map(\.time) }
-    public var projection: ProjectionParameters { grid.parameters }
+    package var name: String { domainName(id) }
+    package var times: [Int64] { frames.map(\.time) }
+    package var projection: ProjectionParameters { grid.parameters }
     /// The most common interval between frames (nil for a single frame).
-    public var step: Int64? { Self.commonStep(times) }
+    package var step: Int64? { Self.commonStep(times) }
     /// Grid spacing in metres (DX).
-    public var spacing: Double { projection.dx }
+    package var spacing: Double { projection.dx }
 
     static func commonStep(_ times: [Int64]) -> Int64? {
         var counts: [Int64: Int] = [:]
@@ -41,25 +41,25 @@ public struct Domain: Sendable {
 }
 
 /// A nest's placement measured against its parent.
-public struct NestCheck: Sendable, Equatable {
+package struct NestCheck: Sendable, Equatable {
     /// Where the attributes (I/J_PARENT_START, ratio) put the nest's mass point [0,0] in the parent.
-    public let expected: GridPosition
+    package let expected: GridPosition
     /// Where its XLAT/XLONG put it.
-    public let measured: GridPosition
+    package let measured: GridPosition
     /// Parent DX over nest DX, against PARENT_GRID_RATIO.
-    public let spacingRatio: Double
+    package let spacingRatio: Double
 
     /// The larger of the two axis offsets, in parent cells.
-    public var offsetCells: Double { max(abs(expected.i - measured.i), abs(expected.j - measured.j)) }
+    package var offsetCells: Double { max(abs(expected.i - measured.i), abs(expected.j - measured.j)) }
 }
 
 /// Which catalog variables a domain can provide, from the sources its files hold.
-public struct VariableAvailability: Sendable, Equatable {
-    public let available: [ForecastVariable]
+package struct VariableAvailability: Sendable, Equatable {
+    package let available: [ForecastVariable]
     /// Each missing variable with the reason ("no SNOWNC").
-    public let missing: [(ForecastVariable, String)]
+    package let missing: [(ForecastVariable, String)]
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.available == rhs.available && lhs.missing.map(\.0) == rhs.missing.map(\.0) && lhs.missing.map(\.1) == rhs.missing.map(\.1)
     }
 

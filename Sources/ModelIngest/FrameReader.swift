@@ -5,9 +5,9 @@ import NetCDF
 
 /// One frame of a domain, every catalog variable as a 2-D field (south_north x west_east,
 /// row-major) in the catalog's unit.
-public struct FrameFields: Sendable {
-    public let time: Int64
-    public var values: [ForecastVariable: [Float]]
+package struct FrameFields: Sendable {
+    package let time: Int64
+    package var values: [ForecastVariable: [Float]]
 }
 
 /// Streams a domain frame by frame, deriving the catalog variables (SPEC section 3).
@@ -15,10 +15,10 @@ public struct FrameFields: Sendable {
 /// Holds one frame of raw fields at a time plus the per-cell accumulation state, so memory
 /// stays at a few fields whatever the run's length. Frames must be read in order, since
 /// precipitation is de-accumulated against the previous frame.
-public struct FrameReader {
-    public let domain: Domain
+package struct FrameReader {
+    package let domain: Domain
     /// The variables produced, in catalog order.
-    public let variables: [ForecastVariable]
+    package let variables: [ForecastVariable]
     private var next = 0
     private let cells: Int
     private let rotation: (cos: [Float], sin: [Float])
@@ -28,15 +28,15 @@ public struct FrameReader {
     private var snow: Deaccumulator?
     private var previousTime: Int64?
     /// Resets and unknown cells met while de-accumulating, for the run's warnings.
-    public private(set) var accumulationReport = DeaccumulationReport()
+    package private(set) var accumulationReport = DeaccumulationReport()
     /// Missing values (fill values, NaN) met in the raw fields, per source variable name:
     /// they are stored as missing, and the operator hears about them once.
-    public private(set) var missingValues: [String: Int] = [:]
+    package private(set) var missingValues: [String: Int] = [:]
 
     /// Prepares to read `domain`, producing `variables` (default: all it can provide).
     ///
     /// - Throws: `IngestError` when static fields (terrain, rotation) cannot be read.
-    public init(domain: Domain, variables: [ForecastVariable]? = nil) throws {
+    package init(domain: Domain, variables: [ForecastVariable]? = nil) throws {
         self.domain = domain
         let wanted = variables ?? domain.variables.available
         self.variables = wanted.filter(domain.variables.available.contains).sorted()
@@ -64,12 +64,12 @@ public struct FrameReader {
     }
 
     /// The static elevation field (m), when the domain has terrain.
-    public var elevationField: [Float]? { elevation }
+    package var elevationField: [Float]? { elevation }
 
     /// Reads and derives the next frame; nil after the last one.
     ///
     /// - Throws: `IngestError.unreadable` naming the file and variable that failed.
-    public mutating func nextFrame() throws -> FrameFields? {
+    package mutating func nextFrame() throws -> FrameFields? {
         guard next < domain.frames.count else { return nil }
         let frame = domain.frames[next]
         next += 1

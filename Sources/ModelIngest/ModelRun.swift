@@ -12,7 +12,7 @@ public struct ModelRun: Sendable {
     /// The simulation start the files state; nil when none did.
     public let simulationStart: Int64?
     /// Domains by id, coarsest (d01) first.
-    public let domains: [Domain]
+    package let domains: [Domain]
     /// What was handled but deserves the operator's attention.
     public let warnings: [IngestWarning]
 

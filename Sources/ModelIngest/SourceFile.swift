@@ -3,25 +3,25 @@ import GridGeometry
 import NetCDF
 
 /// Where a nest sits in its parent, as WRF's global attributes say.
-public struct NestPlacement: Sendable, Equatable, Codable {
-    public let parentID: Int
-    public let ratio: Int
+package struct NestPlacement: Sendable, Equatable, Codable {
+    package let parentID: Int
+    package let ratio: Int
     /// 1-based parent staggered indices of the nest's first staggered point (WRF convention).
-    public let iParentStart: Int
-    public let jParentStart: Int
+    package let iParentStart: Int
+    package let jParentStart: Int
 
     /// The 0-based parent mass-grid position of the nest's mass point [0,0]: the nest's
     /// first staggered point is the parent's staggered point `iParentStart`, which lies half a
     /// parent cell before parent mass point `iParentStart - 1`, and the nest's first mass point
     /// lies half a nest cell after that.
-    public var parentPositionOfOrigin: GridPosition {
+    package var parentPositionOfOrigin: GridPosition {
         let half = 0.5 / Double(ratio)
         return GridPosition(i: Double(iParentStart) - 1.5 + half, j: Double(jParentStart) - 1.5 + half)
     }
 }
 
 /// How the file's coordinates behave over its frames.
-public enum CoordinateBehaviour: Sendable, Equatable {
+package enum CoordinateBehaviour: Sendable, Equatable {
     /// The same in every frame (or stored without a time dimension).
     case fixed
     /// The grid moves: its south-west corner differs between frames.
@@ -31,31 +31,31 @@ public enum CoordinateBehaviour: Sendable, Equatable {
 }
 
 /// One input file, described once: its domain, times, grid and which sources it holds.
-public struct SourceFile: Sendable {
-    public let path: String
+package struct SourceFile: Sendable {
+    package let path: String
     let file: NetCDFFile
-    public let profile: ModelProfile
-    public let format: NetCDFFormat
-    public let title: String
-    public let domainID: Int
-    public let nest: NestPlacement?
-    public let projection: ProjectionParameters
-    public let westEast: Int
-    public let southNorth: Int
+    package let profile: ModelProfile
+    package let format: NetCDFFormat
+    package let title: String
+    package let domainID: Int
+    package let nest: NestPlacement?
+    package let projection: ProjectionParameters
+    package let westEast: Int
+    package let southNorth: Int
     /// XLAT/XLONG at [0,0] of the first frame: where the grid is anchored.
-    public let southWestCorner: GeoPoint
-    public let coordinates: CoordinateBehaviour
+    package let southWestCorner: GeoPoint
+    package let coordinates: CoordinateBehaviour
     /// Worst distance, in cells, between a stored coordinate of frame 0 and where the
     /// projection puts it.
-    public let projectionRoundTripCells: Double
-    public let times: [Int64]
+    package let projectionRoundTripCells: Double
+    package let times: [Int64]
     /// Where the times came from ("Times", or "XTIME" and why).
-    public let timeSource: String
-    public let simulationStart: Int64?
+    package let timeSource: String
+    package let simulationStart: Int64?
     /// WRF's BUCKET_MM (nil or <= 0 when buckets are off).
-    public let bucketMM: Double?
+    package let bucketMM: Double?
     /// The variable found for each role this file can provide.
-    public let variables: [SourceRole: String]
+    package let variables: [SourceRole: String]
     /// Each role's conversion to its canonical unit (from the file's `units`, else the profile).
     let conversions: [SourceRole: UnitConversion]
     /// The dimension names actually used by this file.
@@ -63,7 +63,7 @@ public struct SourceFile: Sendable {
     let southNorthDimension: String
     let westEastDimension: String
 
-    public var grid: ProjectedGrid {
+    package var grid: ProjectedGrid {
         get throws {
             do {
                 return try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
@@ -80,11 +80,11 @@ public struct SourceFile: Sendable {
     ///   `.badTimes`, `.badProjection`.
     /// Whether the file has no time axis at all (a WPS geo_em file): it describes a domain but
     /// holds no forecast, so it is described by `inspect` and never extracted.
-    public let isStatic: Bool
+    package let isStatic: Bool
 
     /// - Parameter allowStatic: describe a file without times (geo_em) instead of refusing it;
     ///   only `inspect` asks for this, extraction needs times.
-    public init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
+    package init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
         self.path = path
