@@ -76,25 +76,19 @@ package struct VariableAvailability: Sendable, Equatable {
             }
             return nil
         }
-        let pressure: [SourceRole] = [.surfacePressure, .pstar]
-        var reasons: [ForecastVariable: String?] = [
-            .temperature2m: need([.temperature2m]),
-            .relativeHumidity2m: need([.temperature2m, .mixingRatio2m], anyOf: pressure),
-            .dewPoint2m: need([.mixingRatio2m], anyOf: pressure),
-            .windU10m: need([.u10m, .v10m]),
-            .windV10m: need([.u10m, .v10m]),
-            .precipitation: need([], anyOf: [.rainConvective, .rainNonConvective, .rainShallow]),
-            .snowfall: need([.snowWater]),
-            .surfacePressure: need([], anyOf: pressure),
-            .cloudCover: need([.cloudFraction]),
-            .shortwaveRadiation: need([.shortwaveDown]),
-            .elevation: need([.terrainHeight]),
-        ]
-        reasons[.pressureMSL] = roles.contains(.seaLevelPressure) ? nil
-            : need([.temperature2m, .terrainHeight], anyOf: pressure)
-        reasons[.apparentTemperature] = need([.temperature2m, .mixingRatio2m, .u10m, .v10m], anyOf: pressure)
-        let cloud = reasons[.cloudCover] ?? nil, rain = reasons[.precipitation] ?? nil
-        reasons[.weatherCode] = cloud.map { "needs cloud_cover (\($0))" } ?? rain.map { "needs precipitation (\($0))" }
+        // What is missing for each variable, from the one derivation table.
+        var reasons: [ForecastVariable: String?] = [:]
+        for derivation in Derivations.table {
+            if let direct = derivation.orDirectly, roles.contains(direct) {
+                reasons[derivation.variable] = .some(nil)
+                continue
+            }
+            if let lacking = derivation.from.first(where: { (reasons[$0] ?? nil) != nil }), let why = reasons[lacking] ?? nil {
+                reasons[derivation.variable] = "needs \(lacking.rawValue) (\(why))"
+                continue
+            }
+            reasons[derivation.variable] = need(derivation.allOf, anyOf: derivation.oneOf)
+        }
         available = ForecastVariable.allCases.filter { (reasons[$0] ?? nil) == nil }
         missing = ForecastVariable.allCases.compactMap { variable in
             (reasons[variable] ?? nil).map { (variable, $0) }

@@ -183,6 +183,11 @@ package struct FrameReader {
         }
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
         for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }
+        // Every variable the derivation table said this domain provides must have been made:
+        // a disagreement is an error here, never an all-missing variable in the store.
+        if let lacking = variables.first(where: { out[$0] == nil }) {
+            throw IngestError.missingMetadata(path: file.path, what: "\(lacking.rawValue) at \(ModelTime.iso(frame.time)): its sources are listed but it could not be derived from them (a source of the wrong shape?)")
+        }
         for (name, count) in raw.missing.counts { missingValues[name, default: 0] += count }
         return FrameFields(time: frame.time, values: out)
     }

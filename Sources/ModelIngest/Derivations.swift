@@ -1,0 +1,43 @@
+import Catalog
+
+/// What each stored variable is made from: the one table that a domain's availability (what
+/// `inspect` lists and extraction declares) and the frame reader (which checks every declared
+/// variable was made) both read. They were two lists that could disagree, and when they did the
+/// store silently held an all-missing variable (issue 13). The arithmetic is in `FrameReader`,
+/// one case per entry; docs/VARIABLES.md gives each formula and its citation.
+package struct Derivation: Sendable {
+    package let variable: ForecastVariable
+    /// Sources that must all be present.
+    package let allOf: [SourceRole]
+    /// Sources of which one must be present (none when empty).
+    package let oneOf: [SourceRole]
+    /// Stored variables it is derived from (weather code from cloud cover and precipitation).
+    package let from: [ForecastVariable]
+    /// A source that alone suffices (MM5's stored sea-level pressure).
+    package let orDirectly: SourceRole?
+}
+
+package enum Derivations {
+    private static let pressure: [SourceRole] = [.surfacePressure, .pstar]
+
+    /// One entry per catalog variable, in catalog order.
+    package static let table: [Derivation] = [
+        Derivation(variable: .temperature2m, allOf: [.temperature2m], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .relativeHumidity2m, allOf: [.temperature2m, .mixingRatio2m], oneOf: pressure, from: [], orDirectly: nil),
+        Derivation(variable: .dewPoint2m, allOf: [.mixingRatio2m], oneOf: pressure, from: [], orDirectly: nil),
+        Derivation(variable: .apparentTemperature, allOf: [.temperature2m, .mixingRatio2m, .u10m, .v10m], oneOf: pressure, from: [], orDirectly: nil),
+        Derivation(variable: .windU10m, allOf: [.u10m, .v10m], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .windV10m, allOf: [.u10m, .v10m], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .precipitation, allOf: [], oneOf: [.rainConvective, .rainNonConvective, .rainShallow], from: [], orDirectly: nil),
+        Derivation(variable: .snowfall, allOf: [.snowWater], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .surfacePressure, allOf: [], oneOf: pressure, from: [], orDirectly: nil),
+        Derivation(variable: .pressureMSL, allOf: [.temperature2m, .terrainHeight], oneOf: pressure, from: [], orDirectly: .seaLevelPressure),
+        Derivation(variable: .cloudCover, allOf: [.cloudFraction], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .shortwaveRadiation, allOf: [.shortwaveDown], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .weatherCode, allOf: [], oneOf: [], from: [.cloudCover, .precipitation], orDirectly: nil),
+        Derivation(variable: .elevation, allOf: [.terrainHeight], oneOf: [], from: [], orDirectly: nil),
+    ]
+
+    /// The entry of a variable; every catalog variable has one (a test holds this).
+    package static func of(_ variable: ForecastVariable) -> Derivation? { table.first { $0.variable == variable } }
+}
