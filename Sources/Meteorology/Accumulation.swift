@@ -86,24 +86,6 @@ public struct DeaccumulationReport: Sendable, Equatable {
     }
 }
 
-/// The accumulated total in mm of one cell, in Double.
-///
-/// - Parameters:
-///   - parts: the accumulated parts present (RAINC, RAINNC, RAINSH ...), in `unit`.
-///   - bucketCounts: the I_RAIN* counts present; ignored when `bucketMillimetres` <= 0.
-@inlinable
-public func accumulatedTotal(
-    parts: some Sequence<Float>, bucketCounts: some Sequence<Float>,
-    bucketMillimetres: Double, unit: AccumulationUnit
-) -> Double {
-    var total = 0.0
-    for part in parts { total += Double(part) }
-    if bucketMillimetres > 0 {
-        for count in bucketCounts { total += Double(count) * bucketMillimetres }
-    }
-    return total * unit.millimetresPerUnit
-}
-
 /// Turns one accumulated field per frame into the amount per output interval, frame by
 /// frame, keeping only one Double per cell between frames.
 public struct Deaccumulator: Sendable {
@@ -258,9 +240,4 @@ public func snowfallCentimetres(waterEquivalentMillimetres: Float) -> Float {
 @inlinable
 public func snowWaterEquivalentMillimetres(snowfallCentimetres: Float) -> Float {
     snowfallCentimetres / snowCentimetresPerWaterMillimetre
-}
-
-/// Converts a de-accumulated SNOWNC field from mm of water to cm of snow, in place.
-public func convertSnowWaterEquivalentToSnowfall(_ field: UnsafeMutableBufferPointer<Float>) {
-    for i in 0..<field.count { field[i] = snowfallCentimetres(waterEquivalentMillimetres: field[i]) }
 }

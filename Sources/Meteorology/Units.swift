@@ -21,16 +21,6 @@
 /// hPa -> Pa. NaN stays NaN.
 @inlinable public func pascals(fromHectopascals hectopascals: Float) -> Float { hectopascals * 100 }
 
-/// K -> °C over a whole field, in place.
-public func convertKelvinToCelsius(_ field: UnsafeMutableBufferPointer<Float>) {
-    for i in 0..<field.count { field[i] = celsius(fromKelvin: field[i]) }
-}
-
-/// Pa -> hPa over a whole field, in place.
-public func convertPascalsToHectopascals(_ field: UnsafeMutableBufferPointer<Float>) {
-    for i in 0..<field.count { field[i] = hectopascals(fromPascals: field[i]) }
-}
-
 /// Temperature units a query can ask for; values are stored in °C.
 public enum TemperatureUnit: String, CaseIterable, Sendable {
     case celsius

@@ -63,9 +63,6 @@ package struct FrameReader {
         }
     }
 
-    /// The static elevation field (m), when the domain has terrain.
-    package var elevationField: [Float]? { elevation }
-
     /// Reads and derives the next frame; nil after the last one.
     ///
     /// - Throws: `IngestError.unreadable` naming the file and variable that failed.

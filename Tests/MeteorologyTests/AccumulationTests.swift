@@ -111,8 +111,7 @@ final class AccumulationTests: XCTestCase {
     }
 
     func testSnowWaterEquivalentToSnowfall() throws {
-        var values = try run(start, parts: [[0], [2], [5]]).values
-        values.withUnsafeMutableBufferPointer { convertSnowWaterEquivalentToSnowfall($0) }
+        let values = try run(start, parts: [[0], [2], [5]]).values.map(snowfallCentimetres(waterEquivalentMillimetres:))
         assertSeries(values, [0, 1.4, 2.1])
         XCTAssertEqual(snowfallCentimetres(waterEquivalentMillimetres: 10), 7, accuracy: 1e-6)
         XCTAssertEqual(snowWaterEquivalentMillimetres(snowfallCentimetres: 7), 10, accuracy: 1e-5)

@@ -63,14 +63,4 @@ final class UnitsTests: XCTestCase {
         }
     }
 
-    func testInPlaceFieldConversions() {
-        var field: [Float] = [273.15, 300, .nan]
-        field.withUnsafeMutableBufferPointer { convertKelvinToCelsius($0) }
-        XCTAssertEqual(field[0], 0)
-        XCTAssertEqual(field[1], 26.85, accuracy: 1e-4)
-        XCTAssert(field[2].isNaN)
-        var pressure: [Float] = [101_325, 85_000]
-        pressure.withUnsafeMutableBufferPointer { convertPascalsToHectopascals($0) }
-        XCTAssertEqual(pressure, [1013.25, 850])
-    }
 }
