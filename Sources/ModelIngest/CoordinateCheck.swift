@@ -17,50 +17,36 @@ struct CoordinateCheck {
 
     init(file: NetCDFFile, variables: [SourceRole: String], westEast: Int, southNorth: Int,
          projection: ProjectionParameters) throws {
-        let path = file.path
-        guard let latName = variables[.latitude], let lonName = variables[.longitude] else {
-            throw IngestError.missingMetadata(path: path, what: "latitude/longitude coordinates (XLAT/XLONG, XLAT_M/XLONG_M or latitcrs/longicrs)")
-        }
-        let latitude: Variable, longitude: Variable
-        do {
-            latitude = try file.variable(latName)
-            longitude = try file.variable(lonName)
-        } catch { throw IngestError.unreadable(error) }
-        let cells = westEast * southNorth
-        guard latitude.shape.suffix(2) == [southNorth, westEast], longitude.shape == latitude.shape,
-              latitude.shape.count == 2 || latitude.shape.count == 3 else {
-            throw IngestError.missingMetadata(path: path, what: "\(latName)/\(lonName) of shape [(Time,) \(southNorth), \(westEast)] (found \(latitude.shape) and \(longitude.shape))")
-        }
-        let frames = latitude.shape.count == 3 ? latitude.shape[0] : 1
-        func frame(_ variable: Variable, _ index: Int) throws -> [Float] {
-            do {
-                if variable.shape.count == 2 { return try variable.readFloats() }
-                return try variable.readFloats(start: [index, 0, 0], count: [1, southNorth, westEast])
-            } catch { throw IngestError.unreadable(error) }
-        }
-        guard frames > 0 else {
-            throw IngestError.missingMetadata(path: path, what: "coordinates in \(latName) (it holds no frames)")
-        }
-        let lat0 = try frame(latitude, 0), lon0 = try frame(longitude, 0)
+        let coordinates = try Coordinates(file: file, variables: variables, westEast: westEast, southNorth: southNorth)
+        let lat0 = try coordinates.latitudes(frame: 0), lon0 = try coordinates.longitudes(frame: 0)
         guard lat0.allSatisfy({ $0.isFinite && abs($0) <= 90 }), lon0.allSatisfy({ $0.isFinite && abs($0) <= 360 }) else {
-            throw IngestError.missingMetadata(path: path, what: "valid coordinates (\(latName)/\(lonName) hold missing or out-of-range values)")
+            throw IngestError.missingMetadata(path: file.path, what: "valid coordinates (\(coordinates.names) hold missing or out-of-range values)")
         }
         southWestCorner = GeoPoint(latitude: Double(lat0[0]), longitude: Double(lon0[0]))
+        behaviour = try Self.behaviour(of: coordinates, latitudes0: lat0, longitudes0: lon0)
+        let grid: ProjectedGrid
+        do {
+            grid = try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
+                                     southWestCorner: southWestCorner)
+        } catch {
+            throw IngestError.badProjection(path: file.path, detail: "\(error)")
+        }
+        roundTripCells = Self.worstRoundTrip(grid: grid, latitudes: lat0, longitudes: lon0)
+    }
 
-        var behaviour = CoordinateBehaviour.fixed
+    /// How the coordinates of later frames compare with frame 0: the same, a grid whose
+    /// corner moves (a moving nest), or cells that change under a fixed corner (damage).
+    private static func behaviour(of coordinates: Coordinates, latitudes0 lat0: [Float], longitudes0 lon0: [Float]) throws -> CoordinateBehaviour {
         var inconsistentFrames: [Int] = []
         var worstDifference = 0.0, changedCells = 0
-        for index in 1..<max(frames, 1) {
-            let lat = try frame(latitude, index), lon = try frame(longitude, index)
-            let cornerShift = max(abs(Double(lat[0] - lat0[0])), Self.longitudeDifference(lon[0], lon0[0]))
-            if cornerShift > Self.tolerance {
-                behaviour = .moving(maxShiftDegrees: cornerShift, frame: index)
-                break
-            }
+        for index in 1..<max(coordinates.frames, 1) {
+            let lat = try coordinates.latitudes(frame: index), lon = try coordinates.longitudes(frame: index)
+            let cornerShift = max(abs(Double(lat[0] - lat0[0])), longitudeDifference(lon[0], lon0[0]))
+            if cornerShift > tolerance { return .moving(maxShiftDegrees: cornerShift, frame: index) }
             var changed = 0
-            for cell in 0..<cells {
-                let difference = max(abs(Double(lat[cell] - lat0[cell])), Self.longitudeDifference(lon[cell], lon0[cell]))
-                if difference > Self.tolerance {
+            for cell in lat0.indices {
+                let difference = max(abs(Double(lat[cell] - lat0[cell])), longitudeDifference(lon[cell], lon0[cell]))
+                if difference > tolerance {
                     changed += 1
                     worstDifference = max(worstDifference, difference)
                 }
@@ -70,19 +56,8 @@ struct CoordinateCheck {
                 changedCells = max(changedCells, changed)
             }
         }
-        if case .fixed = behaviour, !inconsistentFrames.isEmpty {
-            behaviour = .inconsistent(maxDifferenceDegrees: worstDifference, frames: inconsistentFrames, cells: changedCells)
-        }
-        self.behaviour = behaviour
-
-        let grid: ProjectedGrid
-        do {
-            grid = try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
-                                     southWestCorner: southWestCorner)
-        } catch {
-            throw IngestError.badProjection(path: path, detail: "\(error)")
-        }
-        roundTripCells = Self.worstRoundTrip(grid: grid, latitudes: lat0, longitudes: lon0)
+        return inconsistentFrames.isEmpty ? .fixed
+            : .inconsistent(maxDifferenceDegrees: worstDifference, frames: inconsistentFrames, cells: changedCells)
     }
 
     /// The largest distance in cells between a cell's index and where the projection puts
@@ -107,5 +82,48 @@ struct CoordinateCheck {
         var difference = abs(Double(a) - Double(b)).truncatingRemainder(dividingBy: 360)
         if difference > 180 { difference = 360 - difference }
         return difference
+    }
+}
+
+/// A file's latitude and longitude variables, checked for shape, read one frame at a time.
+private struct Coordinates {
+    let latitude: Variable
+    let longitude: Variable
+    let southNorth: Int
+    let westEast: Int
+    /// Frames the coordinates hold (1 without a time dimension).
+    let frames: Int
+    /// "XLAT/XLONG", for messages.
+    let names: String
+
+    init(file: NetCDFFile, variables: [SourceRole: String], westEast: Int, southNorth: Int) throws {
+        guard let latName = variables[.latitude], let lonName = variables[.longitude] else {
+            throw IngestError.missingMetadata(path: file.path, what: "latitude/longitude coordinates (XLAT/XLONG, XLAT_M/XLONG_M or latitcrs/longicrs)")
+        }
+        do {
+            latitude = try file.variable(latName)
+            longitude = try file.variable(lonName)
+        } catch { throw IngestError.unreadable(error) }
+        names = latName + "/" + lonName
+        guard latitude.shape.suffix(2) == [southNorth, westEast], longitude.shape == latitude.shape,
+              latitude.shape.count == 2 || latitude.shape.count == 3 else {
+            throw IngestError.missingMetadata(path: file.path, what: "\(names) of shape [(Time,) \(southNorth), \(westEast)] (found \(latitude.shape) and \(longitude.shape))")
+        }
+        self.southNorth = southNorth
+        self.westEast = westEast
+        frames = latitude.shape.count == 3 ? latitude.shape[0] : 1
+        guard frames > 0 else {
+            throw IngestError.missingMetadata(path: file.path, what: "coordinates in \(latName) (it holds no frames)")
+        }
+    }
+
+    func latitudes(frame: Int) throws -> [Float] { try read(latitude, frame) }
+    func longitudes(frame: Int) throws -> [Float] { try read(longitude, frame) }
+
+    private func read(_ variable: Variable, _ index: Int) throws -> [Float] {
+        do {
+            if variable.shape.count == 2 { return try variable.readFloats() }
+            return try variable.readFloats(start: [index, 0, 0], count: [1, southNorth, westEast])
+        } catch { throw IngestError.unreadable(error) }
     }
 }
