@@ -13,11 +13,12 @@ struct Tilecast: ParsableCommand {
         Check what the store holds:       tilecast inspect /tmp/s --verify
         Describe a model file or run:     tilecast inspect SampleGrids
         Print a name profile to adapt:    tilecast profile wrf > mysite.json
+        Serve the forecast API:           tilecast serve --store /tmp/s --port 8080
 
         Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside
         what the store holds, 5 store damaged or missing.
         """,
-        subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self]
+        subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self, ServeCommand.self]
     )
 
     /// Runs a command, turning every error into one or two lines on stderr and the exit
