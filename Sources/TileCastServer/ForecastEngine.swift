@@ -47,7 +47,7 @@ package struct ForecastEngine: Sendable {
     package func place(latitude: Double, longitude: Double, parameters: ForecastParameters,
                        times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
         let wantsDaily = !parameters.daily.isEmpty
-        let blockTimes = Array(Set((parameters.hourly.isEmpty && !wantsDaily ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
+        let blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
         let choice: (store: ForecastStore, times: [Int64])
         do throws(QueryError) {
             if blockTimes.isEmpty {
@@ -65,27 +65,13 @@ package struct ForecastEngine: Sendable {
         }
         let store = choice.store
         var forecastTimes = choice.times
-        let currentCovered = !ModelChoice.covered([times.current], by: store).isEmpty
-        if currentCovered && !forecastTimes.contains(times.current) {
-            forecastTimes.append(times.current)
-            forecastTimes.sort()
-        }
         if forecastTimes.isEmpty, let first = store.runTimes.first { forecastTimes = [first] }
 
         let statistics = parameters.daily.flatMap(\.statistics)
-        var wanted = parameters.hourly
-        for variable in parameters.current + (parameters.currentWeather ? Self.currentWeatherVariables : []) where !wanted.contains(variable) {
-            wanted.append(variable)
-        }
         let variables: [OutputVariable]
-        do throws(QueryError) { variables = try store.resolveVariables(requested: wanted, daily: statistics) } catch { throw APIError(query: error) }
+        do throws(QueryError) { variables = try store.resolveVariables(requested: parameters.hourly, daily: statistics) } catch { throw APIError(query: error) }
         let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
-        let assembly = AnswerAssembly(forecaster: PointForecaster(store: store), request: request, dailyVariables: [], timeZone: nil)
-        let forecast: PointForecast
-        switch assembly.answer(QueryPoint(latitude: latitude, longitude: longitude)).result {
-        case .success(let value): forecast = value
-        case .failure(let error): throw APIError(query: error)
-        }
+        let forecast = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude)
 
         var daily: [DailyField: [Float]] = [:]
         if wantsDaily {
@@ -109,12 +95,30 @@ package struct ForecastEngine: Sendable {
                 }
             }
         }
+        // `current` is a forecast of its own at the current quarter hour: asking for it never
+        // changes the domain the hourly values come from. Null when the cycle does not cover it.
         var current: [OutputVariable: Float] = [:]
-        let now = forecast.padded(to: [times.current])
-        for variable in parameters.current + (parameters.currentWeather ? Self.currentWeatherVariables : []) {
-            current[variable] = now.values[variable]?.first ?? .nan
+        var currentVariables = parameters.current
+        for variable in parameters.currentWeather ? Self.currentWeatherVariables : [] where !currentVariables.contains(variable) {
+            currentVariables.append(variable)
+        }
+        if !currentVariables.isEmpty {
+            do throws(QueryError) { _ = try store.resolveVariables(requested: currentVariables, daily: []) } catch { throw APIError(query: error) }
+            let values: PointForecast? = ModelChoice.covered([times.current], by: store).isEmpty ? nil
+                : try? Self.forecast(store: store, request: ForecastRequest(times: [times.current], variables: currentVariables, units: parameters.units),
+                                     latitude: latitude, longitude: longitude)
+            for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
         return PlaceForecast(forecast: forecast, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
+    }
+
+    /// The command line's path for one place: `AnswerAssembly` over `PointForecaster`.
+    static func forecast(store: ForecastStore, request: ForecastRequest, latitude: Double, longitude: Double) throws(APIError) -> PointForecast {
+        let assembly = AnswerAssembly(forecaster: PointForecaster(store: store), request: request, dailyVariables: [], timeZone: nil)
+        switch assembly.answer(QueryPoint(latitude: latitude, longitude: longitude)).result {
+        case .success(let value): return value
+        case .failure(let error): throw APIError(query: error)
+        }
     }
 
     /// The variables of the legacy `current_weather` block.

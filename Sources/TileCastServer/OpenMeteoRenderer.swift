@@ -67,7 +67,8 @@ struct OpenMeteoRenderer {
         out += ",\"generationtime_ms\":\(JSONText.number((generationMilliseconds * 1000).rounded() / 1000))"
         out += ",\"utc_offset_seconds\":\(offset),\"timezone\":\(JSONText.quoted(parameters.timeZoneName))"
         out += ",\"timezone_abbreviation\":\(JSONText.quoted(abbreviation))"
-        out += ",\"elevation\":" + (forecast.elevation.flatMap { ForecastRenderer.number($0, 1) } ?? "null")
+        // Metres, rounded as the command line prints it.
+        out += ",\"elevation\":" + (forecast.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")
         // Where the numbers came from; clients written for Open-Meteo ignore this key.
         out += ",\"tilecast\":{\"model\":\(JSONText.quoted(p.model)),\"model_title\":\(JSONText.quoted(p.modelTitle))"
         out += ",\"cycle\":\(JSONText.quoted(p.cycle)),\"domain\":\(JSONText.quoted(p.domain))"
@@ -130,7 +131,7 @@ struct OpenMeteoRenderer {
         for (k, place) in places.enumerated() {
             let f = place.forecast
             lines.append((several ? "\(k)," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
-                         + (f.elevation.flatMap { ForecastRenderer.number($0, 1) } ?? "") + ",\(offset),\(parameters.timeZoneName),\(abbreviation)")
+                         + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "") + ",\(offset),\(parameters.timeZoneName),\(abbreviation)")
         }
         func plain(_ text: String) -> String { text == "null" ? "" : text.replacingOccurrences(of: "\"", with: "") }
         if !parameters.current.isEmpty {
