@@ -9,6 +9,9 @@ let package = Package(
     name: "TileCast",
     products: [
         .executable(name: "tilecast", targets: ["tilecast"]),
+        // `tilecast serve` runs this binary (installed beside tilecast): the server's libraries
+        // stay out of tilecast itself, whose start-up every query pays (B4).
+        .executable(name: "tilecast-server", targets: ["tilecast-server"]),
         .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest", "TileStore", "Extraction", "Interpolation", "PointQuery"]),
     ],
     dependencies: [
@@ -66,7 +69,12 @@ let package = Package(
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",
-            dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", "TileCastServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `tilecast serve`: the server's executable.
+        .executableTarget(
+            name: "tilecast-server",
+            dependencies: ["TileCastServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -82,7 +90,9 @@ let package = Package(
         // `tilecast` binary for extract/query comparisons.
         .testTarget(name: "ServerTests", dependencies: ["TileCastServer", "PointQuery", "TestSupport",
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                                                        .product(name: "Hummingbird", package: "hummingbird")]),
+                                                        .product(name: "Hummingbird", package: "hummingbird"),
+                                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                        .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )

@@ -1,7 +1,9 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import Logging
 import NIOCore
+import ServiceLifecycle
 import TestSupport
 import TileCastServer
 import XCTest
@@ -18,20 +20,22 @@ struct LiveServer {
         let server = ForecastServer(configuration: configuration)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = server.application { port in continuation.yield(port) }
-        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        // Stopped as SIGTERM stops it: a graceful shutdown of its service group.
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "tilecast.test")))
+        let task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             throw NSError(domain: "LiveServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "server did not start"])
         }
         do {
             try await body(LiveServer(base: "http://127.0.0.1:\(port)"))
         } catch {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             _ = await task.result
             throw error
         }
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 
