@@ -112,6 +112,25 @@ final class ForecastAPITests: XCTestCase {
         }
     }
 
+    /// Without dates: forecast_days (7) from today's local midnight ("now" is 2026-11-22T02:10Z);
+    /// forecast_hours and past_hours count from the current hour; timezone=auto is GMT, said.
+    func testDefaultDaysForecastHoursAndAutoZone() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let week = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&daily=temperature_2m_max")
+            XCTAssertEqual(week.status, 200, week.body)
+            let hourly = try XCTUnwrap(week.object?["hourly"] as? [String: Any])
+            XCTAssertEqual((hourly["time"] as? [String])?.count, 7 * 24)
+            XCTAssertEqual((hourly["time"] as? [String])?.first, "2026-11-22T00:00")
+            XCTAssertEqual((week.object?["daily"] as? [String: Any])?["time"] as? [String],
+                           ["2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28"])
+            let hours = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&past_hours=1&forecast_hours=2&timezone=auto")
+            XCTAssertEqual(hours.status, 200, hours.body)
+            XCTAssertEqual((hours.object?["hourly"] as? [String: Any])?["time"] as? [String], ["2026-11-22T01:00", "2026-11-22T02:00", "2026-11-22T03:00"])
+            XCTAssertEqual(hours.object?["timezone"] as? String, "GMT")
+            XCTAssertNotNil((hours.object?["tilecast"] as? [String: Any])?["note"] as? String, "auto is said to be GMT")
+        }
+    }
+
     func testCSVAsOpenMeteoWritesIt() async throws {
         try await LiveServer.with(configuration(store)) { server in
             let reply = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m,precipitation&format=csv&start_hour=2026-11-22T00:00&end_hour=2026-11-22T01:00")
