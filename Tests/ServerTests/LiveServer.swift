@@ -48,9 +48,9 @@ struct LiveServer {
         var object: [String: Any]? { json as? [String: Any] }
     }
 
-    func get(_ pathAndQuery: String) async throws -> Reply {
+    func get(_ pathAndQuery: String, timeout: TimeAmount = .seconds(60)) async throws -> Reply {
         let request = HTTPClientRequest(url: base + pathAndQuery)
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let buffer = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), body: String(buffer: buffer),
                      contentType: response.headers.first(name: "content-type"))
