@@ -124,6 +124,21 @@ package struct ForecastEngine: Sendable {
     /// The variables of the legacy `current_weather` block.
     static let currentWeatherVariables: [OutputVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .weatherCode]
 
+    /// The chart of one hourly variable at one place (`/v1/meteogram.svg`).
+    package func meteogram(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> String {
+        guard parameters.latitudes.count == 1 else { throw APIError("The chart is for one place: give one latitude and longitude") }
+        guard parameters.hourly.count == 1 else { throw APIError("Parameter 'hourly' must name exactly one variable for the chart") }
+        var parameters = parameters
+        parameters.daily = []
+        parameters.current = []
+        parameters.currentWeather = false
+        let times = try RequestTimes(parameters.times, zone: parameters.timeZone, now: now)
+        let place = try place(latitude: parameters.latitudes[0], longitude: parameters.longitudes[0], parameters: parameters,
+                              times: times, stores: try stores(for: parameters.model))
+        return try Meteogram.svg(parameters: parameters, times: times.hourly,
+                                 values: place.hourly.values[parameters.hourly[0]] ?? [], place: place)
+    }
+
     /// Answers a whole request: the body and its content type.
     ///
     /// - Parameter now: seconds since 1970 (a parameter so tests can fix it).

@@ -34,7 +34,7 @@ package struct ServerConfiguration: Sendable {
 /// the cycle each model serves (set when scraped).
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    static let routes: Set<String> = ["/v1/forecast", "/health", "/metrics"]
+    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/", "/health", "/metrics"]
     static let latencyBuckets: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
                                              .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                              .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]
@@ -164,6 +164,25 @@ package struct ForecastServer: Sendable {
             let answer = try result.get()
             return Response(status: .ok, headers: [.contentType: answer.contentType],
                             body: .init(byteBuffer: ByteBuffer(string: answer.body)))
+        }
+
+        router.get("/v1/meteogram.svg") { request, _ -> Response in
+            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+            let parameters = try ForecastParameters(query: query)
+            guard inFlight.enter() else {
+                throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
+            }
+            defer { inFlight.leave() }
+            let now = configuration.now()
+            let result: Result<String, APIError> = await Self.compute {
+                do throws(APIError) { return .success(try engine.meteogram(parameters, now: now)) } catch { return .failure(error) }
+            }
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
+                            body: .init(byteBuffer: ByteBuffer(string: try result.get())))
+        }
+
+        router.get("/") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Page.html)))
         }
 
         router.get("/health") { _, _ -> Response in
