@@ -92,7 +92,8 @@ let package = Package(
                                                         .product(name: "AsyncHTTPClient", package: "async-http-client"),
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                                                        .product(name: "Logging", package: "swift-log")]),
+                                                        .product(name: "Logging", package: "swift-log")],
+                    exclude: ["openmeteo_sdk_check.py"]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )

@@ -142,7 +142,7 @@ package struct ForecastEngine: Sendable {
     /// Answers a whole request: the body and its content type.
     ///
     /// - Parameter now: seconds since 1970 (a parameter so tests can fix it).
-    package func respond(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> (body: String, contentType: String) {
+    package func respond(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> (body: [UInt8], contentType: String) {
         let started = DispatchTime.now().uptimeNanoseconds
         let times = try RequestTimes(parameters.times, zone: parameters.timeZone, now: now)
         let stores = try stores(for: parameters.model)
@@ -156,8 +156,10 @@ package struct ForecastEngine: Sendable {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         let renderer = OpenMeteoRenderer(parameters: parameters, times: times, generationMilliseconds: elapsed)
         switch parameters.format {
-        case .json: return (renderer.json(places), "application/json; charset=utf-8")
-        case .csv: return (renderer.csv(places), "text/csv; charset=utf-8")
+        case .json: return (Array(renderer.json(places).utf8), "application/json; charset=utf-8")
+        case .csv: return (Array(renderer.csv(places).utf8), "text/csv; charset=utf-8")
+        case .flatbuffers:
+            return (OpenMeteoFlatBuffers.encode(places, parameters: parameters, times: times, milliseconds: elapsed), "application/octet-stream")
         }
     }
 }

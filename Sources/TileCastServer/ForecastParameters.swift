@@ -57,7 +57,7 @@ package struct TimeSelection: Sendable, Equatable {
 /// One `/v1/forecast` request, parsed and checked. Nothing here touches the file system: the
 /// model name is checked against the store's list by the caller.
 package struct ForecastParameters: Sendable {
-    package enum Format: String, Sendable { case json, csv }
+    package enum Format: String, Sendable { case json, csv, flatbuffers }
     package enum TimeFormat: String, Sendable { case iso8601, unixtime }
 
     package var latitudes: [Double] = []
@@ -150,7 +150,7 @@ package struct ForecastParameters: Sendable {
             timeFormat = value
         }
         if let text = single("format") {
-            guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json or csv. Given: \(text)") }
+            guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(text)") }
             format = value
         }
         if let text = single("cell_selection"), !["land", "sea", "nearest"].contains(text) {

@@ -159,12 +159,12 @@ package struct ForecastServer: Sendable {
             defer { inFlight.leave() }
             if let hook = configuration.beforeForecast { await hook() }
             let now = configuration.now()
-            let result: Result<(body: String, contentType: String), APIError> = await Self.compute {
+            let result: Result<(body: [UInt8], contentType: String), APIError> = await Self.compute {
                 do throws(APIError) { return .success(try engine.respond(parameters, now: now)) } catch { return .failure(error) }
             }
             let answer = try result.get()
             return Response(status: .ok, headers: [.contentType: answer.contentType],
-                            body: .init(byteBuffer: ByteBuffer(string: answer.body)))
+                            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
 
         router.get("/v1/meteogram.svg") { request, _ -> Response in
