@@ -15,8 +15,8 @@ package struct ServerConfiguration: Sendable {
     package var port: Int = 8080
     /// Forecast requests computed at once; more wait for none and get 503 (memory stays
     /// bounded by this times one request's size: at most 1000 places x 16 days, ~50 MB of JSON
-    /// with every variable; 16 keep two cores busy with room to spare).
-    package var maxInFlight: Int = 16
+    /// with every variable; 64: the connections of a busy front, S1's load, all served).
+    package var maxInFlight: Int = 64
     /// Longest request target accepted; longer is 414.
     package var maxURLBytes: Int = 8192
     /// Seconds since 1970 (a parameter so tests can fix "now").

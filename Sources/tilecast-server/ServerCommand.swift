@@ -35,7 +35,7 @@ struct ServerCommand: AsyncParsableCommand {
     var port: Int = 8080
 
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
-    var maxInFlight: Int = 16
+    var maxInFlight: Int = 64
 
     /// As `tilecast`'s main: usage errors are exit 2 (SPEC 5), messages on stderr.
     static func main() async {

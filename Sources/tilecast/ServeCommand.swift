@@ -15,7 +15,7 @@ struct ServeCommand: ParsableCommand {
         helpNames: []
     )
 
-    @Argument(parsing: .captureForPassthrough, help: "--store DIR [--host 127.0.0.1] [--port 8080] [--max-in-flight 16]")
+    @Argument(parsing: .captureForPassthrough, help: "--store DIR [--host 127.0.0.1] [--port 8080] [--max-in-flight 64]")
     var arguments: [String] = []
 
     func run() throws {
