@@ -9,10 +9,20 @@ let package = Package(
     name: "TileCast",
     products: [
         .executable(name: "tilecast", targets: ["tilecast"]),
+        // `tilecast serve` runs this binary (installed beside tilecast): the server's libraries
+        // stay out of tilecast itself, whose start-up every query pays (B4).
+        .executable(name: "tilecast-server", targets: ["tilecast-server"]),
         .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest", "TileStore", "Extraction", "Interpolation", "PointQuery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The forecast server (`tilecast serve`): HTTP, graceful shutdown, logs, metrics; and an
+        // HTTP client for the tests that drive the live server.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // libnetcdf through pkg-config (`Scripts/setup` installs it when missing). The engine
@@ -47,10 +57,24 @@ let package = Package(
         .target(name: "PointQuery", dependencies: ["TileStore", "Interpolation", "GridGeometry", "Meteorology", "Catalog"]),
         // One extraction: a run read by ModelIngest, written as a published cycle of the store.
         .target(name: "Extraction", dependencies: ["ModelIngest", "TileStore", "Catalog"]),
+        // The Open-Meteo-compatible forecast API over the same PointQuery path the CLI uses.
+        .target(
+            name: "TileCastServer",
+            dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",
             dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `tilecast serve`: the server's executable.
+        .executableTarget(
+            name: "tilecast-server",
+            dependencies: ["TileCastServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -62,6 +86,14 @@ let package = Package(
         .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "ModelIngest", "Catalog", "GridGeometry", "TestSupport"]),
         // Runs the built `tilecast` binary: exit codes, messages, output shapes.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
+        // Drives a live `TileCastServer` on 127.0.0.1 with a real HTTP client, and the built
+        // `tilecast` binary for extract/query comparisons.
+        .testTarget(name: "ServerTests", dependencies: ["TileCastServer", "PointQuery", "TestSupport",
+                                                        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                        .product(name: "Hummingbird", package: "hummingbird"),
+                                                        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                                                        .product(name: "Logging", package: "swift-log")],
+                    exclude: ["openmeteo_sdk_check.py"]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )

@@ -103,7 +103,7 @@ public struct ForecastRenderer: Sendable {
     /// A value as printed: nil when missing. A wind direction is in (0, 360] with 0 kept
     /// for calm (see Meteorology's windDirection), so a real wind within half a degree of
     /// north, which rounds to 0, prints as 360.
-    static func formatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits) -> String? {
+    package static func formatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits) -> String? {
         guard let text = number(value, decimals(variable, units)) else { return nil }
         return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
     }

@@ -56,6 +56,9 @@ public final class ForecastStore: Sendable {
     public let root: String
     public let model: String
     public let cycle: String
+    /// The cycle's immutable data folder (unique per publication, never reused): a server
+    /// compares it with what `latest` names now to see that a new cycle was published.
+    package let folder: String
     /// Finest grid first, so the first domain that holds a point is the one to use.
     public let domains: [StoredDomain]
     /// The output variables every domain of the cycle can answer, in catalog order.
@@ -96,7 +99,7 @@ public final class ForecastStore: Sendable {
             // resolve again. A folder still named after its files are open was never removed
             // (folder names are unique and never linked again): what was opened is that cycle.
             var attempt = 0
-            var opened: (name: String, domains: [StoredDomain])
+            var opened: (name: String, folder: String, domains: [StoredDomain])
             while true {
                 let folder: String
                 do throws(StoreError) {
@@ -104,7 +107,7 @@ public final class ForecastStore: Sendable {
                     // damage (exit 5), never an answer from the coarser domain instead.
                     let published = try CycleStore.openCycle(root: root, model: chosen, cycle: cycle)
                     folder = published.folder
-                    opened = (published.name, try Self.open(paths: published.domainPaths, folder: folder, nestMargin: nestMargin))
+                    opened = (published.name, published.folder, try Self.open(paths: published.domainPaths, folder: folder, nestMargin: nestMargin))
                 } catch {
                     if case .missing = error, attempt < 3 { attempt += 1; continue }
                     throw error
@@ -116,6 +119,7 @@ public final class ForecastStore: Sendable {
                 break
             }
             self.cycle = opened.name
+            self.folder = opened.folder
             self.domains = opened.domains
         } catch {
             throw .store(error.description, isDamage: error.isDamage)

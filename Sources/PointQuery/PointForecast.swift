@@ -27,6 +27,23 @@ public struct PointForecast: Sendable {
     public let variables: [OutputVariable]
 }
 
+extension PointForecast {
+    /// The same forecast on a longer time axis: times it does not hold are NaN (printed as
+    /// null). A server answers a range only partly inside the cycle this way, as Open-Meteo
+    /// answers hours beyond a model's range.
+    package func padded(to allTimes: [Int64]) -> PointForecast {
+        guard allTimes != times else { return self }
+        var index: [Int64: Int] = [:]
+        for (k, time) in times.enumerated() { index[time] = k }
+        var padded: [OutputVariable: [Float]] = [:]
+        for (variable, series) in values {
+            padded[variable] = allTimes.map { time in index[time].map { $0 < series.count ? series[$0] : .nan } ?? .nan }
+        }
+        return PointForecast(latitude: latitude, longitude: longitude, provenance: provenance, elevation: elevation,
+                             times: allTimes, values: padded, units: units, variables: variables)
+    }
+}
+
 /// A place to forecast, with its own time window when a points file gives one.
 public struct QueryPoint: Sendable, Equatable {
     public var latitude: Double

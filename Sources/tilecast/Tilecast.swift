@@ -8,11 +8,17 @@ struct Tilecast: ParsableCommand {
         commandName: "tilecast",
         abstract: "Turn WRF and MM5 output into app-ready point forecasts.",
         discussion: """
-        Extract a run into a store:       tilecast extract SampleGrids --store /tmp/s A 24-hour forecast for a place:   tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393 --format table Check what the store holds:       tilecast inspect /tmp/s --verify Describe a model file or run:     tilecast inspect SampleGrids Print a name profile to adapt:    tilecast profile wrf > mysite.json
+        What it does, one command each:
+          extract a run into a store       tilecast extract SampleGrids --store /tmp/s
+          a 24-hour forecast for a place   tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393
+          check what the store holds       tilecast inspect /tmp/s --verify
+          describe a model file or run     tilecast inspect SampleGrids
+          print a name profile to adapt    tilecast profile wrf > mysite.json
+          serve the forecast API           tilecast serve --store /tmp/s --port 8080
 
         Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside what the store holds, 5 store damaged or missing.
         """,
-        subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self]
+        subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self, ServeCommand.self]
     )
 
     /// Runs a command, turning every error into one or two lines on stderr and the exit

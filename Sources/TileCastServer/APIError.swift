@@ -1,0 +1,71 @@
+import Hummingbird
+import PointQuery
+
+/// An answer that is not a forecast: Open-Meteo's error shape, `{"error": true, "reason": "..."}`,
+/// with the HTTP status saying whose fault it is (4xx: the request; 503: the store or load).
+package struct APIError: Error, Sendable, Equatable {
+    package let status: HTTPResponse.Status
+    package let reason: String
+
+    package init(_ status: HTTPResponse.Status, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
+    /// A 400: the request is at fault.
+    package init(_ reason: String) { self.init(.badRequest, reason) }
+
+    /// A query error as the API answers it: anything about the place, times or variables is
+    /// the client's (400); a missing or damaged store is ours, and temporary (503), never a 500.
+    package init(query error: QueryError) {
+        switch error {
+        case .store(let message, _): self.init(.serviceUnavailable, message)
+        default: self.init(.badRequest, error.description)
+        }
+    }
+
+    package var response: Response {
+        var body = "{\"error\": true, \"reason\": "
+        JSONText.appendQuoted(reason, to: &body)
+        body += "}"
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}
+
+/// The few JSON pieces the API writes by hand (field order matters to match Open-Meteo).
+enum JSONText {
+    static func appendQuoted(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        appendQuoted(text, to: &out)
+        return out
+    }
+
+    /// A Double as JSON: finite values as Swift prints them ("38.72"), others as null.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) + ".0" }
+        return "\(value)"
+    }
+}

@@ -1,0 +1,48 @@
+import Catalog
+import Foundation
+import PointQuery
+import Synchronization
+import TileStore
+
+/// The opened cycles the server answers from, one per model, following each model's `latest`.
+///
+/// Every request asks `current(model:)`, which reads where `latest` points now (a readlink and
+/// a few stats): when `tilecast extract` publishes a new cycle, the next request opens it and
+/// later requests share it. A request holds the `ForecastStore` it was given until it finishes;
+/// its files stay open (read with pread), so a cycle that `--keep` prunes meanwhile is still
+/// read whole by the requests already on it, and freed when the last one lets go.
+package final class CycleCache: Sendable {
+    package let root: String
+    private let opened = Mutex<[String: ForecastStore]>([:])
+
+    package init(root: String) { self.root = root }
+
+    /// The models of the store (folders with a `latest` link), sorted.
+    package func models() -> [String] { CycleStore.models(root: root) }
+
+    /// The model's latest cycle, opened once per publication.
+    ///
+    /// - Throws: `QueryError.store` when it cannot be opened (missing, damaged, being replaced).
+    package func current(model: String) throws(QueryError) -> ForecastStore {
+        let folder: String
+        do throws(StoreError) { folder = try CycleStore.resolve(root: root, model: model).folder } catch {
+            throw .store(error.description, isDamage: error.isDamage)
+        }
+        if let cached = opened.withLock({ $0[model] }), cached.folder == folder { return cached }
+        // Opened outside the lock: opening reads every domain's header; two requests racing
+        // here both open, and the last one stored wins (both are the same cycle).
+        let store = try ForecastStore(root: root, model: model)
+        opened.withLock { $0[model] = store }
+        return store
+    }
+
+    /// Every model's latest cycle that opens, with the reasons of those that do not.
+    package func all() -> (stores: [ForecastStore], problems: [String]) {
+        var stores: [ForecastStore] = []
+        var problems: [String] = []
+        for model in models() {
+            do throws(QueryError) { stores.append(try current(model: model)) } catch { problems.append("\(model): \(error.description)") }
+        }
+        return (stores, problems)
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import PointQuery
+
+/// A minimal FlatBuffers writer, laid out front to back: a table's vtable comes just before
+/// it, and the objects a table points to (strings, vectors, tables) come after it, so every
+/// offset points forward as FlatBuffers' unsigned offsets must. Enough for Open-Meteo's schema.
+struct FlatBufferWriter {
+    enum Field {
+        case u8(UInt8), i16(Int16), i32(Int32), i64(Int64), f32(Float)
+        /// An object written after the table; the closure writes it and returns its position.
+        case object((inout FlatBufferWriter) -> Int)
+
+        var size: Int {
+            switch self {
+            case .u8: return 1
+            case .i16: return 2
+            case .i32, .f32, .object: return 4
+            case .i64: return 8
+            }
+        }
+    }
+
+    private(set) var bytes: [UInt8] = []
+
+    mutating func align(_ n: Int) { while bytes.count % n != 0 { bytes.append(0) } }
+
+    private mutating func put<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func set<T: FixedWidthInteger>(_ value: T, at position: Int) {
+        withUnsafeBytes(of: value.littleEndian) { raw in
+            for (k, byte) in raw.enumerated() { bytes[position + k] = byte }
+        }
+    }
+
+    /// Points the offset slot at `slot` to `target` (which lies after it).
+    private mutating func link(_ slot: Int, to target: Int) { set(UInt32(target - slot), at: slot) }
+
+    /// A table; `fields[k]` is field id k, nil when absent (the reader's default).
+    mutating func table(_ fields: [Field?]) -> Int {
+        // Layout inside the table: the vtable offset, then fields largest first (each aligned).
+        var layout: [(id: Int, offset: Int)] = []
+        var size = 4
+        for (id, field) in fields.enumerated().sorted(by: { ($0.element?.size ?? 0) > ($1.element?.size ?? 0) }) {
+            guard let field else { continue }
+            size = (size + field.size - 1) / field.size * field.size
+            layout.append((id, size))
+            size += field.size
+        }
+        size = (size + 3) / 4 * 4
+        // The vtable: its size, the table's size, each field's offset (0: absent).
+        align(2)
+        let vtable = bytes.count
+        put(UInt16(4 + 2 * fields.count))
+        put(UInt16(size))
+        for id in fields.indices { put(UInt16(layout.first { $0.id == id }?.offset ?? 0)) }
+        // The table starts 8-aligned (its 64-bit fields are aligned within it).
+        while (bytes.count - vtable) % 2 != 0 || bytes.count % 8 != 0 { bytes.append(0) }
+        let table = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: size))
+        set(Int32(table - vtable), at: table)
+        var children: [(slot: Int, write: (inout FlatBufferWriter) -> Int)] = []
+        for (id, offset) in layout {
+            switch fields[id] {
+            case .u8(let v): set(v, at: table + offset)
+            case .i16(let v): set(v, at: table + offset)
+            case .i32(let v): set(v, at: table + offset)
+            case .i64(let v): set(v, at: table + offset)
+            case .f32(let v): set(v.bitPattern, at: table + offset)
+            case .object(let write): children.append((table + offset, write))
+            case nil: break
+            }
+        }
+        for child in children { link(child.slot, to: child.write(&self)) }
+        return table
+    }
+
+    mutating func string(_ text: String) -> Int {
+        align(4)
+        let position = bytes.count
+        put(UInt32(text.utf8.count))
+        bytes.append(contentsOf: text.utf8)
+        bytes.append(0)
+        return position
+    }
+
+    mutating func floats(_ values: [Float]) -> Int {
+        align(4)
+        let position = bytes.count
+        put(UInt32(values.count))
+        for value in values { put(value.bitPattern) }
+        return position
+    }
+
+    mutating func tables(_ items: [[Field?]]) -> Int {
+        align(4)
+        let position = bytes.count
+        put(UInt32(items.count))
+        bytes.append(contentsOf: repeatElement(0, count: 4 * items.count))
+        for (k, item) in items.enumerated() { link(position + 4 + 4 * k, to: table(item)) }
+        return position
+    }
+
+    /// A finished buffer: the root offset first, then the root table.
+    static func buffer(root: [Field?]) -> [UInt8] {
+        var writer = FlatBufferWriter()
+        writer.put(UInt32(0))
+        let table = writer.table(root)
+        writer.link(0, to: table)
+        return writer.bytes
+    }
+}
+
+/// Open-Meteo's FlatBuffers answer (`format=flatbuffers`), as its official SDK reads it: one
+/// size-prefixed `WeatherApiResponse` per place. Enum numbers are those of openmeteo-sdk's
+/// generated code (Variable, Unit, Aggregation); the model is "undefined" (not one of theirs).
+enum OpenMeteoFlatBuffers {
+    static func variable(_ v: OutputVariable) -> (code: UInt8, altitude: Int16) {
+        switch v {
+        case .temperature2m: return (47, 2)
+        case .relativeHumidity2m: return (29, 2)
+        case .dewPoint2m: return (8, 2)
+        case .apparentTemperature: return (1, 0)
+        case .precipitation: return (24, 0)
+        case .snowfall: return (37, 0)
+        case .weatherCode: return (56, 0)
+        case .pressureMSL: return (27, 0)
+        case .surfacePressure: return (45, 0)
+        case .cloudCover: return (3, 0)
+        case .windSpeed10m: return (59, 10)
+        case .windDirection10m: return (57, 10)
+        case .shortwaveRadiation: return (32, 0)
+        case .windU10m: return (149, 10)
+        case .windV10m: return (150, 10)
+        }
+    }
+
+    static func unit(_ symbol: String) -> UInt8 {
+        let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
+                                      "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26]
+        return units[symbol] ?? 0
+    }
+
+    static func aggregation(_ field: DailyField) -> UInt8 {
+        switch field {
+        case .dominantWindDirection: return 9
+        case .radiationSum: return 10
+        case .statistic(let daily):
+            switch daily.statistic {
+            case .min: return 1
+            case .max: return 2
+            case .mean: return 3
+            case .sum: return 10
+            case .mostSevere: return 0
+            }
+        }
+    }
+
+    static func dailyVariable(_ field: DailyField) -> OutputVariable {
+        switch field {
+        case .statistic(let daily): return daily.variable
+        case .dominantWindDirection: return .windDirection10m
+        case .radiationSum: return .shortwaveRadiation
+        }
+    }
+
+    /// The printed number as a Float (NaN for null): the same values as the JSON.
+    static func printed(_ text: String) -> Float { Float(text) ?? .nan }
+
+    static func encode(_ places: [PlaceForecast], parameters: ForecastParameters, times: RequestTimes, milliseconds: Double) -> [UInt8] {
+        let units = parameters.units
+        var out: [UInt8] = []
+        for (k, place) in places.enumerated() {
+            let f = place.forecast
+            let offset = parameters.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(times.hourly.first ?? times.current)))
+            let abbreviation = parameters.timeZone.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(times.hourly.first ?? times.current))) ?? parameters.timeZoneName
+            var root: [FlatBufferWriter.Field?] = Array(repeating: nil, count: 15)
+            root[0] = .f32(Float(f.latitude))
+            root[1] = .f32(Float(f.longitude))
+            root[2] = .f32(f.elevation.map { printed(ForecastRenderer.number($0, 0) ?? "") } ?? .nan)
+            root[3] = .f32(Float(milliseconds))
+            root[4] = .i64(Int64(k))
+            root[6] = .i32(Int32(offset))
+            root[7] = .object { $0.string(parameters.timeZoneName) }
+            root[8] = .object { $0.string(abbreviation) }
+            if !parameters.current.isEmpty {
+                let variables: [[FlatBufferWriter.Field?]] = parameters.current.map { v in
+                    let code = variable(v)
+                    return [.u8(code.code), .u8(unit(units.symbol(v))), .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))),
+                            nil, nil, code.altitude == 0 ? nil : .i16(code.altitude)]
+                }
+                root[9] = .object { w in w.table([.i64(times.current), .i64(times.current + RequestTimes.currentInterval),
+                                                  .i32(Int32(RequestTimes.currentInterval)), .object { $0.tables(variables) }]) }
+            }
+            if !parameters.daily.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
+                let variables: [[FlatBufferWriter.Field?]] = parameters.daily.map { field in
+                    let v = dailyVariable(field), code = variable(v)
+                    let values = (place.daily[field] ?? []).map { printed(OpenMeteoRenderer.dailyValue($0, field, units)) }
+                    return [.u8(code.code), .u8(unit(OpenMeteoRenderer.dailyUnit(field, units))), nil, .object { $0.floats(values) },
+                            nil, code.altitude == 0 ? nil : .i16(code.altitude), .u8(aggregation(field))]
+                }
+                root[10] = .object { w in w.table([.i64(first), .i64(last + 86400), .i32(86400), .object { $0.tables(variables) }]) }
+            }
+            if !parameters.hourly.isEmpty, let first = times.hourly.first, let last = times.hourly.last {
+                let variables: [[FlatBufferWriter.Field?]] = parameters.hourly.map { v in
+                    let code = variable(v)
+                    let values = (place.hourly.values[v] ?? []).map { printed(OpenMeteoRenderer.value($0, v, units)) }
+                    return [.u8(code.code), .u8(unit(units.symbol(v))), nil, .object { $0.floats(values) },
+                            nil, code.altitude == 0 ? nil : .i16(code.altitude)]
+                }
+                root[11] = .object { w in w.table([.i64(first), .i64(last + 3600), .i32(3600), .object { $0.tables(variables) }]) }
+            }
+            let message = FlatBufferWriter.buffer(root: root)
+            withUnsafeBytes(of: UInt32(message.count).littleEndian) { out.append(contentsOf: $0) }
+            out.append(contentsOf: message)
+        }
+        return out
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import Meteorology
+import PointQuery
+
+/// A daily value as Open-Meteo names it: one of the library's daily statistics, or one of
+/// the two Open-Meteo aggregates that are not a plain statistic of one hourly series.
+package enum DailyField: Sendable, Hashable {
+    /// NAME_max, NAME_min, NAME_mean, NAME_sum, weather_code (the library's `DailyVariable`).
+    case statistic(DailyVariable)
+    /// wind_direction_10m_dominant: the direction of the day's mean wind vector (from the
+    /// daily means of u and v), as Open-Meteo computes it.
+    case dominantWindDirection
+    /// shortwave_radiation_sum: the day's energy in MJ/m² (Open-Meteo's unit), the sum of
+    /// hourly mean W/m² times 3600 s.
+    case radiationSum
+
+    package var name: String {
+        switch self {
+        case .statistic(let daily): return daily.description
+        case .dominantWindDirection: return "wind_direction_10m_dominant"
+        case .radiationSum: return "shortwave_radiation_sum"
+        }
+    }
+
+    // The library's own parser makes them (its initializer is not public); the names are fixed.
+    private static let windMeans = ["wind_u_10m_mean", "wind_v_10m_mean"].compactMap(DailyVariable.parse)
+    private static let radiationTotal = ["shortwave_radiation_sum"].compactMap(DailyVariable.parse)
+
+    /// The library statistics it is computed from.
+    var statistics: [DailyVariable] {
+        switch self {
+        case .statistic(let daily): return [daily]
+        case .dominantWindDirection: return Self.windMeans
+        case .radiationSum: return Self.radiationTotal
+        }
+    }
+}
+
+/// How the times of the answer are chosen (Open-Meteo's parameters).
+package struct TimeSelection: Sendable, Equatable {
+    var forecastDays: Int = 7
+    var pastDays: Int = 0
+    var forecastHours: Int?
+    var pastHours: Int?
+    /// start_date/end_date: local dates, inclusive.
+    var dates: (start: DateComponents, end: DateComponents)?
+    /// start_hour/end_hour: local times, inclusive.
+    var hours: (start: DateComponents, end: DateComponents)?
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.forecastDays == b.forecastDays && a.pastDays == b.pastDays && a.forecastHours == b.forecastHours
+            && a.pastHours == b.pastHours && a.dates?.start == b.dates?.start && a.dates?.end == b.dates?.end
+            && a.hours?.start == b.hours?.start && a.hours?.end == b.hours?.end
+    }
+}
+
+/// One `/v1/forecast` request, parsed and checked. Nothing here touches the file system: the
+/// model name is checked against the store's list by the caller.
+package struct ForecastParameters: Sendable {
+    package enum Format: String, Sendable { case json, csv, flatbuffers }
+    package enum TimeFormat: String, Sendable { case iso8601, unixtime }
+
+    package var latitudes: [Double] = []
+    package var longitudes: [Double] = []
+    package var hourly: [OutputVariable] = []
+    package var daily: [DailyField] = []
+    package var current: [OutputVariable] = []
+    /// The legacy `current_weather=true` block.
+    package var currentWeather = false
+    package var timeZone: TimeZone = ForecastParameters.gmt
+    /// The name answered in `timezone` ("GMT" by default, as Open-Meteo).
+    package var timeZoneName = "GMT"
+    /// `timezone=auto` is answered in GMT for now (no offline zone table yet): said in a note.
+    package var timeZoneNote: String?
+    package var units = OutputUnits()
+    package var timeFormat = TimeFormat.iso8601
+    package var format = Format.json
+    /// nil: best_match.
+    package var model: String?
+    package var times = TimeSelection()
+
+    package static let gmt = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// Limits of one request (SPEC 8): places and days.
+    package static let maxPlaces = 1000
+    package static let maxDays = 16
+
+    /// Parses the query's (name, value) pairs; a parameter may repeat (its values join) or be
+    /// a comma list. Unknown parameters are ignored, as Open-Meteo does.
+    package init(query: [(name: String, value: String)]) throws(APIError) {
+        var values: [String: [String]] = [:]
+        for (name, value) in query { values[name, default: []].append(value) }
+        func list(_ name: String) -> [String]? {
+            guard let given = values[name] else { return nil }
+            return given.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        func single(_ name: String) -> String? { values[name]?.last?.trimmingCharacters(in: .whitespaces) }
+        func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? {
+            guard let text = single(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw APIError("Parameter '\(name)' must be an integer in \(range.lowerBound)...\(range.upperBound). Given: \(text)")
+            }
+            return number
+        }
+
+        latitudes = try Self.coordinates(list("latitude"), name: "latitude", limit: 90)
+        longitudes = try Self.coordinates(list("longitude"), name: "longitude", limit: 180)
+        guard !latitudes.isEmpty else { throw APIError("Parameter 'latitude' and 'longitude' are required") }
+        guard latitudes.count == longitudes.count else {
+            throw APIError("Parameter 'latitude' and 'longitude' must have the same number of elements")
+        }
+        guard latitudes.count <= Self.maxPlaces else {
+            throw APIError("At most \(Self.maxPlaces) locations a request; given \(latitudes.count)")
+        }
+
+        hourly = try Self.hourlyVariables(list("hourly") ?? [], key: "hourly")
+        current = try Self.hourlyVariables(list("current") ?? [], key: "current")
+        daily = try (list("daily") ?? []).map { name throws(APIError) in try Self.dailyField(name) }
+        if let flag = single("current_weather") {
+            guard flag == "true" || flag == "false" else { throw APIError("Parameter 'current_weather' must be true or false. Given: \(flag)") }
+            currentWeather = flag == "true"
+        }
+
+        if let zone = single("timezone") {
+            if zone.lowercased() == "auto" {
+                timeZoneNote = "timezone=auto is answered in GMT: this server has no table of local time zones yet"
+            } else if let known = TimeZone(identifier: zone) {
+                timeZone = known
+                timeZoneName = zone
+            } else {
+                throw APIError("Invalid timezone '\(zone)': expected an IANA name such as Europe/Lisbon, GMT or auto")
+            }
+        }
+
+        if let text = single("temperature_unit") {
+            guard let unit = TemperatureUnit(rawValue: text) else { throw APIError("Parameter 'temperature_unit' must be celsius or fahrenheit. Given: \(text)") }
+            units.temperature = unit
+        }
+        if let text = single("wind_speed_unit") ?? single("windspeed_unit") {
+            guard let unit = WindSpeedUnit(rawValue: text) else { throw APIError("Parameter 'wind_speed_unit' must be kmh, ms, mph or kn. Given: \(text)") }
+            units.windSpeed = unit
+        }
+        if let text = single("precipitation_unit") {
+            guard let unit = PrecipitationUnit(rawValue: text) else { throw APIError("Parameter 'precipitation_unit' must be mm or inch. Given: \(text)") }
+            units.precipitation = unit
+        }
+        if let text = single("timeformat") {
+            guard let value = TimeFormat(rawValue: text) else { throw APIError("Parameter 'timeformat' must be iso8601 or unixtime. Given: \(text)") }
+            timeFormat = value
+        }
+        if let text = single("format") {
+            guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(text)") }
+            format = value
+        }
+        if let text = single("cell_selection"), !["land", "sea", "nearest"].contains(text) {
+            throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(text)")
+        }
+        if let names = list("models"), !names.isEmpty {
+            guard names.count == 1 else { throw APIError("Parameter 'models': one model a request. Given: \(names.joined(separator: ","))") }
+            model = names[0] == "best_match" ? nil : names[0]
+        }
+
+        times.forecastDays = try integer("forecast_days", 0...Self.maxDays) ?? 7
+        times.pastDays = try integer("past_days", 0...Self.maxDays) ?? 0
+        guard times.forecastDays + times.pastDays <= Self.maxDays else {
+            throw APIError("At most \(Self.maxDays) days a request: past_days + forecast_days is \(times.forecastDays + times.pastDays)")
+        }
+        times.forecastHours = try integer("forecast_hours", 0...(Self.maxDays * 24))
+        times.pastHours = try integer("past_hours", 0...(Self.maxDays * 24))
+        guard (times.forecastHours ?? 0) + (times.pastHours ?? 0) <= Self.maxDays * 24 else {
+            throw APIError("At most \(Self.maxDays * 24) hours a request: past_hours + forecast_hours")
+        }
+        switch (single("start_date"), single("end_date")) {
+        case (nil, nil): break
+        case (let start?, let end?):
+            let first = try Self.date(start, "start_date"), last = try Self.date(end, "end_date")
+            times.dates = (first, last)
+            try Self.checkSpan(first, last, limit: Self.maxDays * 24 - 24, what: "start_date and end_date")
+        default: throw APIError("Parameter 'start_date' and 'end_date' must both be set")
+        }
+        switch (single("start_hour"), single("end_hour")) {
+        case (nil, nil): break
+        case (let start?, let end?):
+            let first = try Self.hour(start, "start_hour"), last = try Self.hour(end, "end_hour")
+            times.hours = (first, last)
+            try Self.checkSpan(first, last, limit: Self.maxDays * 24, what: "start_hour and end_hour")
+        default: throw APIError("Parameter 'start_hour' and 'end_hour' must both be set")
+        }
+    }
+
+    private static func coordinates(_ texts: [String]?, name: String, limit: Double) throws(APIError) -> [Double] {
+        guard let texts else { return [] }
+        var result: [Double] = []
+        result.reserveCapacity(texts.count)
+        for text in texts {
+            guard let value = Double(text), value.isFinite else {
+                throw APIError("Parameter '\(name)' must be a number. Given: \(text)")
+            }
+            // Longitudes 180..360 are accepted as the command line accepts them.
+            let range = name == "longitude" ? -180.0...360.0 : -limit...limit
+            guard range.contains(value) else {
+                throw APIError("\(name.prefix(1).uppercased() + name.dropFirst()) must be in range of \(Int(range.lowerBound)) to \(Int(range.upperBound))°. Given: \(text).")
+            }
+            result.append(value)
+        }
+        return result
+    }
+
+    /// Open-Meteo's older spellings, still accepted by it, as today's names.
+    static func modernName(_ name: String) -> String {
+        if name == "temperature" { return "temperature_2m" }
+        var text = name
+        for (old, new) in [("weathercode", "weather_code"), ("windspeed", "wind_speed"), ("winddirection", "wind_direction"),
+                           ("relativehumidity", "relative_humidity"), ("dewpoint", "dew_point"), ("cloudcover", "cloud_cover"),
+                           ("windgusts", "wind_gusts")] {
+            text = text.replacingOccurrences(of: old, with: new)
+        }
+        return text
+    }
+
+    private static func hourlyVariables(_ names: [String], key: String) throws(APIError) -> [OutputVariable] {
+        var result: [OutputVariable] = []
+        for name in names {
+            guard let variable = OutputVariable(rawValue: modernName(name)) else {
+                throw APIError("Cannot initialize ForecastVariable from invalid String value \(name) for key \(key)")
+            }
+            if !result.contains(variable) { result.append(variable) }
+        }
+        return result
+    }
+
+    static func dailyField(_ name: String) throws(APIError) -> DailyField {
+        let modern = modernName(name)
+        if modern == "wind_direction_10m_dominant" { return .dominantWindDirection }
+        if modern == "shortwave_radiation_sum" { return .radiationSum }
+        if let daily = DailyVariable.parse(modern) { return .statistic(daily) }
+        throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
+    }
+
+    private static func date(_ text: String, _ name: String) throws(APIError) -> DateComponents {
+        let parts = text.split(separator: "-").map { Int($0) }
+        guard parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2], text.count == 10,
+              (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else {
+            throw APIError("Parameter '\(name)' must be a date as yyyy-MM-dd. Given: \(text)")
+        }
+        return DateComponents(year: y, month: m, day: d, hour: 0, minute: 0)
+    }
+
+    private static func hour(_ text: String, _ name: String) throws(APIError) -> DateComponents {
+        let pieces = text.split(separator: "T", maxSplits: 1)
+        guard pieces.count == 2 else { throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(text)") }
+        var components = try date(String(pieces[0]), name)
+        let clock = pieces[1].split(separator: ":").map { Int($0) }
+        guard clock.count == 2, let h = clock[0], let m = clock[1], (0...23).contains(h), (0...59).contains(m) else {
+            throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(text)")
+        }
+        components.hour = h
+        components.minute = m
+        return components
+    }
+
+    /// Refuses a range that ends before it starts or spans more than `limit` hours.
+    private static func checkSpan(_ first: DateComponents, _ last: DateComponents, limit: Int, what: String) throws(APIError) {
+        let utc = TimeZone(identifier: "UTC") ?? gmt
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utc
+        guard let a = calendar.date(from: first), let b = calendar.date(from: last) else { throw APIError("Parameter \(what): invalid date") }
+        let hours = b.timeIntervalSince(a) / 3600
+        guard hours >= 0 else { throw APIError("Parameter \(what): the end is before the start") }
+        guard hours <= Double(limit) else { throw APIError("At most \(maxDays) days a request: \(what) span \(Int(hours / 24) + 1) days") }
+    }
+}

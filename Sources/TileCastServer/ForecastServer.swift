@@ -1,0 +1,220 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import Logging
+import PointQuery
+import Prometheus
+import ServiceLifecycle
+import Synchronization
+
+/// What `tilecast serve` is started with.
+package struct ServerConfiguration: Sendable {
+    package var storeRoot: String
+    package var host: String = "127.0.0.1"
+    /// 0: any free port (tests); the bound one is handed to `onRunning`.
+    package var port: Int = 8080
+    /// Forecast requests computed at once; more wait for none and get 503 (memory stays
+    /// bounded by this times one request's size: at most 1000 places x 16 days, ~50 MB of JSON
+    /// with every variable; 64: the connections of a busy front, S1's load, all served).
+    package var maxInFlight: Int = 64
+    /// Longest request target accepted; longer is 414.
+    package var maxURLBytes: Int = 8192
+    /// Seconds since 1970 (a parameter so tests can fix "now").
+    package var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// Test hook: awaited inside a forecast's in-flight slot, before the work (nil in use).
+    package var beforeForecast: (@Sendable () async -> Void)?
+
+    package init(storeRoot: String, host: String = "127.0.0.1", port: Int = 8080) {
+        self.storeRoot = storeRoot
+        self.host = host
+        self.port = port
+    }
+}
+
+/// The Prometheus metrics: requests by route and status, latency by route, and the age of
+/// the cycle each model serves (set when scraped).
+final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/", "/health", "/metrics"]
+    static let latencyBuckets: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
+                                             .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+                                             .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]
+
+    /// Route labels are the known paths or "other", so a client cannot grow the label set.
+    static func route(_ path: String) -> String { routes.contains(path) ? path : "other" }
+
+    func record(route: String, status: Int, duration: Duration) {
+        registry.makeCounter(name: "tilecast_http_requests_total", labels: [("route", route), ("status", String(status))]).increment()
+        registry.makeDurationHistogram(name: "tilecast_http_request_duration_seconds", labels: [("route", route)],
+                                       buckets: Self.latencyBuckets).record(duration)
+    }
+
+    func recordCycles(_ stores: [ForecastStore], now: Int64) {
+        for store in stores {
+            guard let cycle = store.domains.first?.metadata.cycle else { continue }
+            registry.makeGauge(name: "tilecast_cycle_age_seconds", labels: [("model", store.model), ("cycle", store.cycle)])
+                .set(Double(now - cycle))
+        }
+    }
+}
+
+/// Counts forecast requests being computed, refusing past the limit.
+final class InFlight: Sendable {
+    private let count = Atomic<Int>(0)
+    let limit: Int
+    init(limit: Int) { self.limit = limit }
+
+    func enter() -> Bool {
+        let after = count.add(1, ordering: .relaxed).newValue
+        if after > limit {
+            count.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func leave() { count.subtract(1, ordering: .relaxed) }
+}
+
+/// Access log, metrics, the URL limit and errors in Open-Meteo's shape, around every route.
+struct FrontMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let metrics: ServerMetrics
+    let logger: Logger
+    let maxURLBytes: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let target = request.uri.string
+        var response: Response
+        if target.utf8.count > maxURLBytes {
+            response = APIError(.uriTooLong, "URL longer than \(maxURLBytes) bytes: send fewer places or variables a request").response
+        } else {
+            do {
+                response = try await next(request, context)
+            } catch let error as APIError {
+                response = error.response
+            } catch let error as HTTPResponseError {
+                // Hummingbird's own refusals (no such route, wrong method): same shape.
+                let status = error.status
+                response = APIError(status, status == .notFound ? "Not found: \(request.uri.path)" : status.reasonPhrase).response
+            } catch {
+                // Nothing a client sends gets here; a bug does, and is logged with the request.
+                logger.error("internal error for \(target.prefix(300)): \(error)")
+                response = APIError(.internalServerError, "internal error").response
+            }
+        }
+        let duration = clock.now - started
+        metrics.record(route: ServerMetrics.route(request.uri.path), status: response.status.code, duration: duration)
+        let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
+        logger.info("\(request.method) \(target.prefix(300)) \(response.status.code) \(String(format: "%.2f", milliseconds))ms")
+        return response
+    }
+}
+
+/// `tilecast serve`: Open-Meteo's `/v1/forecast`, `/health` and `/metrics` over the store.
+///
+/// Scheduling: Hummingbird reads and writes sockets on SwiftNIO's event loops and runs each
+/// route handler as a Swift task on the cooperative pool (one thread per core). A forecast is
+/// synchronous CPU work with blocking `pread`s, so a handler never computes it itself: it hands
+/// the whole request to a GCD worker (`compute`) and awaits the result, leaving the event loops
+/// and the cooperative pool free to accept, parse and answer other requests (/health, /metrics,
+/// refusals) while forecasts run. `InFlight` bounds how many are computed or queued at once, so
+/// a flood gets 503s instead of an unbounded queue.
+package struct ForecastServer: Sendable {
+    package let configuration: ServerConfiguration
+    let engine: ForecastEngine
+    let metrics = ServerMetrics()
+    let inFlight: InFlight
+    let logger: Logger
+
+    package init(configuration: ServerConfiguration, logger: Logger? = nil) {
+        self.configuration = configuration
+        engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot))
+        inFlight = InFlight(limit: max(1, configuration.maxInFlight))
+        var log = logger ?? Logger(label: "tilecast.serve")
+        if logger == nil { log.logLevel = .info }
+        self.logger = log
+    }
+
+    /// Runs `work` on a GCD worker thread and awaits it (see the type's comment for why).
+    static func compute<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+        }
+    }
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes))
+        let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics
+
+        router.get("/v1/forecast") { request, _ -> Response in
+            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+            let parameters = try ForecastParameters(query: query)
+            guard inFlight.enter() else {
+                throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
+            }
+            defer { inFlight.leave() }
+            if let hook = configuration.beforeForecast { await hook() }
+            let now = configuration.now()
+            let result: Result<(body: [UInt8], contentType: String), APIError> = await Self.compute {
+                do throws(APIError) { return .success(try engine.respond(parameters, now: now)) } catch { return .failure(error) }
+            }
+            let answer = try result.get()
+            return Response(status: .ok, headers: [.contentType: answer.contentType],
+                            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+        }
+
+        router.get("/v1/meteogram.svg") { request, _ -> Response in
+            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+            let parameters = try ForecastParameters(query: query)
+            guard inFlight.enter() else {
+                throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
+            }
+            defer { inFlight.leave() }
+            let now = configuration.now()
+            let result: Result<String, APIError> = await Self.compute {
+                do throws(APIError) { return .success(try engine.meteogram(parameters, now: now)) } catch { return .failure(error) }
+            }
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
+                            body: .init(byteBuffer: ByteBuffer(string: try result.get())))
+        }
+
+        router.get("/") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Page.html)))
+        }
+
+        router.get("/health") { _, _ -> Response in
+            let opened = await Self.compute { engine.cycles.all() }
+            var body = "{\"status\":\(JSONText.quoted(opened.stores.isEmpty ? "unavailable" : "ok")),\"cycles\":{"
+            body += opened.stores.map { "\(JSONText.quoted($0.model)):\(JSONText.quoted($0.cycle))" }.joined(separator: ",") + "}"
+            if !opened.problems.isEmpty { body += ",\"problems\":[" + opened.problems.map(JSONText.quoted).joined(separator: ",") + "]" }
+            body += "}"
+            return Response(status: opened.stores.isEmpty ? .serviceUnavailable : .ok,
+                            headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+
+        router.get("/metrics") { _, _ -> Response in
+            let opened = await Self.compute { engine.cycles.all() }
+            metrics.recordCycles(opened.stores, now: configuration.now())
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
+        }
+        return router
+    }
+
+    /// The Hummingbird application; `onRunning` gets the bound port.
+    package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(router: router(),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tilecast"),
+                    onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+                    logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
+    package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onRunning: onRunning).runService()
+    }
+}

@@ -1,0 +1,83 @@
+import Catalog
+import Foundation
+
+/// The times one request answers, in seconds since 1970 UTC, worked out from Open-Meteo's
+/// time parameters in the request's time zone.
+package struct RequestTimes: Sendable {
+    /// The `hourly` block's times.
+    package let hourly: [Int64]
+    /// The `daily` block's local dates ("2026-11-22") and each one's local midnight.
+    package let days: [String]
+    package let dayStarts: [Int64]
+    /// What daily summaries are computed from: every hour from the first day's midnight to the
+    /// last day's end inclusive (an amount ending at midnight belongs to the day before).
+    package let dailyHours: [Int64]
+    /// The `current` block's time: now, to the quarter hour below (Open-Meteo's 15 minutes).
+    package let current: Int64
+
+    package static let currentInterval: Int64 = 900
+
+    package init(_ selection: TimeSelection, zone: TimeZone, now: Int64) throws(APIError) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+        func local(_ components: DateComponents) throws(APIError) -> Int64 {
+            guard let date = calendar.date(from: components) else { throw APIError("invalid local time \(components)") }
+            return seconds(date)
+        }
+        func hours(from start: Int64, to end: Int64) -> [Int64] {
+            guard end > start else { return [] }
+            return Array(stride(from: start, to: end, by: 3600))
+        }
+        let nowDate = Date(timeIntervalSince1970: TimeInterval(now))
+        // Days: start_date..end_date, or past_days before today and forecast_days from it.
+        var dayDates: [Date] = []
+        if let dates = selection.dates {
+            guard let first = calendar.date(from: dates.start), let last = calendar.date(from: dates.end) else {
+                throw APIError("invalid start_date or end_date")
+            }
+            var day = calendar.startOfDay(for: first)
+            while day <= last, dayDates.count <= TimeSelection.maxDaysGuard {
+                dayDates.append(day)
+                guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+                day = next
+            }
+        } else {
+            let today = calendar.startOfDay(for: nowDate)
+            for offset in -selection.pastDays..<selection.forecastDays {
+                if let day = calendar.date(byAdding: .day, value: offset, to: today) { dayDates.append(day) }
+            }
+        }
+        dayStarts = dayDates.map(seconds)
+        days = dayDates.map { date in
+            let c = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        }
+        let rangeStart = dayStarts.first ?? seconds(calendar.startOfDay(for: nowDate))
+        var rangeEnd = rangeStart
+        if let last = dayDates.last, let end = calendar.date(byAdding: .day, value: 1, to: last) { rangeEnd = seconds(end) }
+        dailyHours = dayStarts.isEmpty ? [] : Array(stride(from: rangeStart, through: rangeEnd, by: 3600))
+
+        let currentHour = now >= 0 ? now / 3600 * 3600 : (now - 3599) / 3600 * 3600
+        if let span = selection.hours {
+            hourly = try hours(from: local(span.start), to: local(span.end) + 1)
+        } else if selection.forecastHours != nil || selection.pastHours != nil {
+            let start = currentHour - Int64(selection.pastHours ?? 0) * 3600
+            let end = selection.forecastHours.map { currentHour + Int64($0) * 3600 } ?? rangeEnd
+            hourly = hours(from: start, to: end)
+        } else {
+            hourly = hours(from: rangeStart, to: rangeEnd)
+        }
+        current = now >= 0 ? now / Self.currentInterval * Self.currentInterval : now
+    }
+
+    /// "2026-11-22T06:00" in the zone (Open-Meteo's iso8601: local time, no offset).
+    static func label(_ time: Int64, offset: Int) -> String {
+        String(ModelTime.isoMinutes(time + Int64(offset)).dropLast())
+    }
+}
+
+extension TimeSelection {
+    /// A start_date..end_date loop never runs past this (the span is checked when parsed).
+    static let maxDaysGuard = ForecastParameters.maxDays + 1
+}

@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import TestSupport
+import TileCastServer
+import XCTest
+
+/// A `ForecastServer` started by a test on 127.0.0.1, port 0, driven with a real HTTP client.
+struct LiveServer {
+    let base: String
+
+    /// Runs `body` against a live server, then shuts it down (gracefully, as SIGTERM would).
+    static func with(_ configuration: ServerConfiguration, _ body: (LiveServer) async throws -> Void) async throws {
+        var configuration = configuration
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = ForecastServer(configuration: configuration)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = server.application { port in continuation.yield(port) }
+        // Stopped as SIGTERM stops it: a graceful shutdown of its service group.
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "tilecast.test")))
+        let task = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else {
+            await group.triggerGracefulShutdown()
+            throw NSError(domain: "LiveServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "server did not start"])
+        }
+        do {
+            try await body(LiveServer(base: "http://127.0.0.1:\(port)"))
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await task.result
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        _ = await task.result
+    }
+
+    struct Reply {
+        let status: Int
+        let body: String
+        let contentType: String?
+
+        var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
+        var object: [String: Any]? { json as? [String: Any] }
+    }
+
+    func get(_ pathAndQuery: String, timeout: TimeAmount = .seconds(60)) async throws -> Reply {
+        let request = HTTPClientRequest(url: base + pathAndQuery)
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        return Reply(status: Int(response.status.code), body: String(buffer: buffer),
+                     contentType: response.headers.first(name: "content-type"))
+    }
+}
+
+/// Stores made with the built `tilecast` binary, as an operator makes them.
+enum StoreMaker {
+    static var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
+
+    /// The `tilecast` binary beside this test bundle (`swift build --build-tests` builds both).
+    static func tilecast() throws -> String {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [folder, folder.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("tilecast").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        let fallback = Repository.root.appendingPathComponent(".build/debug/tilecast").path
+        guard FileManager.default.isExecutableFile(atPath: fallback) else { throw XCTSkip("tilecast binary not built") }
+        return fallback
+    }
+
+    static func run(_ arguments: [String]) throws -> ToolOutput { try runTool(try tilecast(), arguments) }
+
+    /// A store holding the baseline run (cycle 2026-11-22T00Z, 00..03Z, one 15 km domain).
+    static func extractBaseline(into directory: TemporaryDirectory, name: String = "store") throws -> String {
+        let store = directory.path(name)
+        let result = try run(["extract", baseline, "--store", store])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return store
+    }
+}
+
+/// 2026-11-22T02:10Z: inside the baseline run, so `current` has values.
+let baselineNow: Int64 = 1_795_313_400
+
+func configuration(_ store: String) -> ServerConfiguration {
+    var configuration = ServerConfiguration(storeRoot: store)
+    configuration.now = { baselineNow }
+    return configuration
+}

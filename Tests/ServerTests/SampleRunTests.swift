@@ -1,0 +1,66 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The sample run (WRF 9 km with a 3 km nest around Lisbon, 00..24Z; MM5 27 km): best match
+/// across models, and daily values equal to the command line's and to the hourly values.
+final class SampleRunTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var store: String!
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory("tilecast-server-sample")
+        store = directory.path("store")
+        let result = try StoreMaker.run(["extract", Repository.sampleGrids.path, "--store", store])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    func testBestMatchIsTheFinestDomainOfAnyModel() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let lisbon = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=temperature_2m&start_date=2026-11-22&end_date=2026-11-22")
+            XCTAssertEqual(lisbon.status, 200, lisbon.body)
+            let provenance = try XCTUnwrap(lisbon.object?["tilecast"] as? [String: Any])
+            XCTAssertEqual(provenance["model"] as? String, "wrf")
+            XCTAssertEqual(provenance["domain"] as? String, "d02")
+            XCTAssertEqual(provenance["grid_spacing_km"] as? Double, 3)
+            let named = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=temperature_2m&models=mm5&start_date=2026-11-22&end_date=2026-11-22")
+            XCTAssertEqual(named.status, 200, named.body)
+            XCTAssertEqual((named.object?["tilecast"] as? [String: Any])?["model"] as? String, "mm5")
+            // A variable MM5 does not store: 400 naming what it holds, never a column of nulls.
+            let unstored = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=cloud_cover&models=mm5&start_date=2026-11-22&end_date=2026-11-22")
+            XCTAssertEqual(unstored.status, 400, unstored.body)
+            XCTAssertTrue(unstored.body.contains("cloud_cover is not stored in mm5"), unstored.body)
+        }
+    }
+
+    func testDailyValuesAreTheCommandLinesAndTheHourlyValues() async throws {
+        let daily = "temperature_2m_max,temperature_2m_min,temperature_2m_mean,precipitation_sum,wind_speed_10m_max,weather_code"
+        let cli = try StoreMaker.run(["query", "--store", store, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                                      "--start", "2026-11-22T00Z", "--hours", "25", "--variables", "temperature_2m",
+                                      "--daily", daily, "--wind-speed-unit", "ms", "--format", "json"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])
+        let expectedDaily = try XCTUnwrap(expected["daily"] as? [String: Any])
+        XCTAssertEqual((expectedDaily["time"] as? [String])?.first, "2026-11-22")
+        try await LiveServer.with(configuration(store)) { server in
+            let reply = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&models=wrf&hourly=temperature_2m,precipitation&daily=\(daily),wind_direction_10m_dominant&wind_speed_unit=ms&start_date=2026-11-22&end_date=2026-11-22")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let object = try XCTUnwrap(reply.object)
+            let ours = try XCTUnwrap(object["daily"] as? [String: Any])
+            XCTAssertEqual(ours["time"] as? [String], ["2026-11-22"])
+            for name in daily.split(separator: ",").map(String.init) {
+                let value = try XCTUnwrap((ours[name] as? [Double])?.first, "\(name): \(ours)")
+                XCTAssertEqual(value, (expectedDaily[name] as? [Any])?.first as? Double, name)
+            }
+            // Independently: the day's max, min of the printed hourly values 00..23 local.
+            let hourly = try XCTUnwrap((object["hourly"] as? [String: Any])?["temperature_2m"] as? [Double])
+            XCTAssertEqual(hourly.count, 24)
+            XCTAssertEqual((ours["temperature_2m_max"] as? [Double])?.first, hourly.max())
+            XCTAssertEqual((ours["temperature_2m_min"] as? [Double])?.first, hourly.min())
+            let direction = try XCTUnwrap((ours["wind_direction_10m_dominant"] as? [Double])?.first)
+            XCTAssertTrue(direction >= 0 && direction <= 360, "\(direction)")
+            XCTAssertEqual((object["daily_units"] as? [String: String])?["wind_speed_10m_max"], "m/s")
+            XCTAssertEqual((object["daily_units"] as? [String: String])?["wind_direction_10m_dominant"], "°")
+        }
+    }
+}
