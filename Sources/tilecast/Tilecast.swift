@@ -10,7 +10,7 @@ struct Tilecast: ParsableCommand {
         discussion: """
         What it does, one command each:
           extract a run into a store       tilecast extract SampleGrids --store /tmp/s
-          a 24-hour forecast for a place   tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393
+          a forecast for a place           tilecast query --store /tmp/s --lat 38.72 --lon -9.14
           check what the store holds       tilecast inspect /tmp/s --verify
           describe a model file or run     tilecast inspect SampleGrids
           print a name profile to adapt    tilecast profile wrf > mysite.json
