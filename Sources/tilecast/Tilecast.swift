@@ -9,12 +9,12 @@ struct Tilecast: ParsableCommand {
         abstract: "Turn WRF and MM5 output into app-ready point forecasts.",
         discussion: """
         What it does, one command each:
-          extract a run into a store       tilecast extract SampleGrids --store /tmp/s
-          a forecast for a place           tilecast query --store /tmp/s --lat 38.72 --lon -9.14
-          check what the store holds       tilecast inspect /tmp/s --verify
-          describe a model file or run     tilecast inspect SampleGrids
-          print a name profile to adapt    tilecast profile wrf > mysite.json
-          serve the forecast API           tilecast serve --store /tmp/s --port 8080
+          extract a run     tilecast extract SampleGrids --store /tmp/s
+          forecast a place  tilecast query --store /tmp/s --lat 38.72 --lon -9.14
+          check the store   tilecast inspect /tmp/s --verify
+          describe a run    tilecast inspect SampleGrids
+          adapt a profile   tilecast profile wrf > mysite.json
+          serve the API     tilecast serve --store /tmp/s --port 8080
 
         Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside what the store holds, 5 store damaged or missing.
         """,
