@@ -178,7 +178,11 @@ public struct ForecastRenderer: Sendable {
         return "{\n" + fields.map { "\(pad)\(quote($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n\(close)}"
     }
 
-    private func quote(_ text: String) -> String {
+    private func quote(_ text: String) -> String { Self.jsonQuoted(text) }
+
+    /// A JSON string literal of `text` (quotes, backslashes and control characters escaped):
+    /// the one JSON string writer, used by the renderer and the server.
+    package static func jsonQuoted(_ text: String) -> String {
         // Most strings (keys, times, names) need no escaping: skip the per-scalar loop.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + text + "\""

@@ -35,32 +35,9 @@ package struct APIError: Error, Sendable, Equatable {
 
 /// The few JSON pieces the API writes by hand (field order matters to match Open-Meteo).
 enum JSONText {
-    static func appendQuoted(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
+    static func appendQuoted(_ text: String, to out: inout String) { out += ForecastRenderer.jsonQuoted(text) }
 
-    static func quoted(_ text: String) -> String {
-        var out = ""
-        appendQuoted(text, to: &out)
-        return out
-    }
+    static func quoted(_ text: String) -> String { ForecastRenderer.jsonQuoted(text) }
 
     /// A Double as JSON: finite values as Swift prints them ("38.72"), others as null.
     static func number(_ value: Double) -> String {

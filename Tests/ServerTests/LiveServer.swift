@@ -62,16 +62,7 @@ enum StoreMaker {
     static var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
 
     /// The `tilecast` binary beside this test bundle (`swift build --build-tests` builds both).
-    static func tilecast() throws -> String {
-        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [folder, folder.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("tilecast").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        let fallback = Repository.root.appendingPathComponent(".build/debug/tilecast").path
-        guard FileManager.default.isExecutableFile(atPath: fallback) else { throw XCTSkip("tilecast binary not built") }
-        return fallback
-    }
+    static func tilecast() throws -> String { try tilecastBinary() }
 
     static func run(_ arguments: [String]) throws -> ToolOutput { try runTool(try tilecast(), arguments) }
 
