@@ -105,9 +105,7 @@ public final class DomainFileReader: Sendable {
     public var cacheStatistics: BlockCacheStatistics { cache.statistics }
 
     /// Refuses metadata no query can use (DX = 0, times that do not increase, a corner off the
-    /// globe), so that `inspect --verify` and a query agree on what is damage.
-    package func checkSanity() throws(StoreError) { try Self.checkSanity(metadata, path: path) }
-
+    /// globe), at open, so that `inspect --verify` and a query agree on what is damage.
     private static func checkSanity(_ m: DomainFileMetadata, path: String) throws(StoreError) {
         let p = m.projection
         guard p.dx.isFinite, p.dx > 0, p.dy.isFinite, p.dy > 0 else {

@@ -21,8 +21,6 @@ package final class DomainFileWriter {
     private let rows: [QuantizedRows]
     /// Per running-total variable, the total so far per cell (Double: exact sums).
     private var totals: [[Double]]
-    /// One frame of one variable, quantized before it is stored (reused).
-    private var row: [Int32]
     private var framesAdded = 0
     private let cells: Int
 
@@ -53,7 +51,6 @@ package final class DomainFileWriter {
         }
         self.rows = rows
         totals = self.variables.map { $0.isAccumulation ? [Double](repeating: 0, count: cells) : [] }
-        row = [Int32](repeating: SeriesCodec.missing, count: cells)
     }
 
     /// Whether values go to scratch files (for tests and the summary).
@@ -79,8 +76,9 @@ package final class DomainFileWriter {
             }
             let quantizer = quantizers[index]
             let cells = self.cells
-            // Unsafe buffers: one bounds check per field, not per value, on the extraction's hot path.
-            row.withUnsafeMutableBufferPointer { stored in
+            // Quantized straight into the row's storage; unsafe buffers: one bounds check per
+            // field, not per value, on the extraction's hot path.
+            try rows[index].appendRow { stored in
                 field.withUnsafeBufferPointer { input in
                     if variable.isAccumulation {
                         totals[index].withUnsafeMutableBufferPointer { total in
@@ -99,7 +97,6 @@ package final class DomainFileWriter {
                     }
                 }
             }
-            try rows[index].append(row)
         }
         framesAdded += 1
     }
@@ -192,7 +189,8 @@ package final class DomainFileWriter {
 
 /// Where a writer keeps quantized frames: rows of `rowLength` values, appended in time order.
 protocol QuantizedRows: AnyObject {
-    func append(_ row: [Int32]) throws(StoreError)
+    /// Appends the next row, written by `fill` into the row's `rowLength` values.
+    func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError)
     /// Values `start..<start+count` of rows `0..<rows`, laid out [row][value].
     func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32]
     /// Frees what the rows hold (scratch files are removed).
@@ -210,14 +208,11 @@ final class MemoryRows: QuantizedRows {
         values = [Int32](repeating: SeriesCodec.missing, count: rowLength * rowCount)
     }
 
-    func append(_ row: [Int32]) throws(StoreError) {
+    func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
         let start = appended * rowLength
         guard start + rowLength <= values.count else { throw .badRequest("more rows than declared") }
         values.withUnsafeMutableBufferPointer { stored in
-            row.withUnsafeBufferPointer { input in
-                guard let base = stored.baseAddress, let from = input.baseAddress else { return }
-                (base + start).update(from: from, count: rowLength)
-            }
+            fill(UnsafeMutableBufferPointer(rebasing: stored[start..<(start + rowLength)]))
         }
         appended += 1
     }
@@ -241,14 +236,18 @@ final class ScratchRows: QuantizedRows {
     private let path: String
     private let rowLength: Int
     private var discarded = false
+    /// One row, filled and then written (reused).
+    private var row: [Int32]
 
     init(path: String, rowLength: Int) throws(StoreError) {
         self.path = path
         self.rowLength = rowLength
+        row = [Int32](repeating: SeriesCodec.missing, count: rowLength)
         output = try OutputFile(path: path, readable: true)
     }
 
-    func append(_ row: [Int32]) throws(StoreError) {
+    func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
+        row.withUnsafeMutableBufferPointer { fill($0) }
         let failure: StoreError? = row.withUnsafeBytes { bytes in
             do throws(StoreError) { try output.write(bytes); return nil } catch { return error }
         }

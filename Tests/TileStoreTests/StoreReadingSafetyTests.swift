@@ -126,7 +126,7 @@ final class StoreReadingSafetyTests: XCTestCase {
             damage(&metadata)
             let path = directory.path("bad-\(label).tcs")
             _ = try FormatTests.tinyFile(at: path, metadata: metadata)
-            XCTAssertThrowsError(try DomainFileReader(path: path).checkSanity(), label) { error in
+            XCTAssertThrowsError(try DomainFileReader(path: path), "\(label): refused at open") { error in
                 XCTAssertTrue((error as? StoreError)?.isDamage ?? false, "\(label): \(error)")
             }
         }
