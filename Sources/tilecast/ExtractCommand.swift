@@ -132,32 +132,3 @@ enum VariableList {
         return Array(Set(result)).sorted()
     }
 }
-
-/// A one-line progress bar on stderr, redrawn in place; silent when not on a terminal.
-/// Domains are extracted side by side, so updates come from several threads: the state and
-/// the drawing are behind one lock (issue 13: it was mutated unguarded).
-final class ProgressBar: Sendable {
-    private let enabled: Bool
-    private let drawn = Mutex(false)
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func update(done: Int, total: Int, label: String) {
-        guard enabled, total > 0 else { return }
-        let width = 30
-        let filled = min(width, done * width / total)
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        drawn.withLock { drawn in
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) frames (\(label))".utf8))
-            drawn = true
-        }
-    }
-
-    func finish() {
-        drawn.withLock { drawn in
-            guard drawn else { return }
-            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-            drawn = false
-        }
-    }
-}
