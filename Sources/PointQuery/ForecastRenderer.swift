@@ -119,28 +119,46 @@ public struct ForecastRenderer: Sendable {
         return index
     }
 
-    /// Appends `formatted(value, variable, units)` to `out`, or `missing` when that is nil,
-    /// without making a string on the common path.
+    /// Room `writeFormatted` may use: a fixed number is at most 16 digits, a point and a
+    /// sign; printf's form of the largest Float with 3 decimals is 44 bytes.
+    static let formattedRoom = 64
+
+    /// Writes `formatted(value, variable, units)`, or `missing` when that is nil, at `target`
+    /// (room for `formattedRoom` bytes); returns the bytes written. No string is made on the
+    /// common path.
     @inline(__always)
-    static func appendFormatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits, missing: StaticString,
-                                to out: inout [UInt8]) {
-        guard value.isFinite else { return appendStatic(missing, to: &out) }
+    static func writeFormatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits, missing: StaticString,
+                               at target: UnsafeMutablePointer<UInt8>) -> Int {
+        func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let count = min(bytes.count, formattedRoom)
+            if let source = bytes.baseAddress { target.update(from: source, count: count) }
+            return count
+        }
+        guard value.isFinite else { return missing.withUTF8Buffer(copy) }
         let decimals = decimals(variable, units)
         guard let scaled = fixedScaled(value, decimals) else {
-            out.append(contentsOf: (formatted(value, variable, units) ?? "").utf8)
-            return
+            var text = formatted(value, variable, units) ?? ""
+            return text.withUTF8(copy)
         }
         // Wind direction: a real wind that rounds to 0 degrees prints as 360 (see `formatted`).
-        if variable == .windDirection10m && value > 0 && scaled == 0 { return appendStatic("360", to: &out) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            let start = writeFixed(scaled, decimals, backwardsInto: buffer)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
-        }
+        if variable == .windDirection10m && value > 0 && scaled == 0 { return ("360" as StaticString).withUTF8Buffer(copy) }
+        // Backwards into the end of the first 24 bytes, then moved to the front as three words
+        // (all loaded before any is stored; the loads may reach past the 24 bytes, never past
+        // the room).
+        let start = writeFixed(scaled, decimals, backwardsInto: UnsafeMutableBufferPointer(start: target, count: 24))
+        let raw = UnsafeMutableRawPointer(target)
+        let a = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        let b = raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+        let c = raw.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self)
+        raw.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
+        raw.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+        raw.storeBytes(of: c, toByteOffset: 16, as: UInt64.self)
+        return 24 - start
     }
 
     @inline(__always)
     static func appendStatic(_ text: StaticString, to out: inout [UInt8]) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+        text.withUTF8Buffer { bytes in for byte in bytes { out.append(byte) } }
     }
 
     /// A value as printed: nil when missing. A wind direction is in (0, 360] with 0 kept
@@ -192,7 +210,7 @@ public struct ForecastRenderer: Sendable {
             fields.field("model_title", to: &out); Self.appendQuoted(p.modelTitle, to: &out)
             fields.field("cycle", to: &out); Self.appendQuoted(p.cycle, to: &out)
             fields.field("domain", to: &out); Self.appendQuoted(p.domain, to: &out)
-            fields.field("grid_spacing_km", to: &out); out.append(contentsOf: String(format: "%g", p.gridSpacingKilometres).utf8)
+            fields.field("grid_spacing_km", to: &out); out.append(contentsOf: Self.shortest(p.gridSpacingKilometres).utf8)
             fields.field("grid_position", to: &out); out.append(contentsOf: "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}".utf8)
             if let timeZone { fields.field("timezone", to: &out); Self.appendQuoted(timeZone.identifier, to: &out) }
             fields.field("hourly_units", to: &out)
@@ -241,13 +259,25 @@ public struct ForecastRenderer: Sendable {
     }
 
     static func appendJSONArray(_ values: [Float], _ variable: OutputVariable, _ units: OutputUnits, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + values.count * 8 + 2)
-        out.append(UInt8(ascii: "["))
-        for (k, value) in values.enumerated() {
-            if k > 0 { appendStatic(", ", to: &out) }
-            appendFormatted(value, variable, units, missing: "null", to: &out)
+        // Written into one buffer, appended once: per-byte appends to the array cost more than
+        // the digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: values.count * (formattedRoom + 2) + 2) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var count = 0
+            base[count] = UInt8(ascii: "["); count += 1
+            for (k, value) in values.enumerated() {
+                if k > 0 { base[count] = UInt8(ascii: ","); base[count + 1] = UInt8(ascii: " "); count += 2 }
+                count += writeFormatted(value, variable, units, missing: "null", at: base + count)
+            }
+            base[count] = UInt8(ascii: "]"); count += 1
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
         }
-        out.append(UInt8(ascii: "]"))
+    }
+
+    /// "%g" of a value: whole numbers (every usual grid spacing in km) without printf.
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 100_000, value != 0 || value.sign == .plus { return String(Int(value)) }
+        return String(format: "%g", value)
     }
 
     /// `["a", "b"]`.
@@ -262,7 +292,16 @@ public struct ForecastRenderer: Sendable {
 
     /// `jsonQuoted(text)` appended.
     static func appendQuoted(_ text: String, to out: inout [UInt8]) {
-        out.append(contentsOf: jsonQuoted(text).utf8)
+        var text = text
+        // Most strings (keys, times, names) need no escaping: their bytes go straight in.
+        let plain = text.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { out.append(contentsOf: jsonQuoted(text).utf8) }
     }
 
     /// Writes a JSON object's fields one a line, two spaces of indent per level, as
@@ -327,14 +366,30 @@ public struct ForecastRenderer: Sendable {
         let middle = Array(("," + Self.csvField(p.model) + "," + Self.csvField(p.cycle) + "," + Self.csvField(p.domain) + ",\(p.gridI),\(p.gridJ)").utf8)
         let columns = variables.map { forecast.values[$0] ?? [] }
         let labels = timeLabels(forecast.times)
-        for (t, label) in labels.enumerated() {
-            out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: prefix)
-            out.append(contentsOf: label.utf8)
-            out.append(contentsOf: middle)
-            for (k, variable) in variables.enumerated() {
-                out.append(UInt8(ascii: ","))
-                if t < columns[k].count { Self.appendFormatted(columns[k][t], variable, forecast.units, missing: "", to: &out) }
+        let room = 1 + prefix.count + 64 + middle.count + variables.count * (Self.formattedRoom + 1)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            func put(_ bytes: [UInt8], at count: inout Int) {
+                bytes.withUnsafeBufferPointer { source in
+                    if let from = source.baseAddress { (base + count).update(from: from, count: source.count) }
+                }
+                count += bytes.count
+            }
+            for (t, label) in labels.enumerated() {
+                var count = 0
+                base[count] = UInt8(ascii: "\n"); count += 1
+                put(prefix, at: &count)
+                out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+                out.append(contentsOf: label.utf8)
+                count = 0
+                put(middle, at: &count)
+                for (k, variable) in variables.enumerated() {
+                    base[count] = UInt8(ascii: ","); count += 1
+                    if t < columns[k].count {
+                        count += Self.writeFormatted(columns[k][t], variable, forecast.units, missing: "", at: base + count)
+                    }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
             }
         }
     }

@@ -133,6 +133,35 @@ final class OutputFormatTests: XCTestCase {
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
     }
 
+    /// The byte-level helpers of a large query say what the Foundation/Character versions say:
+    /// lines of a points file (LF, CR LF, CR, VT, FF, blank lines, a final newline or none),
+    /// fields with quotes and spaces, and "%g" of a grid spacing.
+    func testByteHelpersMatchTheirStringVersions() {
+        for text in ["lat,lon\n1,2\r\n3,4\r5,6\u{0B}7,8\u{0C}\n\n  \t\n", "lat,lon\n1,2", "", "\n", "a\r\n\r\nb\r", "é,lon\n1,2\n"] {
+            XCTAssertEqual(PointsFile.splitLines(text), text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline), text.debugDescription)
+        }
+        for line in [" 38.5 ,\t-9.1 ", "\"Lisbon, PT\",38.7,-9.1", "a,,b,", "\t", ""] {
+            let reference = line.split(separator: ",", omittingEmptySubsequences: false).isEmpty ? [""] : Self.referenceFields(line)
+            XCTAssertEqual(PointsFile.split(Substring(line)), reference, line.debugDescription)
+            XCTAssertEqual(PointsFile.isBlank(Substring(line)), line.trimmingCharacters(in: .whitespaces).isEmpty, line.debugDescription)
+        }
+        for value in [9.0, 3.0, 1.0, 27.0, 0.0, 3.3333333, 0.5, 12_000.0, 123_456.0, -0.0, -3.0, 1e-7] {
+            XCTAssertEqual(ForecastRenderer.shortest(value), String(format: "%g", value), "\(value)")
+        }
+    }
+
+    /// CSV fields as the Character-by-Character splitter made them.
+    private static func referenceFields(_ line: String) -> [String] {
+        var fields: [String] = [], current = "", quoted = false
+        for character in line {
+            if character == "\"" { quoted.toggle(); continue }
+            if character == "," && !quoted { fields.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
+            current.append(character)
+        }
+        fields.append(current.trimmingCharacters(in: .whitespaces))
+        return fields
+    }
+
     /// Variables are hashed and ordered by their place in the catalog, without building it.
     func testVariablesOrderAndHashByCatalogPosition() {
         let all = OutputVariable.allCases
