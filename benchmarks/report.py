@@ -87,6 +87,15 @@ def perf_section(perf):
     lines.append("")
     lines.append(f"- B3: one thread {b3['serial_per_s']:,.0f}/s; {b3['blocks_per_forecast']:.1f} blocks a forecast; block cache "
                  f"hit rate {b3['cache_hit_rate']:.4%} (the misses are each block's first read).")
+    if "stream" in perf:
+        m = perf["stream"]
+        lines.append(f"- B2's ceiling (benchmarks/stream.c, 64 MB arrays, probe {m['probe_speedup']:.2f}x): copy "
+                     f"{m['copy_1_GBps']:.1f} GB/s on one thread, {m['copy_2_GBps']:.1f} on two ({m['copy_speedup']:.2f}x); "
+                     f"triad {m['triad_1_GBps']:.1f} and {m['triad_2_GBps']:.1f} GB/s ({m['triad_speedup']:.2f}x).")
+    if perf.get("growth"):
+        lines.append("- Extraction against input size (medians, interleaved): " + "; ".join(
+            f"{g['frames']} frames, {g['input_bytes'] / 1e9:.2f} GB: extract {g['extract']:.2f} s, `nccopy -V` {g['nccopy']:.2f} s "
+            f"({g['extract'] / g['nccopy']:.2f}x), `cat` {g['cat']:.2f} s ({g['extract'] / g['cat']:.2f}x)" for g in perf["growth"]) + ".")
     lines.append(f"- B7 output: JSON {b7['json']['bytes'] / 1e6:.0f} MB, CSV {b7['csv']['bytes'] / 1e6:.0f} MB.\n")
     return lines
 
