@@ -67,6 +67,39 @@ def verdict(value, target):
     return "met" if value >= target else "**missed**"
 
 
+def perf_section(perf):
+    """Issue 12's stage (benchmarks/perf_bench.py): B3 on the block cache path, B7."""
+    b3, b7 = perf["B3"], perf["B7"]
+    lines = ["## Issue 12: point reads on the block cache (B3) and 100k places (B7)\n",
+             f"Medians of {perf['runs']} runs (`Scripts/bench --only perf`). \"Probe\" is a C busy loop's two-thread "
+             "speed-up run just before each measurement: what the shared machine gave (2.0 = both cores ours); "
+             "no all-cores figure can scale beyond it.\n",
+             "| id | measured | target | verdict |", "|---|---:|---:|---|",
+             f"| B3 p50, one thread | {b3['p50_us']:.1f} us | <= 15 us | {'met' if b3['p50_us'] <= 15 else '**missed**'} |",
+             f"| B3 p99, one thread | {b3['p99_us']:.1f} us | <= 40 us | {'met' if b3['p99_us'] <= 40 else '**missed**'} |",
+             f"| B3 forecasts/s, all cores (probe {b3['probe_speedup']:.2f}x) | {b3['all_cores_per_s']:,.0f} /s | >= 100,000 /s | "
+             f"{'met' if b3['all_cores_per_s'] >= 100_000 else '**missed**'} |"]
+    for form in ("json", "csv"):
+        r = b7[form]
+        lines.append(f"| B7 {perf['B7_places']:,} places, 24 h, {form.upper()}, whole process (probe {r['probe_speedup']:.2f}x) | "
+                     f"{r['wall_s']:.2f} s wall, {r['cpu_s']:.2f} s CPU, {r['peak_kB'] / 1024:.0f} MB peak | <= 3 s, <= 256 MB | "
+                     f"{'met' if r['wall_s'] <= 3 and r['peak_kB'] <= 256 * 1024 else '**missed**'} |")
+    lines.append("")
+    lines.append(f"- B3: one thread {b3['serial_per_s']:,.0f}/s; {b3['blocks_per_forecast']:.1f} blocks a forecast; block cache "
+                 f"hit rate {b3['cache_hit_rate']:.4%} (the misses are each block's first read).")
+    if "stream" in perf:
+        m = perf["stream"]
+        lines.append(f"- B2's ceiling (benchmarks/stream.c, 64 MB arrays, probe {m['probe_speedup']:.2f}x): copy "
+                     f"{m['copy_1_GBps']:.1f} GB/s on one thread, {m['copy_2_GBps']:.1f} on two ({m['copy_speedup']:.2f}x); "
+                     f"triad {m['triad_1_GBps']:.1f} and {m['triad_2_GBps']:.1f} GB/s ({m['triad_speedup']:.2f}x).")
+    if perf.get("growth"):
+        lines.append("- Extraction against input size (medians, interleaved): " + "; ".join(
+            f"{g['frames']} frames, {g['input_bytes'] / 1e9:.2f} GB: extract {g['extract']:.2f} s, `nccopy -V` {g['nccopy']:.2f} s "
+            f"({g['extract'] / g['nccopy']:.2f}x), `cat` {g['cat']:.2f} s ({g['extract'] / g['cat']:.2f}x)" for g in perf["growth"]) + ".")
+    lines.append(f"- B7 output: JSON {b7['json']['bytes'] / 1e6:.0f} MB, CSV {b7['csv']['bytes'] / 1e6:.0f} MB.\n")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", default="benchmarks/data")
@@ -216,6 +249,9 @@ def main():
             f"{g['places']:,}: p50 {g['p50_us']:.1f} us, p99 {g['p99_us']:.1f} us, {g['all_cores_per_s']:,.0f}/s" for g in store["B3_growth"]) + ".\n")
     else:
         out.append("- B3 to B6: not measured in this run.\n")
+
+    perf_path = os.path.join(args.data_dir, "perf.json")
+    out.extend(perf_section(load(perf_path)) if os.path.exists(perf_path) else [])
 
     out.append("## Notes (hand-written)\n")
     out.append("<!-- notes:begin -->\n" + notes + "<!-- notes:end -->\n")

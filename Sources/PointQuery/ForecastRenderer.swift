@@ -31,6 +31,8 @@ public struct ForecastRenderer: Sendable {
     /// Labels of the request's times, made once: every place of a request shares them.
     private let commonTimes: [Int64]
     private let commonLabels: [String]
+    /// `commonLabels` as a JSON array, made once.
+    private let commonLabelsJSON: [UInt8]
 
     /// - Parameter times: the request's times, whose labels are made once (optional).
     public init(timeZone: TimeZone?, dailyVariables: [DailyVariable], times: [Int64] = []) {
@@ -38,6 +40,9 @@ public struct ForecastRenderer: Sendable {
         self.dailyVariables = dailyVariables
         commonTimes = times
         commonLabels = times.map { Self.timeText($0, timeZone) }
+        var labels: [UInt8] = []
+        Self.appendJSONStrings(commonLabels, to: &labels)
+        commonLabelsJSON = labels
     }
 
     /// The labels of a forecast's times.
@@ -47,13 +52,13 @@ public struct ForecastRenderer: Sendable {
 
     /// The whole output as one string (for a few answers; `ForecastWriter` streams many).
     public func render(_ answers: [PlaceAnswer], format: Format, single: Bool) -> String {
-        var text = ""
+        var text: [UInt8] = []
         let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? OutputVariable.defaults
         var writer = ForecastWriter(renderer: self, format: format, single: single, variables: variables,
                                     names: answers.contains { $0.name != nil }) { text += $0 }
         for answer in answers { writer.write(answer) }
         writer.finish()
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Decimals printed per variable: about the stored precision (3 for inches, whose
@@ -84,20 +89,76 @@ public struct ForecastRenderer: Sendable {
     /// exact binary value. nil (use printf) beyond 2^53 or for other N.
     @inline(__always)
     static func fixed(_ value: Float, _ decimals: Int) -> String? {
+        guard let scaled = fixedScaled(value, decimals) else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            let start = writeFixed(scaled, decimals, backwardsInto: buffer)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
+    }
+
+    /// value x 10^decimals rounded half-to-even, when `fixed` can print it (see there).
+    @inline(__always)
+    static func fixedScaled(_ value: Float, _ decimals: Int) -> Double? {
         guard decimals >= 0 && decimals <= 3 else { return nil }
         let scaled = (Double(value) * powers[decimals]).rounded(.toNearestOrEven)
         guard abs(scaled) < 9_007_199_254_740_992 else { return nil }
+        return scaled
+    }
+
+    /// The digits of `fixed` written backwards to the end of `buffer` (24 bytes: at most 16
+    /// digits, a point, a sign); returns where they start.
+    @inline(__always)
+    static func writeFixed(_ scaled: Double, _ decimals: Int, backwardsInto buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var units = UInt64(abs(scaled))
-        // Digits written backwards into a stack buffer: at most 16 digits, a point, a sign.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            var index = buffer.count
-            func put(_ byte: UInt8) { index -= 1; buffer[index] = byte }
-            for _ in 0..<decimals { put(48 + UInt8(units % 10)); units /= 10 }
-            if decimals > 0 { put(UInt8(ascii: ".")) }
-            repeat { put(48 + UInt8(units % 10)); units /= 10 } while units > 0
-            if scaled < 0 { put(UInt8(ascii: "-")) }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[index...]), as: UTF8.self)
+        var index = buffer.count
+        func put(_ byte: UInt8) { index -= 1; buffer[index] = byte }
+        for _ in 0..<decimals { put(48 + UInt8(units % 10)); units /= 10 }
+        if decimals > 0 { put(UInt8(ascii: ".")) }
+        repeat { put(48 + UInt8(units % 10)); units /= 10 } while units > 0
+        if scaled < 0 { put(UInt8(ascii: "-")) }
+        return index
+    }
+
+    /// Room `writeFormatted` may use: a fixed number is at most 16 digits, a point and a
+    /// sign; printf's form of the largest Float with 3 decimals is 44 bytes.
+    static let formattedRoom = 64
+
+    /// Writes `formatted(value, variable, units)`, or `missing` when that is nil, at `target`
+    /// (room for `formattedRoom` bytes); returns the bytes written. No string is made on the
+    /// common path.
+    @inline(__always)
+    static func writeFormatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits, missing: StaticString,
+                               at target: UnsafeMutablePointer<UInt8>) -> Int {
+        func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            let count = min(bytes.count, formattedRoom)
+            if let source = bytes.baseAddress { target.update(from: source, count: count) }
+            return count
         }
+        guard value.isFinite else { return missing.withUTF8Buffer(copy) }
+        let decimals = decimals(variable, units)
+        guard let scaled = fixedScaled(value, decimals) else {
+            var text = formatted(value, variable, units) ?? ""
+            return text.withUTF8(copy)
+        }
+        // Wind direction: a real wind that rounds to 0 degrees prints as 360 (see `formatted`).
+        if variable == .windDirection10m && value > 0 && scaled == 0 { return ("360" as StaticString).withUTF8Buffer(copy) }
+        // Backwards into the end of the first 24 bytes, then moved to the front as three words
+        // (all loaded before any is stored; the loads may reach past the 24 bytes, never past
+        // the room).
+        let start = writeFixed(scaled, decimals, backwardsInto: UnsafeMutableBufferPointer(start: target, count: 24))
+        let raw = UnsafeMutableRawPointer(target)
+        let a = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+        let b = raw.loadUnaligned(fromByteOffset: start + 8, as: UInt64.self)
+        let c = raw.loadUnaligned(fromByteOffset: start + 16, as: UInt64.self)
+        raw.storeBytes(of: a, toByteOffset: 0, as: UInt64.self)
+        raw.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+        raw.storeBytes(of: c, toByteOffset: 16, as: UInt64.self)
+        return 24 - start
+    }
+
+    @inline(__always)
+    static func appendStatic(_ text: StaticString, to out: inout [UInt8]) {
+        text.withUTF8Buffer { bytes in for byte in bytes { out.append(byte) } }
     }
 
     /// A value as printed: nil when missing. A wind direction is in (0, 360] with 0 kept
@@ -122,63 +183,150 @@ public struct ForecastRenderer: Sendable {
     // MARK: JSON
 
     func jsonObject(_ answer: PlaceAnswer) -> String {
-        var fields: [(String, String)] = []
-        if let name = answer.name { fields.append(("name", quote(name))) }
+        var out: [UInt8] = []
+        appendJSONObject(answer, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One answer as a JSON object (the layout `object(_:indent:)` makes: two spaces per
+    /// level, one field a line), appended byte by byte: building it from strings spent most
+    /// of a large query's time in string appends.
+    func appendJSONObject(_ answer: PlaceAnswer, to out: inout [UInt8]) {
+        var fields = JSONFields(indent: 1)
+        if let name = answer.name { fields.field("name", to: &out); Self.appendQuoted(name, to: &out) }
         switch answer.result {
         case .failure(let error):
-            fields += [("latitude", "\(answer.latitude)"), ("longitude", "\(answer.longitude)")]
-            if let line = answer.line { fields.append(("line", "\(line)")) }
-            fields.append(("error", quote(error.description)))
-            fields.append(("exit_code", "\(error.exitCode)"))
+            fields.field("latitude", to: &out); out.append(contentsOf: "\(answer.latitude)".utf8)
+            fields.field("longitude", to: &out); out.append(contentsOf: "\(answer.longitude)".utf8)
+            if let line = answer.line { fields.field("line", to: &out); out.append(contentsOf: "\(line)".utf8) }
+            fields.field("error", to: &out); Self.appendQuoted(error.description, to: &out)
+            fields.field("exit_code", to: &out); out.append(contentsOf: "\(error.exitCode)".utf8)
         case .success(let forecast):
             let p = forecast.provenance
-            fields += [("latitude", "\(forecast.latitude)"), ("longitude", "\(forecast.longitude)"),
-                       ("elevation", forecast.elevation.flatMap { Self.number($0, 0) } ?? "null"),
-                       ("model", quote(p.model)), ("model_title", quote(p.modelTitle)), ("cycle", quote(p.cycle)),
-                       ("domain", quote(p.domain)), ("grid_spacing_km", String(format: "%g", p.gridSpacingKilometres)),
-                       ("grid_position", "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}")]
-            if let timeZone { fields.append(("timezone", quote(timeZone.identifier))) }
-            var units = [("time", quote("iso8601"))]
-            var hourly = [("time", "[" + timeLabels(forecast.times).map(quote).joined(separator: ", ") + "]")]
+            fields.field("latitude", to: &out); out.append(contentsOf: "\(forecast.latitude)".utf8)
+            fields.field("longitude", to: &out); out.append(contentsOf: "\(forecast.longitude)".utf8)
+            fields.field("elevation", to: &out); out.append(contentsOf: (forecast.elevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
+            fields.field("model", to: &out); Self.appendQuoted(p.model, to: &out)
+            fields.field("model_title", to: &out); Self.appendQuoted(p.modelTitle, to: &out)
+            fields.field("cycle", to: &out); Self.appendQuoted(p.cycle, to: &out)
+            fields.field("domain", to: &out); Self.appendQuoted(p.domain, to: &out)
+            fields.field("grid_spacing_km", to: &out); out.append(contentsOf: Self.shortest(p.gridSpacingKilometres).utf8)
+            fields.field("grid_position", to: &out); out.append(contentsOf: "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}".utf8)
+            if let timeZone { fields.field("timezone", to: &out); Self.appendQuoted(timeZone.identifier, to: &out) }
+            fields.field("hourly_units", to: &out)
+            var units = JSONFields(indent: 2)
+            units.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
             for variable in forecast.variables {
-                units.append((variable.rawValue, quote(forecast.units.symbol(variable))))
-                hourly.append((variable.rawValue, Self.jsonArray(forecast.values[variable] ?? [], variable, forecast.units)))
+                units.field(variable.rawValue, to: &out); Self.appendQuoted(forecast.units.symbol(variable), to: &out)
             }
-            fields.append(("hourly_units", object(units, indent: 2)))
-            fields.append(("hourly", object(hourly, indent: 2)))
+            units.close(to: &out)
+            fields.field("hourly", to: &out)
+            var hourly = JSONFields(indent: 2)
+            hourly.field("time", to: &out)
+            if forecast.times == commonTimes { out.append(contentsOf: commonLabelsJSON) } else { Self.appendJSONStrings(timeLabels(forecast.times), to: &out) }
+            for variable in forecast.variables {
+                hourly.field(variable.rawValue, to: &out)
+                Self.appendJSONArray(forecast.values[variable] ?? [], variable, forecast.units, to: &out)
+            }
+            hourly.close(to: &out)
             if let daily = answer.daily {
-                var dailyUnits = [("time", quote("iso8601"))]
-                var values = [("time", "[" + daily.dates.map(quote).joined(separator: ", ") + "]"),
-                              ("hours", "[" + daily.hours.map(String.init).joined(separator: ", ") + "]")]
+                fields.field("daily_units", to: &out)
+                var dailyUnits = JSONFields(indent: 2)
+                dailyUnits.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
                 for variable in dailyVariables {
-                    dailyUnits.append((variable.description, quote(forecast.units.symbol(variable.variable))))
-                    values.append((variable.description, Self.jsonArray(daily.values[variable] ?? [], variable.variable, forecast.units)))
+                    dailyUnits.field(variable.description, to: &out); Self.appendQuoted(forecast.units.symbol(variable.variable), to: &out)
                 }
-                fields.append(("daily_units", object(dailyUnits, indent: 2)))
-                fields.append(("daily", object(values, indent: 2)))
+                dailyUnits.close(to: &out)
+                fields.field("daily", to: &out)
+                var values = JSONFields(indent: 2)
+                values.field("time", to: &out); Self.appendJSONStrings(daily.dates, to: &out)
+                values.field("hours", to: &out); out.append(contentsOf: ("[" + daily.hours.map(String.init).joined(separator: ", ") + "]").utf8)
+                for variable in dailyVariables {
+                    values.field(variable.description, to: &out)
+                    Self.appendJSONArray(daily.values[variable] ?? [], variable.variable, forecast.units, to: &out)
+                }
+                values.close(to: &out)
             }
         }
-        return object(fields, indent: 1)
+        fields.close(to: &out)
     }
 
     /// "[1.00, null, 2.50]", appended in place (no array of strings to join).
     static func jsonArray(_ values: [Float], _ variable: OutputVariable, _ units: OutputUnits) -> String {
-        var text = "["
-        text.reserveCapacity(values.count * 8 + 2)
-        for (k, value) in values.enumerated() {
-            if k > 0 { text += ", " }
-            text += formatted(value, variable, units) ?? "null"
+        var out: [UInt8] = []
+        appendJSONArray(values, variable, units, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func appendJSONArray(_ values: [Float], _ variable: OutputVariable, _ units: OutputUnits, to out: inout [UInt8]) {
+        // Written into one buffer, appended once: per-byte appends to the array cost more than
+        // the digits.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: values.count * (formattedRoom + 2) + 2) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var count = 0
+            base[count] = UInt8(ascii: "["); count += 1
+            for (k, value) in values.enumerated() {
+                if k > 0 { base[count] = UInt8(ascii: ","); base[count + 1] = UInt8(ascii: " "); count += 2 }
+                count += writeFormatted(value, variable, units, missing: "null", at: base + count)
+            }
+            base[count] = UInt8(ascii: "]"); count += 1
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
         }
-        return text + "]"
     }
 
-    private func object(_ fields: [(String, String)], indent: Int) -> String {
-        let pad = String(repeating: "  ", count: indent)
-        let close = String(repeating: "  ", count: indent - 1)
-        return "{\n" + fields.map { "\(pad)\(quote($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n\(close)}"
+    /// "%g" of a value: whole numbers (every usual grid spacing in km) without printf.
+    static func shortest(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 100_000, value != 0 || value.sign == .plus { return String(Int(value)) }
+        return String(format: "%g", value)
     }
 
-    private func quote(_ text: String) -> String { Self.jsonQuoted(text) }
+    /// `["a", "b"]`.
+    static func appendJSONStrings(_ texts: [String], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (k, text) in texts.enumerated() {
+            if k > 0 { appendStatic(", ", to: &out) }
+            appendQuoted(text, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `jsonQuoted(text)` appended.
+    static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        // Most strings (keys, times, names) need no escaping: their bytes go straight in.
+        let plain = text.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !plain { out.append(contentsOf: jsonQuoted(text).utf8) }
+    }
+
+    /// Writes a JSON object's fields one a line, two spaces of indent per level, as
+    /// `{\n  "a": 1,\n  "b": 2\n}`: the field's key here, its value by the caller.
+    struct JSONFields {
+        let indent: Int
+        private var count = 0
+
+        init(indent: Int) { self.indent = indent }
+
+        mutating func field(_ key: String, to out: inout [UInt8]) {
+            ForecastRenderer.appendStatic(count == 0 ? "{\n" : ",\n", to: &out)
+            for _ in 0..<indent { ForecastRenderer.appendStatic("  ", to: &out) }
+            ForecastRenderer.appendQuoted(key, to: &out)
+            ForecastRenderer.appendStatic(": ", to: &out)
+            count += 1
+        }
+
+        func close(to out: inout [UInt8]) {
+            if count == 0 { ForecastRenderer.appendStatic("{\n", to: &out) }
+            ForecastRenderer.appendStatic("\n", to: &out)
+            for _ in 0..<max(indent - 1, 0) { ForecastRenderer.appendStatic("  ", to: &out) }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
 
     /// A JSON string literal of `text` (quotes, backslashes and control characters escaped):
     /// the one JSON string writer, used by the renderer and the server.
@@ -208,24 +356,41 @@ public struct ForecastRenderer: Sendable {
             + variables.map(\.rawValue)).joined(separator: ",")
     }
 
-    /// One row per time of a place; nothing for a failed place (its error goes to stderr).
-    /// The place's own fields and its columns are looked up once, not per row.
-    func csvRows(_ answer: PlaceAnswer, variables: [OutputVariable], names: Bool) -> [String] {
-        guard case .success(let forecast) = answer.result else { return [] }
+    /// One row per time of a place, each after a newline; nothing for a failed place (its
+    /// error goes to stderr). The place's own fields are made once, not per row, and the
+    /// rows are appended byte by byte.
+    func appendCSVRows(_ answer: PlaceAnswer, variables: [OutputVariable], names: Bool, to out: inout [UInt8]) {
+        guard case .success(let forecast) = answer.result else { return }
         let p = forecast.provenance
-        let prefix = (names ? Self.csvField(answer.name ?? "") + "," : "") + "\(forecast.latitude),\(forecast.longitude),"
-        let middle = "," + Self.csvField(p.model) + "," + Self.csvField(p.cycle) + "," + Self.csvField(p.domain) + ",\(p.gridI),\(p.gridJ)"
+        let prefix = Array(((names ? Self.csvField(answer.name ?? "") + "," : "") + "\(forecast.latitude),\(forecast.longitude),").utf8)
+        let middle = Array(("," + Self.csvField(p.model) + "," + Self.csvField(p.cycle) + "," + Self.csvField(p.domain) + ",\(p.gridI),\(p.gridJ)").utf8)
         let columns = variables.map { forecast.values[$0] ?? [] }
         let labels = timeLabels(forecast.times)
-        return labels.enumerated().map { t, label in
-            var row = prefix
-            row += label
-            row += middle
-            for (k, variable) in variables.enumerated() {
-                row += ","
-                if t < columns[k].count, let text = Self.formatted(columns[k][t], variable, forecast.units) { row += text }
+        let room = 1 + prefix.count + 64 + middle.count + variables.count * (Self.formattedRoom + 1)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            func put(_ bytes: [UInt8], at count: inout Int) {
+                bytes.withUnsafeBufferPointer { source in
+                    if let from = source.baseAddress { (base + count).update(from: from, count: source.count) }
+                }
+                count += bytes.count
             }
-            return row
+            for (t, label) in labels.enumerated() {
+                var count = 0
+                base[count] = UInt8(ascii: "\n"); count += 1
+                put(prefix, at: &count)
+                out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+                out.append(contentsOf: label.utf8)
+                count = 0
+                put(middle, at: &count)
+                for (k, variable) in variables.enumerated() {
+                    base[count] = UInt8(ascii: ","); count += 1
+                    if t < columns[k].count {
+                        count += Self.writeFormatted(columns[k][t], variable, forecast.units, missing: "", at: base + count)
+                    }
+                }
+                out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+            }
         }
     }
 
@@ -319,26 +484,28 @@ package struct AnswerLayout: Sendable {
     /// One answer's text: a JSON object, CSV rows (each after a newline) and daily rows, or
     /// a table block; without the separators between answers, which the writer adds.
     package func render(_ answer: PlaceAnswer) -> RenderedAnswer {
+        var bytes: [UInt8] = []
         switch format {
         case .json:
-            return RenderedAnswer(body: renderer.jsonObject(answer), dailyRows: [])
+            bytes.reserveCapacity(4096)
+            renderer.appendJSONObject(answer, to: &bytes)
+            return RenderedAnswer(bytes: bytes, dailyRows: [])
         case .csv:
-            var body = ""
-            for row in renderer.csvRows(answer, variables: variables, names: names) {
-                body += "\n"
-                body += row
-            }
+            bytes.reserveCapacity(4096)
+            renderer.appendCSVRows(answer, variables: variables, names: names, to: &bytes)
             let daily = renderer.dailyVariables.isEmpty ? [] : renderer.csvDailyRows(answer, names: names)
-            return RenderedAnswer(body: body, dailyRows: daily)
+            return RenderedAnswer(bytes: bytes, dailyRows: daily)
         case .table:
-            return RenderedAnswer(body: renderer.tableBlock(answer), dailyRows: [])
+            return RenderedAnswer(bytes: Array(renderer.tableBlock(answer).utf8), dailyRows: [])
         }
     }
 }
 
 /// One answer as text, ready to be written.
 package struct RenderedAnswer: Sendable {
-    package var body: String
+    /// The answer's text, UTF-8.
+    package var bytes: [UInt8]
+    package var body: String { String(decoding: bytes, as: UTF8.self) }
     /// CSV only: the rows of the daily section, written after every hourly row.
     package var dailyRows: [String]
 }
@@ -351,12 +518,13 @@ package struct ForecastWriter {
     package let layout: AnswerLayout
     /// One place, printed as a bare JSON object rather than an array.
     let single: Bool
-    let sink: (String) -> Void
+    /// Where the text goes, UTF-8, piece by piece.
+    let sink: ([UInt8]) -> Void
     private var written = 0
     private var dailyRows: [String] = []
 
     package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [OutputVariable],
-                names: Bool, sink: @escaping (String) -> Void) {
+                names: Bool, sink: @escaping ([UInt8]) -> Void) {
         layout = AnswerLayout(renderer: renderer, format: format, variables: variables, names: names)
         self.single = single
         self.sink = sink
@@ -369,15 +537,15 @@ package struct ForecastWriter {
         defer { written += 1 }
         switch layout.format {
         case .json:
-            if !single { sink(written == 0 ? "[\n" : ",\n") }
-            sink(rendered.body)
+            if !single { emit(written == 0 ? "[\n" : ",\n") }
+            sink(rendered.bytes)
         case .csv:
-            if written == 0 { sink(layout.renderer.csvHeader(layout.variables, names: layout.names)) }
-            sink(rendered.body)
+            if written == 0 { emit(layout.renderer.csvHeader(layout.variables, names: layout.names)) }
+            sink(rendered.bytes)
             dailyRows += rendered.dailyRows
         case .table:
-            if written > 0 { sink("\n\n") }
-            sink(rendered.body)
+            if written > 0 { emit("\n\n") }
+            sink(rendered.bytes)
         }
     }
 
@@ -385,16 +553,18 @@ package struct ForecastWriter {
     package mutating func finish() {
         switch layout.format {
         case .json:
-            if !single { sink(written == 0 ? "[\n\n]" : "\n]") }
+            if !single { emit(written == 0 ? "[\n\n]" : "\n]") }
         case .csv:
-            if written == 0 { sink(layout.renderer.csvHeader(layout.variables, names: layout.names)) }
+            if written == 0 { emit(layout.renderer.csvHeader(layout.variables, names: layout.names)) }
             if !layout.renderer.dailyVariables.isEmpty {
-                sink("\n\n" + layout.renderer.csvDailyHeader(names: layout.names))
-                for row in dailyRows { sink("\n" + row) }
+                emit("\n\n" + layout.renderer.csvDailyHeader(names: layout.names))
+                for row in dailyRows { emit("\n" + row) }
                 dailyRows = []
             }
         case .table:
             break
         }
     }
+
+    private func emit(_ text: String) { sink(Array(text.utf8)) }
 }

@@ -13,6 +13,20 @@ public struct StoredDomain: Sendable {
     public let margin: Double
     /// Whether a coarser domain of the cycle lies around this one (it is a nest there).
     package let isInsideCoarser: Bool
+    /// "d02", made once: every answer names it.
+    public let name: String
+    /// The cycle as answers print it ("2026-11-22T00:00Z"), made once.
+    package let cycleText: String
+
+    init(reader: DomainFileReader, grid: ProjectedGrid, times: TimeInterpolation, margin: Double, isInsideCoarser: Bool) {
+        self.reader = reader
+        self.grid = grid
+        self.times = times
+        self.margin = margin
+        self.isInsideCoarser = isInsideCoarser
+        name = domainName(reader.metadata.domain)
+        cycleText = ModelTime.isoMinutes(reader.metadata.cycle)
+    }
 
     /// How far outside the outermost row or column (in cells) a place is still taken as on
     /// it: coordinates typed to 4 decimals (about 11 m) miss an edge node by up to ~0.002
@@ -36,11 +50,14 @@ public struct StoredDomain: Sendable {
 
     /// Whether the domain stores what a variable is computed from.
     package func holds(_ variable: OutputVariable) -> Bool {
-        variable.sources.allSatisfy { reader.stored($0) != nil }
+        // `sources` without building its array (every forecast asks for every variable).
+        switch variable {
+        case .windSpeed10m, .windDirection10m, .windU10m, .windV10m: return reader.steps(.windU10m) > 0 && reader.steps(.windV10m) > 0
+        default: return reader.steps(variable.primarySource) > 0
+        }
     }
 
     public var metadata: DomainFileMetadata { reader.metadata }
-    public var name: String { domainName(metadata.domain) }
 
     /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
     public var extent: String {

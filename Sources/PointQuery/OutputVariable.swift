@@ -53,8 +53,50 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         return aliases[name.lowercased()]
     }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.ordinal < rhs.ordinal }
+
+    /// Hashed by position, not by name: a forecast's values are a dictionary keyed by
+    /// variable, and hashing the raw string cost a few per cent of a point forecast.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+    /// The position in `allCases` (declaration order), without building `allCases`.
+    var ordinal: Int {
+        switch self {
+        case .temperature2m: return 0
+        case .relativeHumidity2m: return 1
+        case .dewPoint2m: return 2
+        case .apparentTemperature: return 3
+        case .precipitation: return 4
+        case .snowfall: return 5
+        case .weatherCode: return 6
+        case .pressureMSL: return 7
+        case .surfacePressure: return 8
+        case .cloudCover: return 9
+        case .windSpeed10m: return 10
+        case .windDirection10m: return 11
+        case .shortwaveRadiation: return 12
+        case .windU10m: return 13
+        case .windV10m: return 14
+        }
+    }
+
+    /// The first of `sources`, without building the array: the stored variable read for
+    /// everything but wind (which reads both components).
+    var primarySource: ForecastVariable {
+        switch self {
+        case .temperature2m: return .temperature2m
+        case .relativeHumidity2m: return .relativeHumidity2m
+        case .dewPoint2m: return .dewPoint2m
+        case .apparentTemperature: return .apparentTemperature
+        case .precipitation: return .precipitation
+        case .snowfall: return .snowfall
+        case .weatherCode: return .weatherCode
+        case .pressureMSL: return .pressureMSL
+        case .surfacePressure: return .surfacePressure
+        case .cloudCover: return .cloudCover
+        case .windSpeed10m, .windDirection10m, .windU10m, .windV10m: return .windU10m
+        case .shortwaveRadiation: return .shortwaveRadiation
+        }
     }
 }
 

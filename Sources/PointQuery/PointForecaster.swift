@@ -34,19 +34,47 @@ public struct PointForecaster: Sendable {
             throw .outsideDomains(latitude: latitude, longitude: longitude, extents: store.domains.map(\.extent))
         }
         let plan = TimePlan(times: times, window: request.accumulationWindow, domain: domain)
-        var reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded)
-        var values: [OutputVariable: [Float]] = [:]
-        let units = request.units
-        var windCache: (u: [Float], v: [Float])?
         let variables = request.variables ?? store.defaultVariables
         // A variable the domain does not store is an error, never a column of nulls.
         if let absent = variables.first(where: { !domain.holds($0) }) { throw store.notHeld(absent) }
+        // One buffer for the whole forecast: four corner series, the interpolated series and
+        // room for a cell's filled totals, `framesNeeded` values each; and the codec's scratch.
+        let stride = max(plan.framesNeeded, 1)
+        var floats = [Float](repeating: 0, count: SeriesReader.slots * stride)
+        var quantized = [Int32](repeating: 0, count: stride)
+        let (values, elevation) = try floats.withUnsafeMutableBufferPointer { (floats) throws(QueryError) in
+            try quantized.withUnsafeMutableBufferPointer { (quantized) throws(QueryError) in
+                let reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded,
+                                          floats: floats, scratch: quantized)
+                let values = try Self.values(variables, reader: reader, plan: plan, units: request.units)
+                let elevation = domain.reader.steps(.elevation) == 0 ? nil : try reader.spatial(.elevation) { $0.first }
+                return (values, elevation)
+            }
+        }
+        let units = request.units
+        let provenance = Provenance(
+            model: domain.metadata.model, modelTitle: domain.metadata.modelTitle,
+            cycle: domain.cycleText, domain: domain.name,
+            gridSpacingKilometres: domain.metadata.projection.dx / 1000,
+            gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000)
+        return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
+                             provenance: provenance, elevation: elevation, times: times, values: values,
+                             units: units, variables: variables)
+    }
+
+    /// Each variable's values at the requested times, in the requested units.
+    private static func values(_ variables: [OutputVariable], reader: SeriesReader, plan: TimePlan,
+                               units: OutputUnits) throws(QueryError) -> [OutputVariable: [Float]] {
+        var values: [OutputVariable: [Float]] = [:]
+        values.reserveCapacity(variables.count)
+        var windCache: (u: [Float], v: [Float])?
         for variable in variables {
             switch variable {
             case .windSpeed10m, .windDirection10m, .windU10m, .windV10m:
                 if windCache == nil {
-                    let u = try reader.spatial(.windU10m), v = try reader.spatial(.windV10m)
-                    windCache = (plan.atTimes(u), plan.atTimes(v))
+                    let u = try reader.spatial(.windU10m) { plan.atTimes($0) }
+                    let v = try reader.spatial(.windV10m) { plan.atTimes($0) }
+                    windCache = (u, v)
                 }
                 guard let wind = windCache else { continue }
                 values[variable] = zip(wind.u, wind.v).map { u, v in
@@ -58,22 +86,14 @@ public struct PointForecaster: Sendable {
                     }
                 }
             case .precipitation, .snowfall:
-                values[variable] = plan.amounts(corners: try reader.corners(variable.sources[0])).map { units.convert($0, variable) }
+                values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, variable) }
             case .weatherCode:
-                values[variable] = plan.intervalValues(try reader.nearest(.weatherCode))
+                values[variable] = try reader.nearest(.weatherCode) { plan.intervalValues($0) }
             default:
-                values[variable] = plan.atTimes(try reader.spatial(variable.sources[0])).map { units.convert($0, variable) }
+                values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0, variable) } }
             }
         }
-        let elevation = domain.reader.stored(.elevation) == nil ? nil : try reader.spatial(.elevation).first
-        let provenance = Provenance(
-            model: domain.metadata.model, modelTitle: domain.metadata.modelTitle,
-            cycle: ModelTime.isoMinutes(domain.metadata.cycle), domain: domain.name,
-            gridSpacingKilometres: domain.metadata.projection.dx / 1000,
-            gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000)
-        return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
-                             provenance: provenance, elevation: elevation, times: times, values: values,
-                             units: units, variables: variables)
+        return values
     }
 
     /// Forecasts for many places, spread over all cores; results in the order of `points`.
@@ -88,92 +108,112 @@ public struct PointForecaster: Sendable {
     }
 }
 
-/// Reads and interpolates one place's series from one domain. Holds its scratch buffers so
-/// that each variable costs four cell decodes (of only the frames the times need) and one
-/// SIMD pass, without allocating per cell.
+/// Reads and interpolates one place's series from one domain, in buffers the forecast lends
+/// it: each variable costs the decodes of its distinct corner cells (of only the frames the
+/// times need) and one SIMD pass, and allocates nothing.
 struct SeriesReader {
+    /// Series slots in the buffer: four corners, the interpolated series, filled totals.
+    static let slots = 6
     let domain: StoredDomain
     let stencil: BilinearStencil
     /// Frames decoded per series: up to the last one the requested times use.
     let count: Int
-    private var corners: [[Float]]
-    private var scratch: [Int32]
+    private let floats: UnsafeMutableBufferPointer<Float>
+    private let scratch: UnsafeMutableBufferPointer<Int32>
+    private let stride: Int
 
-    init(domain: StoredDomain, stencil: BilinearStencil, count: Int) {
+    /// - Parameters:
+    ///   - floats: `slots` x max(count, 1) values.
+    ///   - scratch: max(count, 1) values.
+    init(domain: StoredDomain, stencil: BilinearStencil, count: Int, floats: UnsafeMutableBufferPointer<Float>,
+         scratch: UnsafeMutableBufferPointer<Int32>) {
         self.domain = domain
         self.stencil = stencil
         self.count = count
-        corners = Array(repeating: [Float](repeating: 0, count: count), count: 4)
-        scratch = [Int32](repeating: 0, count: count)
+        self.floats = floats
+        self.scratch = scratch
+        stride = max(count, 1)
     }
 
-    /// The variable's series at the place, interpolated bilinearly (static fields: one value).
-    mutating func spatial(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
-        let steps = min(domain.reader.stored(variable)?.steps ?? 0, count)
-        let cells = [(stencil.i0, stencil.j0), (stencil.i1, stencil.j0), (stencil.i0, stencil.j1), (stencil.i1, stencil.j1)]
-        for (slot, cell) in cells.enumerated() {
-            // Aliased corners (on a node or an edge) share the first read of their cell.
-            if let earlier = cells.prefix(slot).firstIndex(where: { $0 == cell }) {
-                corners[slot] = corners[earlier]
-                continue
+    /// Slot `k` of the buffer, `steps` values.
+    @inline(__always)
+    private func slot(_ k: Int, _ steps: Int) -> UnsafeMutableBufferPointer<Float> {
+        UnsafeMutableBufferPointer(rebasing: floats[(k * stride)..<(k * stride + steps)])
+    }
+
+    /// The variable's series at the place, interpolated bilinearly (static fields: one
+    /// value), handed to `body` (valid only inside it).
+    func spatial<Result>(_ variable: ForecastVariable, _ body: (UnsafeBufferPointer<Float>) -> Result) throws(QueryError) -> Result {
+        let steps = min(domain.reader.steps(variable), count)
+        let s = stencil
+        // Corners (i0, j0), (i1, j0), (i0, j1), (i1, j1); an aliased corner (on a node or an
+        // edge) is its cell's first read, not a second decode.
+        try read(variable, i: s.i0, j: s.j0, into: 0, steps: steps)
+        var c10 = 0, c01 = 0, c11 = 0
+        if s.i1 != s.i0 { try read(variable, i: s.i1, j: s.j0, into: 1, steps: steps); c10 = 1 }
+        if s.j1 != s.j0 { try read(variable, i: s.i0, j: s.j1, into: 2, steps: steps); c01 = 2 }
+        if s.j1 == s.j0 {
+            c11 = c10
+        } else if s.i1 == s.i0 {
+            c11 = c01
+        } else {
+            try read(variable, i: s.i1, j: s.j1, into: 3, steps: steps)
+            c11 = 3
+        }
+        let out = slot(4, steps)
+        if let target = out.baseAddress, let a = slot(0, steps).baseAddress, let b = slot(c10, steps).baseAddress,
+           let c = slot(c01, steps).baseAddress, let d = slot(c11, steps).baseAddress {
+            interpolateSeries(a, b, c, d, weights: s.weights, count: steps, into: target)
+        }
+        return body(UnsafeBufferPointer(out))
+    }
+
+    /// The amount over each requested time's window at the place, from the running totals of
+    /// the distinct cells of the stencil that carry weight (each with its summed weight),
+    /// which must be differenced per cell before they are mixed (`TimePlan.addAmounts`), in
+    /// the units `convert` gives.
+    func amounts(_ variable: ForecastVariable, plan: TimePlan, convert: (Float) -> Float) throws(QueryError) -> [Float] {
+        let s = stencil, w = s.weights
+        let options = (SIMD4<Float>(w.w00, w.w10, w.w01, w.w11), SIMD4<Int>(s.i0, s.i1, s.i0, s.i1), SIMD4<Int>(s.j0, s.j0, s.j1, s.j1))
+        var weights = SIMD4<Float>(), cellI = SIMD4<Int>(), cellJ = SIMD4<Int>(), cells = 0
+        for k in 0..<4 where options.0[k] > 0 {
+            if let found = (0..<cells).first(where: { cellI[$0] == options.1[k] && cellJ[$0] == options.2[k] }) {
+                weights[found] += options.0[k]
+            } else {
+                (weights[cells], cellI[cells], cellJ[cells]) = (options.0[k], options.1[k], options.2[k])
+                cells += 1
             }
-            try read(variable, i: cell.0, j: cell.1, into: slot, steps: steps)
         }
-        var out = [Float](repeating: 0, count: steps)
-        corners[0].withUnsafeBufferPointer { c00 in
-            corners[1].withUnsafeBufferPointer { c10 in
-                corners[2].withUnsafeBufferPointer { c01 in
-                    corners[3].withUnsafeBufferPointer { c11 in
-                        out.withUnsafeMutableBufferPointer { o in
-                            guard let a = c00.baseAddress, let b = c10.baseAddress, let c = c01.baseAddress,
-                                  let d = c11.baseAddress, let target = o.baseAddress else { return }
-                            interpolateSeries(a, b, c, d, weights: stencil.weights, count: steps, into: target)
-                        }
-                    }
-                }
-            }
+        guard cells > 0 else { return Array(repeating: convert(.nan), count: plan.brackets.count) }
+        let steps = min(domain.reader.steps(variable), count)
+        var mixed = [Float](repeating: 0, count: plan.brackets.count)
+        for k in 0..<cells {
+            try read(variable, i: cellI[k], j: cellJ[k], into: 0, steps: steps)
+            plan.addAmounts(totals: UnsafeBufferPointer(slot(0, steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
         }
-        return out
+        for k in mixed.indices {
+            let amount = mixed[k]
+            mixed[k] = convert(amount.isNaN ? .nan : max(amount, 0))
+        }
+        return mixed
     }
 
-    /// The distinct cells of the stencil that carry weight, each with its summed weight and
-    /// its own series: for amounts, which must be differenced per cell before they are mixed.
-    mutating func corners(_ variable: ForecastVariable) throws(QueryError) -> [(weight: Float, series: [Float])] {
-        let w = stencil.weights
-        let options = [(w.w00, stencil.i0, stencil.j0), (w.w10, stencil.i1, stencil.j0),
-                       (w.w01, stencil.i0, stencil.j1), (w.w11, stencil.i1, stencil.j1)]
-        var cells: [(weight: Float, i: Int, j: Int)] = []
-        for (weight, i, j) in options where weight > 0 {
-            if let k = cells.firstIndex(where: { $0.i == i && $0.j == j }) { cells[k].weight += weight } else { cells.append((weight, i, j)) }
-        }
-        let steps = min(domain.reader.stored(variable)?.steps ?? 0, count)
-        var out: [(weight: Float, series: [Float])] = []
-        for cell in cells {
-            try read(variable, i: cell.i, j: cell.j, into: 0, steps: steps)
-            out.append((cell.weight, Array(corners[0].prefix(steps))))
-        }
-        return out
+    /// The series of the stencil's corner with the largest weight (the first such), handed to
+    /// `body`: for categories (weather code) that must not be averaged.
+    func nearest<Result>(_ variable: ForecastVariable, _ body: (UnsafeBufferPointer<Float>) -> Result) throws(QueryError) -> Result {
+        let s = stencil, w = s.weights
+        let weights = SIMD4<Float>(w.w00, w.w10, w.w01, w.w11)
+        let cellI = SIMD4<Int>(s.i0, s.i1, s.i0, s.i1), cellJ = SIMD4<Int>(s.j0, s.j0, s.j1, s.j1)
+        var best = 0
+        for k in 1..<4 where weights[best] < weights[k] { best = k }
+        let steps = min(domain.reader.steps(variable), count)
+        try read(variable, i: cellI[best], j: cellJ[best], into: 0, steps: steps)
+        return body(UnsafeBufferPointer(slot(0, steps)))
     }
 
-    /// The series of the stencil's corner with the largest weight: for categories (weather
-    /// code) that must not be averaged.
-    mutating func nearest(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
-        let w = stencil.weights
-        let options = [(w.w00, stencil.i0, stencil.j0), (w.w10, stencil.i1, stencil.j0),
-                       (w.w01, stencil.i0, stencil.j1), (w.w11, stencil.i1, stencil.j1)]
-        let best = options.max { $0.0 < $1.0 } ?? options[0]
-        let steps = min(domain.reader.stored(variable)?.steps ?? 0, count)
-        try read(variable, i: best.1, j: best.2, into: 0, steps: steps)
-        return Array(corners[0].prefix(steps))
-    }
-
-    private mutating func read(_ variable: ForecastVariable, i: Int, j: Int, into slot: Int, steps: Int) throws(QueryError) {
+    private func read(_ variable: ForecastVariable, i: Int, j: Int, into k: Int, steps: Int) throws(QueryError) {
         do {
-            try corners[slot].withUnsafeMutableBufferPointer { (output) throws(StoreError) in
-                try scratch.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
-                    try domain.reader.readSeries(variable, i: i, j: j, into: output, scratch: buffer, count: steps)
-                }
-            }
+            try domain.reader.readSeries(variable, i: i, j: j, into: slot(k, steps), scratch: scratch, count: steps)
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
@@ -200,17 +240,16 @@ struct TimePlan {
         framesNeeded = min(last + 1, frames.count)
     }
 
-    /// Linear in time between the bracketing frames (exactly a frame's value on a frame).
-    func atTimes(_ series: [Float]) -> [Float] {
-        if series.count == 1 { return Array(repeating: series[0], count: brackets.count) }
-        return series.withUnsafeBufferPointer { buffer in
-            brackets.map { $0.map { $0.value(of: buffer) } ?? .nan }
-        }
+    /// Linear in time between the bracketing frames (exactly a frame's value on a frame), in
+    /// the units `convert` gives.
+    func atTimes(_ series: UnsafeBufferPointer<Float>, _ convert: (Float) -> Float = { $0 }) -> [Float] {
+        if series.count == 1 { return Array(repeating: convert(series[0]), count: brackets.count) }
+        return brackets.map { convert($0.map { $0.value(of: series) } ?? .nan) }
     }
 
     /// The value of the interval holding each time: the first frame at or after it (weather
     /// codes describe the interval ending at their frame).
-    func intervalValues(_ series: [Float]) -> [Float] {
+    func intervalValues(_ series: UnsafeBufferPointer<Float>) -> [Float] {
         brackets.map { bracket in
             guard let bracket else { return .nan }
             let frame = bracket.isOnFrame ? bracket.lower : bracket.upper
@@ -218,48 +257,44 @@ struct TimePlan {
         }
     }
 
-    /// The amount over (time - window, time] at the place, from the running totals of the
-    /// cells around it: each cell's own amount (`amounts(totals:)`), then mixed with the
-    /// bilinear weights. An amount is only ever built from the same interval at every cell
-    /// used: when any weighted cell's amount is unknown, the place's amount is unknown
-    /// (policy "answer unknown", docs/VARIABLES.md). Interpolating the totals first would
-    /// let a gap at one cell leak the other cells' rain of the gap into the next known hour
-    /// (issue 15, item 1).
-    func amounts(corners: [(weight: Float, series: [Float])]) -> [Float] {
-        var mixed = [Float](repeating: 0, count: brackets.count)
-        for corner in corners {
-            for (k, amount) in amounts(totals: corner.series).enumerated() { mixed[k] += corner.weight * amount }
+    /// Adds `weight` x one cell's amount over (time - window, time] to `mixed`, for each time.
+    ///
+    /// The amount comes from the cell's running totals (one per frame): the difference of the
+    /// totals interpolated linearly in time, so sums over any window equal the stored total
+    /// difference. A missing total marks its interval unknown; it counted as zero in later
+    /// totals, so later intervals stay exact. An amount is only ever built from the same
+    /// interval at every cell used: when any weighted cell's amount is unknown, the place's
+    /// amount is unknown (policy "answer unknown", docs/VARIABLES.md). Interpolating the totals
+    /// first would let a gap at one cell leak the other cells' rain of the gap into the next
+    /// known hour (issue 15, item 1).
+    /// - Parameter filled: room for `totals.count` values.
+    func addAmounts(totals: UnsafeBufferPointer<Float>, filled: UnsafeMutableBufferPointer<Float>, weight: Float,
+                    into mixed: inout [Float]) {
+        // Totals with unknown intervals filled by the previous known total.
+        var previous: Float = 0
+        for k in totals.indices {
+            if totals[k].isNaN { filled[k] = previous } else { previous = totals[k]; filled[k] = previous }
         }
-        return corners.isEmpty ? Array(repeating: .nan, count: brackets.count) : mixed.map { $0.isNaN ? .nan : max($0, 0) }
+        let buffer = UnsafeBufferPointer(rebasing: filled[0..<totals.count])
+        for index in brackets.indices {
+            mixed[index] += weight * amount(at: index, totals: totals, filled: buffer)
+        }
     }
 
-    /// The amount over (time - window, time] from one cell's running totals (one per frame): the
-    /// difference of the totals interpolated linearly in time, so sums over any window equal
-    /// the stored total difference. A missing total marks its interval unknown; it counted as
-    /// zero in later totals, so later intervals stay exact.
-    func amounts(totals: [Float]) -> [Float] {
-        // Totals with unknown intervals filled by the previous known total.
-        var filled = totals
-        var previous: Float = 0
-        for k in filled.indices {
-            if filled[k].isNaN { filled[k] = previous } else { previous = filled[k] }
+    /// One cell's amount for the time at `index` (see `addAmounts`).
+    private func amount(at index: Int, totals: UnsafeBufferPointer<Float>, filled: UnsafeBufferPointer<Float>) -> Float {
+        guard let end = brackets[index] else { return .nan }
+        guard let start = windowStarts[index] else {
+            // Only the first frame's own stored interval is known before the run.
+            return onFirstFrame[index] && !totals.isEmpty ? totals[0] : .nan
         }
-        return filled.withUnsafeBufferPointer { buffer in
-            brackets.indices.map { index in
-                guard let end = brackets[index] else { return .nan }
-                guard let start = windowStarts[index] else {
-                    // Only the first frame's own stored interval is known before the run.
-                    return onFirstFrame[index] && !totals.isEmpty ? totals[0] : .nan
-                }
-                // Any unknown interval inside (start, end] makes the amount unknown.
-                let upperFrame = end.isOnFrame ? end.lower : end.upper
-                var k = start.lower + 1
-                while k <= max(upperFrame, start.lower + 1) {
-                    if k < totals.count && totals[k].isNaN { return .nan }
-                    k += 1
-                }
-                return max(end.value(of: buffer) - start.value(of: buffer), 0)
-            }
+        // Any unknown interval inside (start, end] makes the amount unknown.
+        let upperFrame = end.isOnFrame ? end.lower : end.upper
+        var k = start.lower + 1
+        while k <= max(upperFrame, start.lower + 1) {
+            if k < totals.count && totals[k].isNaN { return .nan }
+            k += 1
         }
+        return max(end.value(of: filled) - start.value(of: filled), 0)
     }
 }

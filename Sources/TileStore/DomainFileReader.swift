@@ -7,7 +7,8 @@ import Synchronization
 /// from the file. Blocks are read with `pread` into a bounded cache (`BlockCache`), never
 /// mapped, so a file that shrinks under a reader is an error, never a SIGBUS.
 ///
-/// Thread-safe: the source is read with positional reads and the cache is behind a mutex.
+/// Thread-safe: the source is read with positional reads; cached blocks are shared without a
+/// lock (see `BlockCache`).
 public final class DomainFileReader: Sendable {
     /// Bytes of verified blocks a reader keeps by default (a whole store file is a few MB).
     public static let defaultCacheBudget = 64 << 20
@@ -17,8 +18,13 @@ public final class DomainFileReader: Sendable {
     private let source: any ByteSource
     private let index: [BlockEntry]
     private let cache: BlockCache
+    /// Where the data area starts in the file (the cache keeps blocks at their offset from it).
+    private let dataStart: Int
     /// The stored variables by catalog order, for constant-time lookup on the point path.
     private let storedByVariable: [DomainFileMetadata.StoredVariable?]
+    /// The same, without the names: a copy holds no references, so the point path takes one
+    /// per series read without retaining anything.
+    private let layouts: [SeriesLayout?]
 
     /// Opens and checks a domain file.
     ///
@@ -98,11 +104,17 @@ public final class DomainFileReader: Sendable {
         try Self.checkSanity(metadata, path: path)
         let stored = metadata.variables
         storedByVariable = ForecastVariable.allCases.map { variable in stored.first { $0.name == variable.rawValue } }
-        cache = BlockCache(blocks: entries.count, budget: cacheBudget)
+        layouts = storedByVariable.map { $0.map { SeriesLayout(firstBlock: $0.firstBlock, steps: $0.steps, step: $0.step) } }
+        // The blocks lie between the header and the index (checked above, entry by entry).
+        dataStart = DomainFileFormat.headerSize
+        cache = BlockCache(path: path, blocks: entries.count, dataSize: Int(trailer.indexOffset) - dataStart, budget: cacheBudget)
     }
 
     /// How the block cache has done so far.
     public var cacheStatistics: BlockCacheStatistics { cache.statistics }
+
+    /// Whether the cache keeps every block it reads (the file's data fits its budget).
+    package var isCacheResident: Bool { cache.isResident }
 
     /// Refuses metadata no query can use (DX = 0, times that do not increase, a corner off the
     /// globe), at open, so that `inspect --verify` and a query agree on what is damage.
@@ -178,7 +190,7 @@ public final class DomainFileReader: Sendable {
     /// (at least `steps` long), so a hot loop allocates nothing.
     public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>,
                            scratch: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) throws(StoreError) {
-        guard let stored = stored(variable) else {
+        guard let stored = layouts[variable.catalogIndex] else {
             throw .badRequest("\(path): \(variable.rawValue) is not stored for d\(metadata.domain)")
         }
         let wanted = min(count ?? stored.steps, stored.steps)
@@ -188,8 +200,7 @@ public final class DomainFileReader: Sendable {
         }
         let place = metadata.locate(i: i, j: j)
         let blockIndex = stored.firstBlock + place.tile
-        let block = try block(blockIndex)
-        let decoded = block.withUnsafeBytes {
+        let decoded = try withBlock(blockIndex) {
             SeriesCodec.decode(block: $0, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch, count: wanted)
         }
         guard decoded else {
@@ -203,6 +214,14 @@ public final class DomainFileReader: Sendable {
     @inline(__always)
     public func stored(_ variable: ForecastVariable) -> DomainFileMetadata.StoredVariable? {
         storedByVariable[variable.catalogIndex]
+    }
+
+    /// Values per series of a variable: 1 for a static field, the number of times otherwise,
+    /// 0 when the file does not hold it. Cheaper than `stored(_:)` on a hot path (no copy of
+    /// the names).
+    @inline(__always)
+    public func steps(_ variable: ForecastVariable) -> Int {
+        layouts[variable.catalogIndex]?.steps ?? 0
     }
 
     /// Array form of `readSeries(_:i:j:into:)`.
@@ -223,39 +242,54 @@ public final class DomainFileReader: Sendable {
         for (position, stored) in metadata.variables.enumerated() {
             for tile in 0..<metadata.tileCount {
                 let blockIndex = stored.firstBlock + tile
-                let block = try block(blockIndex)
                 let tileX = tile % metadata.tilesAcross, tileY = tile / metadata.tilesAcross
                 let width = min(metadata.tileWidth, metadata.westEast - tileX * metadata.tileWidth)
                 let height = min(metadata.tileHeight, metadata.southNorth - tileY * metadata.tileHeight)
                 var scratch = [Int32](repeating: 0, count: stored.steps)
-                for cell in 0..<(width * height) {
-                    let ok = scratch.withUnsafeMutableBufferPointer { output in
-                        block.withUnsafeBytes { SeriesCodec.decode(block: $0, cells: width * height, steps: stored.steps, cell: cell, into: output) }
+                let ok = try withBlock(blockIndex) { block in
+                    scratch.withUnsafeMutableBufferPointer { output in
+                        (0..<(width * height)).allSatisfy { cell in
+                            SeriesCodec.decode(block: block, cells: width * height, steps: stored.steps, cell: cell, into: output)
+                        }
                     }
-                    if !ok { throw .corrupt(path: path, detail: "block \(blockIndex) (variable \(position)) does not decode") }
                 }
+                if !ok { throw .corrupt(path: path, detail: "block \(blockIndex) (variable \(position)) does not decode") }
             }
         }
         return index.count
     }
 
-    /// The bytes of one block: from the cache, or read from the file and its checksum verified.
-    private func block(_ blockIndex: Int) throws(StoreError) -> [UInt8] {
+    /// Runs `body` on one block's bytes: from the cache, or read from the file and its checksum
+    /// verified first.
+    @inline(__always)
+    private func withBlock<Result>(_ blockIndex: Int, _ body: (UnsafeRawBufferPointer) -> Result) throws(StoreError) -> Result {
         guard blockIndex >= 0, blockIndex < index.count else {
             throw .corrupt(path: path, detail: "block \(blockIndex) is not in the index")
         }
-        if let cached = cache.get(blockIndex) { return cached }
+        let entry = index[blockIndex]
+        return try cache.withBlock(blockIndex, offset: Int(entry.offset) - dataStart, length: Int(entry.length),
+                                   load: { () throws(StoreError) in try load(blockIndex) }, body)
+    }
+
+    /// One block read from the file, its checksum verified.
+    private func load(_ blockIndex: Int) throws(StoreError) -> [UInt8] {
         let entry = index[blockIndex]
         let bytes = try source.read(offset: Int(entry.offset), count: Int(entry.length))
         guard checksum(bytes) == entry.crc else {
             throw .checksumMismatch(path: path, part: "data block \(blockIndex)")
         }
-        cache.put(blockIndex, bytes)
         return bytes
     }
 
     /// Bytes of the file when it was opened.
     public var fileSize: Int { source.size }
+}
+
+/// Where a stored variable's series are and how they are scaled.
+private struct SeriesLayout {
+    let firstBlock: Int
+    let steps: Int
+    let step: Float
 }
 
 /// `withUnsafeBytes` for a body that throws `StoreError` (the standard one loses the type).

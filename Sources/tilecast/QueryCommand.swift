@@ -198,6 +198,11 @@ final class StandardOutput {
         if buffer.count >= limit { flush() }
     }
 
+    func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= limit { flush() }
+    }
+
     func flush() {
         buffer.withUnsafeBytes { raw in
             var offset = 0

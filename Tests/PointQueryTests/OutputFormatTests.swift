@@ -1,7 +1,7 @@
 import Catalog
 import Foundation
 import GridGeometry
-import PointQuery
+@testable import PointQuery
 import TestSupport
 import XCTest
 
@@ -47,6 +47,131 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertEqual(csv[1].split(separator: ",", omittingEmptySubsequences: false)[column], "360")
         let table = renderer.render([answer], format: .table, single: true)
         XCTAssertFalse(table.split(separator: "\n").dropFirst(4).contains { $0.split(separator: " ").contains("0") }, table)
+    }
+
+    /// The JSON and CSV written byte by byte are the layout the string-built renderer wrote
+    /// (issue 12 moved it to bytes): checked against a transcription of that layout here,
+    /// with a missing value, a name to quote, a failed place and a time zone.
+    func testJSONAndCSVBytesAreTheStringLayout() throws {
+        let forecast = try forecast(hours: 3)
+        // A gap: the second hour's temperature missing (null in JSON, empty in CSV).
+        var values = forecast.values
+        values[.temperature2m]?[1] = .nan
+        let gapped = PointForecast(latitude: forecast.latitude, longitude: forecast.longitude, provenance: forecast.provenance,
+                                   elevation: 12.4, times: forecast.times, values: values, units: forecast.units,
+                                   variables: forecast.variables)
+        let answers = [PlaceAnswer(name: "Sintra, \"old\" town", latitude: 38.55, longitude: -9.35, result: .success(gapped)),
+                       PlaceAnswer(latitude: 1, longitude: 2, line: 3, result: .failure(.outsideDomains(latitude: 1, longitude: 2, extents: ["d01"])))]
+        for zone in [nil, TimeZone(identifier: "Asia/Kathmandu")] {
+            let renderer = ForecastRenderer(timeZone: zone, dailyVariables: [], times: forecast.times)
+            XCTAssertEqual(renderer.render(answers, format: .json, single: false), Self.referenceJSON(answers, zone: zone))
+            XCTAssertEqual(renderer.render(answers, format: .csv, single: false), Self.referenceCSV(answers, zone: zone))
+        }
+    }
+
+    /// The layout of the string-built renderer, transcribed.
+    private static func referenceJSON(_ answers: [PlaceAnswer], zone: TimeZone?) -> String {
+        func quote(_ text: String) -> String { ForecastRenderer.jsonQuoted(text) }
+        func object(_ fields: [(String, String)], indent: Int) -> String {
+            let pad = String(repeating: "  ", count: indent), close = String(repeating: "  ", count: indent - 1)
+            return "{\n" + fields.map { "\(pad)\(quote($0.0)): \($0.1)" }.joined(separator: ",\n") + "\n\(close)}"
+        }
+        let objects = answers.map { answer -> String in
+            var fields: [(String, String)] = []
+            if let name = answer.name { fields.append(("name", quote(name))) }
+            switch answer.result {
+            case .failure(let error):
+                fields += [("latitude", "\(answer.latitude)"), ("longitude", "\(answer.longitude)")]
+                if let line = answer.line { fields.append(("line", "\(line)")) }
+                fields += [("error", quote(error.description)), ("exit_code", "\(error.exitCode)")]
+            case .success(let f):
+                let p = f.provenance
+                fields += [("latitude", "\(f.latitude)"), ("longitude", "\(f.longitude)"),
+                           ("elevation", f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null"),
+                           ("model", quote(p.model)), ("model_title", quote(p.modelTitle)), ("cycle", quote(p.cycle)),
+                           ("domain", quote(p.domain)), ("grid_spacing_km", String(format: "%g", p.gridSpacingKilometres)),
+                           ("grid_position", "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}")]
+                if let zone { fields.append(("timezone", quote(zone.identifier))) }
+                var units = [("time", quote("iso8601"))]
+                var hourly = [("time", "[" + f.times.map { quote(label($0, zone)) }.joined(separator: ", ") + "]")]
+                for variable in f.variables {
+                    units.append((variable.rawValue, quote(f.units.symbol(variable))))
+                    hourly.append((variable.rawValue, "[" + (f.values[variable] ?? []).map {
+                        ForecastRenderer.formatted($0, variable, f.units) ?? "null" }.joined(separator: ", ") + "]"))
+                }
+                fields += [("hourly_units", object(units, indent: 2)), ("hourly", object(hourly, indent: 2))]
+            }
+            return object(fields, indent: 1)
+        }
+        return "[\n" + objects.joined(separator: ",\n") + "\n]"
+    }
+
+    private static func referenceCSV(_ answers: [PlaceAnswer], zone: TimeZone?) -> String {
+        func field(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? []
+        var lines = [(["name", "latitude", "longitude", "time", "model", "cycle", "domain", "grid_i", "grid_j"] + variables.map(\.rawValue)).joined(separator: ",")]
+        for answer in answers {
+            guard case .success(let f) = answer.result else { continue }
+            let p = f.provenance
+            for (t, time) in f.times.enumerated() {
+                lines.append(([field(answer.name ?? ""), "\(f.latitude)", "\(f.longitude)", label(time, zone), field(p.model), field(p.cycle),
+                               field(p.domain), "\(p.gridI)", "\(p.gridJ)"]
+                              + variables.map { ForecastRenderer.formatted(f.values[$0]?[t] ?? .nan, $0, f.units) ?? "" }).joined(separator: ","))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "2026-11-22T01:00Z", or local time with its offset.
+    private static func label(_ time: Int64, _ zone: TimeZone?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone ?? TimeZone(identifier: "UTC")
+        formatter.dateFormat = zone == nil ? "yyyy-MM-dd'T'HH:mm'Z'" : "yyyy-MM-dd'T'HH:mmxxx"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+    }
+
+    /// The byte-level helpers of a large query say what the Foundation/Character versions say:
+    /// lines of a points file (LF, CR LF, CR, VT, FF, blank lines, a final newline or none),
+    /// fields with quotes and spaces, and "%g" of a grid spacing.
+    func testByteHelpersMatchTheirStringVersions() {
+        for text in ["lat,lon\n1,2\r\n3,4\r5,6\u{0B}7,8\u{0C}\n\n  \t\n", "lat,lon\n1,2", "", "\n", "a\r\n\r\nb\r", "é,lon\n1,2\n"] {
+            XCTAssertEqual(PointsFile.splitLines(text), text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline), text.debugDescription)
+        }
+        for line in [" 38.5 ,\t-9.1 ", "\"Lisbon, PT\",38.7,-9.1", "a,,b,", "\t", ""] {
+            let reference = line.split(separator: ",", omittingEmptySubsequences: false).isEmpty ? [""] : Self.referenceFields(line)
+            XCTAssertEqual(PointsFile.split(Substring(line)), reference, line.debugDescription)
+            XCTAssertEqual(PointsFile.isBlank(Substring(line)), line.trimmingCharacters(in: .whitespaces).isEmpty, line.debugDescription)
+        }
+        for value in [9.0, 3.0, 1.0, 27.0, 0.0, 3.3333333, 0.5, 12_000.0, 123_456.0, -0.0, -3.0, 1e-7] {
+            XCTAssertEqual(ForecastRenderer.shortest(value), String(format: "%g", value), "\(value)")
+        }
+    }
+
+    /// CSV fields as the Character-by-Character splitter made them.
+    private static func referenceFields(_ line: String) -> [String] {
+        var fields: [String] = [], current = "", quoted = false
+        for character in line {
+            if character == "\"" { quoted.toggle(); continue }
+            if character == "," && !quoted { fields.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
+            current.append(character)
+        }
+        fields.append(current.trimmingCharacters(in: .whitespaces))
+        return fields
+    }
+
+    /// Variables are hashed and ordered by their place in the catalog, without building it.
+    func testVariablesOrderAndHashByCatalogPosition() {
+        let all = OutputVariable.allCases
+        for (k, variable) in all.enumerated() {
+            XCTAssertEqual(all.firstIndex { !($0 < variable) && !(variable < $0) }, k, "\(variable)")
+            if k > 0 { XCTAssertTrue(all[k - 1] < variable) }
+        }
+        XCTAssertEqual(Set(all.map(\.hashValue)).count, all.count)
+        let table = Dictionary(uniqueKeysWithValues: all.map { ($0, $0.rawValue) })
+        for variable in all { XCTAssertEqual(table[variable], variable.rawValue) }
     }
 
     /// The request's time labels are made once; a place with other times (a points file
