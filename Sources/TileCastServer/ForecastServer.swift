@@ -107,8 +107,10 @@ struct FrontMiddleware: RouterMiddleware {
         }
         let duration = clock.now - started
         metrics.record(route: ServerMetrics.route(request.uri.path), status: response.status.code, duration: duration)
-        let milliseconds = Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000
-        logger.info("\(request.method) \(target.prefix(300)) \(response.status.code) \(String(format: "%.2f", milliseconds))ms")
+        // Hundredths of a millisecond, formatted by hand (String(format:) goes through Foundation).
+        let hundredths = duration.components.seconds * 100_000 + duration.components.attoseconds / 10_000_000_000_000
+        let fraction = hundredths % 100
+        logger.info("\(request.method) \(target.prefix(300)) \(response.status.code) \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms")
         return response
     }
 }
