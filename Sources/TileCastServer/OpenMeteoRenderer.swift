@@ -206,7 +206,10 @@ struct OpenMeteoRenderer {
 struct JSONBytes {
     var bytes: [UInt8] = []
 
-    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func raw(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
     mutating func quoted(_ text: String) { raw(JSONText.quoted(text)) }
     /// `,"name":` (a member after the first of an object), for the server's own names
     /// (variables, aggregates), which need no escaping.

@@ -12,7 +12,7 @@ package struct TimeZoneTable: Sendable {
     let columns: Int
     let rows: Int
     let cellDegrees: Double
-    let names: [String]
+    package let names: [String]
     /// Per row, each run's last column + 1 (ascending) and its zone index.
     let runEnds: [[UInt16]]
     let runZones: [[UInt16]]
