@@ -21,6 +21,8 @@ package struct ServerConfiguration: Sendable {
     package var maxURLBytes: Int = 8192
     /// Seconds since 1970 (a parameter so tests can fix "now").
     package var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    /// The store's named places for the page (`--places places.csv`), in the file's order.
+    package var places: [NamedPlace] = []
     /// Test hook: awaited inside a forecast's in-flight slot, before the work (nil in use).
     package var beforeForecast: (@Sendable () async -> Void)?
 
@@ -28,6 +30,36 @@ package struct ServerConfiguration: Sendable {
         self.storeRoot = storeRoot
         self.host = host
         self.port = port
+    }
+}
+
+/// A place the page offers by name.
+package struct NamedPlace: Sendable, Equatable {
+    package let name: String
+    package let latitude: Double
+    package let longitude: Double
+
+    package init(name: String, latitude: Double, longitude: Double) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Reads `--places`: a CSV with a header naming name, latitude and longitude (the points
+    /// file's rules: `lat`/`lon` accepted, quotes protect commas, `#` lines skipped).
+    ///
+    /// - Throws: `QueryError.badRequest` naming the file and the line at fault.
+    package static func read(path: String) throws(QueryError) -> [NamedPlace] {
+        let rows = try PointsFile.read(path: path)
+        var places: [NamedPlace] = []
+        for row in rows {
+            let line = row.point.line.map { ":\($0)" } ?? ""
+            guard let name = row.name, !name.isEmpty else {
+                throw .badRequest("\(path)\(line): no name; expected name,latitude,longitude")
+            }
+            places.append(NamedPlace(name: name, latitude: row.point.latitude, longitude: row.point.longitude))
+        }
+        return places
     }
 }
 
@@ -192,8 +224,9 @@ package struct ForecastServer: Sendable {
                             body: .init(byteBuffer: ByteBuffer(string: try result.get())))
         }
 
+        let page = Page.html(places: configuration.places)
         router.get("/") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Page.html)))
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
 
         router.get("/health") { _, _ -> Response in
