@@ -129,6 +129,9 @@ package struct ForecastEngine: Sendable {
         }
     }
 
+    /// From this many places a request on, its places are computed on every core.
+    static let placesWorthSplitting = 16
+
     /// The variables of the legacy `current_weather` block.
     static let currentWeatherVariables: [OutputVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .weatherCode]
 
@@ -155,12 +158,10 @@ package struct ForecastEngine: Sendable {
     package func respond(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> (body: [UInt8], contentType: String) {
         let started = DispatchTime.now().uptimeNanoseconds
         let stores = try stores(for: parameters.model)
-        var places: [PlaceForecast] = []
-        places.reserveCapacity(parameters.latitudes.count)
         // The times of each zone the places are in (one zone unless timezone=auto).
         var timesByZone: [String: RequestTimes] = [:]
-        // Places one after another on this worker thread: many places in one request are
-        // spread by the server's bounded concurrency across requests, not inside one.
+        var jobs: [(latitude: Double, longitude: Double, times: RequestTimes)] = []
+        jobs.reserveCapacity(parameters.latitudes.count)
         for (latitude, longitude) in zip(parameters.latitudes, parameters.longitudes) {
             let zone = parameters.zone(latitude: latitude, longitude: longitude)
             let times: RequestTimes
@@ -168,7 +169,28 @@ package struct ForecastEngine: Sendable {
                 times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
                 timesByZone[zone.name] = times
             }
-            places.append(try place(latitude: latitude, longitude: longitude, parameters: parameters, times: times, stores: stores))
+            jobs.append((latitude, longitude, times))
+        }
+        // A request of a few places is computed on this worker thread; one of many places is
+        // split over the cores (it holds one in-flight slot, and answers sooner: S3).
+        let work = jobs
+        let parts = work.count >= Self.placesWorthSplitting ? min(jobs.count, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
+            (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
+                do throws(APIError) {
+                    return .success(try place(latitude: work[k].latitude, longitude: work[k].longitude, parameters: parameters,
+                                              times: work[k].times, stores: stores))
+                } catch { return .failure(error) }
+            }
+        }
+        var places: [PlaceForecast] = []
+        places.reserveCapacity(work.count)
+        // The first failing place, in the request's order, is the answer.
+        for result in computed.joined() {
+            switch result {
+            case .success(let place): places.append(place)
+            case .failure(let error): throw error
+            }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         let renderer = OpenMeteoRenderer(parameters: parameters, generationMilliseconds: elapsed)
