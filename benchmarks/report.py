@@ -100,12 +100,46 @@ def perf_section(perf):
     return lines
 
 
+def server_section(data_dir):
+    """S1-S5 (`tilecast serve`, benchmarks/server_bench.py) as Markdown lines; [] when not run."""
+    path = os.path.join(data_dir, "server.json")
+    if not os.path.exists(path):
+        return []
+    d = load(path)
+    s1, s2, s3, s4, s5 = d["S1"], d["S2"], d["S3"], d["S4"], d["S5"]
+    ours, nginx = s1["ours"], s1["nginx"]
+    out = ["## tilecast serve (S1-S5)\n",
+           f"wrk on loopback, {ours['threads']} threads, every request a seeded random place inside WRF d01 "
+           f"({d['request']}); store: {d['store']}. nginx serves one such response as a static file to the "
+           f"same script and settings, in the same run." + (" **Quick run.**" if d.get("quick") else "") + "\n",
+           "| id | what | measured | target | verdict |", "|---|---|---|---|---|",
+           f"| S1 | requests/s, {ours['connections']} connections | {ours['per_s']:,.0f}/s; nginx {nginx['per_s']:,.0f}/s: "
+           f"**{s1['ratio']:.2f}x** (server CPU {s1['server_cpu_us_per_request']:.0f} us/request) | >= 0.5x | {verdict(s1['ratio'] >= 0.5, True)} |",
+           f"| S2 | p99 at {ours['connections']} connections | {s2['p99_ms_64']:.2f} ms | <= 10 ms | {verdict(s2['p99_ms_64'] <= 10, True)} |",
+           f"| S2 | p50 at 1 connection | {s2['p50_ms_1']:.3f} ms (nginx {s2['nginx_p50_ms_1']:.3f} ms) | <= 0.5 ms | {verdict(s2['p50_ms_1'] <= 0.5, True)} |",
+           f"| S3 | generationtime_ms, 100 places | median {s3['median_ms']:.2f} ms, p90 {s3['p90_ms']:.2f} ms ({s3['requests']} requests) "
+           f"| <= 3 ms | {verdict(s3['median_ms'] <= 3, True)} |",
+           f"| S4 | RSS after {s4['requests']:,} requests vs after {s4['requests_first']:,} | {s4['rss_kB'] / 1024:.1f} MB vs "
+           f"{s4['rss_first_kB'] / 1024:.1f} MB ({s4['growth']:+.1%}), peak {s4['peak_kB'] / 1024:.1f} MB"
+           + ("" if s4["requests"] >= s4["target_requests"] else f" (fewer than the {s4['target_requests']:,} asked: the stage's time budget)")
+           + f" | within 10 %, peak <= 256 MB | {verdict(abs(s4['growth']) <= 0.10 and s4['peak_kB'] <= 256 * 1024, True)} |",
+           f"| S5 | Python peer (http.server + xarray reading the wrfout per request) | {s5['peer']['per_s']:,.1f}/s; "
+           f"ours **{s5['ratio']:,.0f}x** | report | - |", ""]
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", default="benchmarks/data")
     parser.add_argument("--command", default="Scripts/bench")
     parser.add_argument("--output", default="benchmarks/RESULTS.md")
+    parser.add_argument("--only", choices=["server"], help="render only this stage, to --output")
     args = parser.parse_args()
+    if args.only == "server":
+        with open(args.output, "w") as f:
+            f.write("\n".join([f"# tilecast serve benchmarks\n", f"`{args.command}`, {machine()}.\n"] + server_section(args.data_dir)))
+        print(f"report: wrote {args.output}")
+        return
 
     portable = load(os.path.join(args.data_dir, "bench-portable.json"))
     fast = load(os.path.join(args.data_dir, "bench-fast.json"))
@@ -252,6 +286,7 @@ def main():
 
     perf_path = os.path.join(args.data_dir, "perf.json")
     out.extend(perf_section(load(perf_path)) if os.path.exists(perf_path) else [])
+    out.extend(server_section(args.data_dir))
 
     out.append("## Notes (hand-written)\n")
     out.append("<!-- notes:begin -->\n" + notes + "<!-- notes:end -->\n")

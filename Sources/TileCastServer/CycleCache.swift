@@ -6,33 +6,108 @@ import TileStore
 
 /// The opened cycles the server answers from, one per model, following each model's `latest`.
 ///
-/// Every request asks `current(model:)`, which reads where `latest` points now (a readlink and
-/// a few stats): when `tilecast extract` publishes a new cycle, the next request opens it and
-/// later requests share it. A request holds the `ForecastStore` it was given until it finishes;
-/// its files stay open (read with pread), so a cycle that `--keep` prunes meanwhile is still
-/// read whole by the requests already on it, and freed when the last one lets go.
+/// Every request asks which cycle `latest` names now: when `tilecast extract` publishes a new
+/// cycle, the next request opens it and later requests share it. Asking is cheap on purpose
+/// (it runs per request): the store folder's stat tells whether its list of model folders can
+/// have changed (a folder added or removed changes the folder's mtime), and two readlinks per
+/// model (`latest`, then the cycle link it names) tell whether the cycle is the one already
+/// open; only a change runs the full, checked resolution (`CycleStore.resolve`) and opens the
+/// new cycle. A request holds the `ForecastStore` it was given until it finishes; its files
+/// stay open (read with pread), so a cycle that `--keep` prunes meanwhile is still read whole
+/// by the requests already on it, and freed when the last one lets go.
 package final class CycleCache: Sendable {
     package let root: String
-    private let opened = Mutex<[String: ForecastStore]>([:])
+
+    private struct Opened {
+        let store: ForecastStore
+        /// The texts of `latest` and of the cycle link it named when the store was opened.
+        let latest: String
+        let cycleLink: String
+    }
+
+    /// The store folder's identity and modification time: equal stamps, same model folders.
+    private struct Stamp: Equatable {
+        let device: UInt64, inode: UInt64, seconds: Int, nanoseconds: Int
+    }
+
+    private struct State {
+        var opened: [String: Opened] = [:]
+        var stamp: Stamp?
+        var folders: [String] = []
+    }
+
+    private let state = Mutex<State>(State())
 
     package init(root: String) { self.root = root }
 
+    /// A symbolic link's text, read into a stack buffer (this runs several times a request).
+    private static func link(_ path: String) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            let length = readlink(path, base, buffer.count)
+            guard length >= 0, length < buffer.count else { return nil }
+            return String(decoding: UnsafeRawBufferPointer(start: base, count: length), as: UTF8.self)
+        }
+    }
+
+    private static func stamp(_ path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Stamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                     seconds: Int(info.st_mtim.tv_sec), nanoseconds: Int(info.st_mtim.tv_nsec))
+    }
+
+    /// The store's visible folders (candidates for models), listed again only when the store
+    /// folder changed.
+    private func folders() -> [String] {
+        guard let stamp = Self.stamp(root) else { return [] }
+        if let known = state.withLock({ $0.stamp == stamp ? $0.folders : nil }) { return known }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [])
+            .filter { !$0.hasPrefix(".") && StoreFileSystem.kind(root + "/" + $0) == .directory }.sorted()
+        state.withLock {
+            $0.stamp = stamp
+            $0.folders = names
+        }
+        return names
+    }
+
     /// The models of the store (folders with a `latest` link), sorted.
-    package func models() -> [String] { CycleStore.models(root: root) }
+    package func models() -> [String] {
+        folders().filter { Self.link(root + "/" + $0 + "/latest") != nil }
+    }
 
     /// The model's latest cycle, opened once per publication.
     ///
     /// - Throws: `QueryError.store` when it cannot be opened (missing, damaged, being replaced).
     package func current(model: String) throws(QueryError) -> ForecastStore {
+        try current(model: model, latest: Self.link(root + "/" + model + "/latest"))
+    }
+
+    /// As `current(model:)`, with `latest`'s text already read.
+    private func current(model: String, latest: String?) throws(QueryError) -> ForecastStore {
+        let modelFolder = root + "/" + model
+        if let latest, StoreFileSystem.isPlainName(latest),
+           let cycleLink = Self.link(modelFolder + "/" + latest),
+           let known = state.withLock({ $0.opened[model] }), known.latest == latest, known.cycleLink == cycleLink {
+            return known.store
+        }
+        // Something changed (or nothing is open yet): the full, checked resolution.
+        let latest = Self.link(modelFolder + "/latest") ?? ""
+        let cycleLink = StoreFileSystem.isPlainName(latest) ? Self.link(modelFolder + "/" + latest) ?? "" : ""
         let folder: String
         do throws(StoreError) { folder = try CycleStore.resolve(root: root, model: model).folder } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
-        if let cached = opened.withLock({ $0[model] }), cached.folder == folder { return cached }
+        if let cached = state.withLock({ $0.opened[model] }), cached.store.folder == folder {
+            state.withLock { $0.opened[model] = Opened(store: cached.store, latest: latest, cycleLink: cycleLink) }
+            return cached.store
+        }
         // Opened outside the lock: opening reads every domain's header; two requests racing
         // here both open, and the last one stored wins (both are the same cycle).
         let store = try ForecastStore(root: root, model: model)
-        opened.withLock { $0[model] = store }
+        // Remembered under the links read before resolving: if a publication raced in between,
+        // the next request sees links that differ and resolves again.
+        state.withLock { $0.opened[model] = Opened(store: store, latest: latest, cycleLink: cycleLink) }
         return store
     }
 
@@ -40,8 +115,10 @@ package final class CycleCache: Sendable {
     package func all() -> (stores: [ForecastStore], problems: [String]) {
         var stores: [ForecastStore] = []
         var problems: [String] = []
-        for model in models() {
-            do throws(QueryError) { stores.append(try current(model: model)) } catch { problems.append("\(model): \(error.description)") }
+        for folder in folders() {
+            // A folder without `latest` is not a model (yet).
+            guard let latest = Self.link(root + "/" + folder + "/latest") else { continue }
+            do throws(QueryError) { stores.append(try current(model: folder, latest: latest)) } catch { problems.append("\(folder): \(error.description)") }
         }
         return (stores, problems)
     }

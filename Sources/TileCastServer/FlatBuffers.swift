@@ -168,22 +168,21 @@ enum OpenMeteoFlatBuffers {
     /// The printed number as a Float (NaN for null): the same values as the JSON.
     static func printed(_ text: String) -> Float { Float(text) ?? .nan }
 
-    static func encode(_ places: [PlaceForecast], parameters: ForecastParameters, times: RequestTimes, milliseconds: Double) -> [UInt8] {
+    static func encode(_ places: [PlaceForecast], parameters: ForecastParameters, milliseconds: Double) -> [UInt8] {
         let units = parameters.units
         var out: [UInt8] = []
         for (k, place) in places.enumerated() {
             let f = place.forecast
-            let offset = parameters.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(times.hourly.first ?? times.current)))
-            let abbreviation = parameters.timeZone.abbreviation(for: Date(timeIntervalSince1970: TimeInterval(times.hourly.first ?? times.current))) ?? parameters.timeZoneName
+            let times = place.times
             var root: [FlatBufferWriter.Field?] = Array(repeating: nil, count: 15)
             root[0] = .f32(Float(f.latitude))
             root[1] = .f32(Float(f.longitude))
             root[2] = .f32(f.elevation.map { printed(ForecastRenderer.number($0, 0) ?? "") } ?? .nan)
             root[3] = .f32(Float(milliseconds))
             root[4] = .i64(Int64(k))
-            root[6] = .i32(Int32(offset))
-            root[7] = .object { $0.string(parameters.timeZoneName) }
-            root[8] = .object { $0.string(abbreviation) }
+            root[6] = .i32(Int32(times.utcOffset))
+            root[7] = .object { $0.string(times.zoneName) }
+            root[8] = .object { $0.string(times.abbreviation) }
             if !parameters.current.isEmpty {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.current.map { v in
                     let code = variable(v)

@@ -7,9 +7,11 @@ import PointQuery
 /// path: `AnswerAssembly` over `PointForecaster`), laid on the request's time axes.
 package struct PlaceForecast: Sendable {
     package let forecast: PointForecast
+    /// The place's times and zone (its own with `timezone=auto`).
+    package let times: RequestTimes
     /// The forecast on the `hourly` block's times (NaN where the cycle has no value).
     package let hourly: PointForecast
-    /// Daily values per requested field, aligned with `RequestTimes.days`.
+    /// Daily values per requested field, aligned with `times.days`.
     package let daily: [DailyField: [Float]]
     /// Values at the current time (NaN when the cycle does not cover it).
     package let current: [OutputVariable: Float]
@@ -26,9 +28,9 @@ package struct ForecastEngine: Sendable {
 
     /// The stores a request may answer from: the named model's, or every model's (best match).
     func stores(for model: String?) throws(APIError) -> [ForecastStore] {
-        let models = cycles.models()
-        guard !models.isEmpty else { throw APIError(.serviceUnavailable, "the store holds no published cycle yet") }
         if let model {
+            let models = cycles.models()
+            guard !models.isEmpty else { throw APIError(.serviceUnavailable, "the store holds no published cycle yet") }
             // The only request parameter that names something in the store: used only once it
             // is found among the store's own model folders.
             guard models.contains(model) else {
@@ -38,6 +40,7 @@ package struct ForecastEngine: Sendable {
         }
         let opened = cycles.all()
         guard !opened.stores.isEmpty else {
+            if opened.problems.isEmpty { throw APIError(.serviceUnavailable, "the store holds no published cycle yet") }
             throw APIError(.serviceUnavailable, "no cycle of the store can be opened: \(opened.problems.joined(separator: "; "))")
         }
         return opened.stores
@@ -71,12 +74,14 @@ package struct ForecastEngine: Sendable {
         let variables: [OutputVariable]
         do throws(QueryError) { variables = try store.resolveVariables(requested: parameters.hourly, daily: statistics) } catch { throw APIError(query: error) }
         let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
-        let forecast = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude)
+        // The daily summaries are the command line's (`AnswerAssembly`'s policy): a day the
+        // cycle covers only in part is summarised over the hours it has.
+        let answer = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude,
+                                       daily: statistics, zone: times.zone)
+        let forecast = answer.forecast
 
         var daily: [DailyField: [Float]] = [:]
-        if wantsDaily {
-            let summary = DailyForecast(forecast: forecast.padded(to: times.dailyHours), variables: statistics,
-                                        timeZone: parameters.timeZone, window: request.accumulationWindow)
+        if wantsDaily, let summary = answer.daily {
             func values(_ statistic: DailyVariable) -> [Float] {
                 let series = summary.values[statistic] ?? []
                 return times.days.map { day in summary.dates.firstIndex(of: day).map { $0 < series.count ? series[$0] : .nan } ?? .nan }
@@ -106,20 +111,26 @@ package struct ForecastEngine: Sendable {
             do throws(QueryError) { _ = try store.resolveVariables(requested: currentVariables, daily: []) } catch { throw APIError(query: error) }
             let values: PointForecast? = ModelChoice.covered([times.current], by: store).isEmpty ? nil
                 : try? Self.forecast(store: store, request: ForecastRequest(times: [times.current], variables: currentVariables, units: parameters.units),
-                                     latitude: latitude, longitude: longitude)
+                                     latitude: latitude, longitude: longitude).forecast
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
-        return PlaceForecast(forecast: forecast, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
+        return PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
     }
 
-    /// The command line's path for one place: `AnswerAssembly` over `PointForecaster`.
-    static func forecast(store: ForecastStore, request: ForecastRequest, latitude: Double, longitude: Double) throws(APIError) -> PointForecast {
-        let assembly = AnswerAssembly(forecaster: PointForecaster(store: store), request: request, dailyVariables: [], timeZone: nil)
-        switch assembly.answer(QueryPoint(latitude: latitude, longitude: longitude)).result {
-        case .success(let value): return value
+    /// The command line's path for one place: `AnswerAssembly` over `PointForecaster`, with its
+    /// daily summaries on local days of `zone`.
+    static func forecast(store: ForecastStore, request: ForecastRequest, latitude: Double, longitude: Double,
+                         daily: [DailyVariable] = [], zone: TimeZone? = nil) throws(APIError) -> (forecast: PointForecast, daily: DailyForecast?) {
+        let assembly = AnswerAssembly(forecaster: PointForecaster(store: store), request: request, dailyVariables: daily, timeZone: zone)
+        let answer = assembly.answer(QueryPoint(latitude: latitude, longitude: longitude))
+        switch answer.result {
+        case .success(let value): return (value, answer.daily)
         case .failure(let error): throw APIError(query: error)
         }
     }
+
+    /// From this many places a request on, its places are computed on every core.
+    static let placesWorthSplitting = 16
 
     /// The variables of the legacy `current_weather` block.
     static let currentWeatherVariables: [OutputVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .weatherCode]
@@ -132,10 +143,12 @@ package struct ForecastEngine: Sendable {
         parameters.daily = []
         parameters.current = []
         parameters.currentWeather = false
-        let times = try RequestTimes(parameters.times, zone: parameters.timeZone, now: now)
-        let place = try place(latitude: parameters.latitudes[0], longitude: parameters.longitudes[0], parameters: parameters,
+        let (latitude, longitude) = (parameters.latitudes[0], parameters.longitudes[0])
+        let zone = parameters.zone(latitude: latitude, longitude: longitude)
+        let times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
+        let place = try place(latitude: latitude, longitude: longitude, parameters: parameters,
                               times: times, stores: try stores(for: parameters.model))
-        return try Meteogram.svg(parameters: parameters, times: times.hourly,
+        return try Meteogram.svg(parameters: parameters, times: times,
                                  values: place.hourly.values[parameters.hourly[0]] ?? [], place: place)
     }
 
@@ -144,22 +157,48 @@ package struct ForecastEngine: Sendable {
     /// - Parameter now: seconds since 1970 (a parameter so tests can fix it).
     package func respond(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> (body: [UInt8], contentType: String) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let times = try RequestTimes(parameters.times, zone: parameters.timeZone, now: now)
         let stores = try stores(for: parameters.model)
-        var places: [PlaceForecast] = []
-        places.reserveCapacity(parameters.latitudes.count)
-        // Places one after another on this worker thread: many places in one request are
-        // spread by the server's bounded concurrency across requests, not inside one.
+        // The times of each zone the places are in (one zone unless timezone=auto).
+        var timesByZone: [String: RequestTimes] = [:]
+        var jobs: [(latitude: Double, longitude: Double, times: RequestTimes)] = []
+        jobs.reserveCapacity(parameters.latitudes.count)
         for (latitude, longitude) in zip(parameters.latitudes, parameters.longitudes) {
-            places.append(try place(latitude: latitude, longitude: longitude, parameters: parameters, times: times, stores: stores))
+            let zone = parameters.zone(latitude: latitude, longitude: longitude)
+            let times: RequestTimes
+            if let known = timesByZone[zone.name] { times = known } else {
+                times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
+                timesByZone[zone.name] = times
+            }
+            jobs.append((latitude, longitude, times))
+        }
+        // A request of a few places is computed on this worker thread; one of many places is
+        // split over the cores (it holds one in-flight slot, and answers sooner: S3).
+        let work = jobs
+        let parts = work.count >= Self.placesWorthSplitting ? min(jobs.count, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
+            (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
+                do throws(APIError) {
+                    return .success(try place(latitude: work[k].latitude, longitude: work[k].longitude, parameters: parameters,
+                                              times: work[k].times, stores: stores))
+                } catch { return .failure(error) }
+            }
+        }
+        var places: [PlaceForecast] = []
+        places.reserveCapacity(work.count)
+        // The first failing place, in the request's order, is the answer.
+        for result in computed.joined() {
+            switch result {
+            case .success(let place): places.append(place)
+            case .failure(let error): throw error
+            }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
-        let renderer = OpenMeteoRenderer(parameters: parameters, times: times, generationMilliseconds: elapsed)
+        let renderer = OpenMeteoRenderer(parameters: parameters, generationMilliseconds: elapsed)
         switch parameters.format {
-        case .json: return (Array(renderer.json(places).utf8), "application/json; charset=utf-8")
+        case .json: return (renderer.json(places), "application/json; charset=utf-8")
         case .csv: return (Array(renderer.csv(places).utf8), "text/csv; charset=utf-8")
         case .flatbuffers:
-            return (OpenMeteoFlatBuffers.encode(places, parameters: parameters, times: times, milliseconds: elapsed), "application/octet-stream")
+            return (OpenMeteoFlatBuffers.encode(places, parameters: parameters, milliseconds: elapsed), "application/octet-stream")
         }
     }
 }

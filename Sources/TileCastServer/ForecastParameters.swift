@@ -70,8 +70,8 @@ package struct ForecastParameters: Sendable {
     package var timeZone: TimeZone = ForecastParameters.gmt
     /// The name answered in `timezone` ("GMT" by default, as Open-Meteo).
     package var timeZoneName = "GMT"
-    /// `timezone=auto` is answered in GMT for now (no offline zone table yet): said in a note.
-    package var timeZoneNote: String?
+    /// `timezone=auto`: each place in its own zone (`TimeZoneTable`), not `timeZone`.
+    package var timeZoneAuto = false
     package var units = OutputUnits()
     package var timeFormat = TimeFormat.iso8601
     package var format = Format.json
@@ -80,6 +80,11 @@ package struct ForecastParameters: Sendable {
     package var times = TimeSelection()
 
     package static let gmt = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// The zone a place's times follow, and the name to answer.
+    package func zone(latitude: Double, longitude: Double) -> (zone: TimeZone, name: String) {
+        timeZoneAuto ? TimeZoneTable.zone(latitude: latitude, longitude: longitude) : (timeZone, timeZoneName)
+    }
 
     /// Limits of one request (SPEC 8): places and days.
     package static let maxPlaces = 1000
@@ -93,9 +98,9 @@ package struct ForecastParameters: Sendable {
         func list(_ name: String) -> [String]? {
             guard let given = values[name] else { return nil }
             return given.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .map(Self.trimmed).filter { !$0.isEmpty }
         }
-        func single(_ name: String) -> String? { values[name]?.last?.trimmingCharacters(in: .whitespaces) }
+        func single(_ name: String) -> String? { values[name]?.last.map(Self.trimmed) }
         func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = single(name) else { return nil }
             guard let number = Int(text), range.contains(number) else {
@@ -124,7 +129,7 @@ package struct ForecastParameters: Sendable {
 
         if let zone = single("timezone") {
             if zone.lowercased() == "auto" {
-                timeZoneNote = "timezone=auto is answered in GMT: this server has no table of local time zones yet"
+                timeZoneAuto = true
             } else if let known = TimeZone(identifier: zone) {
                 timeZone = known
                 timeZoneName = zone
@@ -207,7 +212,16 @@ package struct ForecastParameters: Sendable {
         return result
     }
 
-    /// Open-Meteo's older spellings, still accepted by it, as today's names.
+    /// The text without leading or trailing spaces and tabs (the standard library's string
+    /// operations: Foundation's trimming bridges through NSString, a visible cost per request).
+    static func trimmed<S: StringProtocol>(_ text: S) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !blank($0) }), let last = text.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(text[first...last])
+    }
+
+    /// Open-Meteo's older spellings, still accepted by it, as today's names. Callers try the
+    /// name as given first: this rewrite (Foundation's replacing, slow) is for old spellings only.
     static func modernName(_ name: String) -> String {
         if name == "temperature" { return "temperature_2m" }
         var text = name
@@ -222,7 +236,7 @@ package struct ForecastParameters: Sendable {
     private static func hourlyVariables(_ names: [String], key: String) throws(APIError) -> [OutputVariable] {
         var result: [OutputVariable] = []
         for name in names {
-            guard let variable = OutputVariable(rawValue: modernName(name)) else {
+            guard let variable = OutputVariable(rawValue: name) ?? OutputVariable(rawValue: modernName(name)) else {
                 throw APIError("Cannot initialize ForecastVariable from invalid String value \(name) for key \(key)")
             }
             if !result.contains(variable) { result.append(variable) }
@@ -231,6 +245,7 @@ package struct ForecastParameters: Sendable {
     }
 
     static func dailyField(_ name: String) throws(APIError) -> DailyField {
+        if let daily = DailyVariable.parse(name) { return .statistic(daily) }
         let modern = modernName(name)
         if modern == "wind_direction_10m_dominant" { return .dominantWindDirection }
         if modern == "shortwave_radiation_sum" { return .radiationSum }

@@ -8,7 +8,8 @@ enum Meteogram {
     static let width = 800.0, height = 320.0
     static let left = 60.0, right = 20.0, top = 30.0, bottom = 50.0
 
-    static func svg(parameters: ForecastParameters, times: [Int64], values: [Float], place: PlaceForecast) throws(APIError) -> String {
+    static func svg(parameters: ForecastParameters, times requestTimes: RequestTimes, values: [Float], place: PlaceForecast) throws(APIError) -> String {
+        let times = requestTimes.hourly
         guard let variable = parameters.hourly.first else { throw APIError("Parameter 'hourly' must name one variable for the chart") }
         let units = parameters.units
         let finite = values.filter(\.isFinite)
@@ -44,7 +45,7 @@ enum Meteogram {
             let yy = top + (1 - Double(tick) / 4) * plotHeight
             svg += "<text x=\"\(f(left - 6))\" y=\"\(f(yy + 4))\" text-anchor=\"end\">\(ForecastRenderer.number(Float(value), 1) ?? "")</text>"
         }
-        let offset = parameters.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(times.first ?? 0)))
+        let offset = requestTimes.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(times.first ?? 0)))
         let step = max(1, times.count / 8)
         for k in stride(from: 0, to: times.count, by: step) {
             let label = RequestTimes.label(times[k], offset: offset)

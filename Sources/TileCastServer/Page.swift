@@ -1,7 +1,16 @@
 /// `GET /`: one self-contained page for people (no CDN, fonts or external scripts): a place,
 /// the next 24 hours, the coming days, and a chart of one chosen metric (the meteogram SVG).
 enum Page {
-    static let html = #"""
+    /// The page, with the named places (if any) offered in a list; the first one is shown first.
+    static func html(places: [NamedPlace]) -> String {
+        // JSON inside <script>: "</" written as "<\/" so a name cannot close the element.
+        let list = "[" + places.map { place in
+            "{\"name\":\(JSONText.quoted(place.name)),\"latitude\":\(JSONText.number(place.latitude)),\"longitude\":\(JSONText.number(place.longitude))}"
+        }.joined(separator: ",") + "]"
+        return template.replacingOccurrences(of: "/*PLACES*/[]", with: list.replacingOccurrences(of: "</", with: "<\\/"))
+    }
+
+    static let template = #"""
 <!doctype html>
 <html lang="en">
 <head>
@@ -22,6 +31,7 @@ th, td { border-bottom: 1px solid #ddd; padding: .2em .6em; text-align: right; }
 <body>
 <h1>TileCast forecast</h1>
 <form id="place">
+  <label id="named" hidden>Place <select id="places"></select></label>
   <label>Latitude <input id="lat" value="38.7223"></label>
   <label>Longitude <input id="lon" value="-9.1393"></label>
   <label>Chart <select id="metric">
@@ -44,6 +54,7 @@ th, td { border-bottom: 1px solid #ddd; padding: .2em .6em; text-align: right; }
 <table id="days"></table>
 <script>
 "use strict";
+const places = /*PLACES*/[];
 const hourly = ["temperature_2m", "precipitation", "wind_speed_10m", "relative_humidity_2m"];
 const daily = ["temperature_2m_max", "temperature_2m_min", "precipitation_sum"];
 let startDate = null;
@@ -100,7 +111,11 @@ async function show(event) {
   const body = await reply.json();
   if (body.error) { error.textContent = body.reason; return; }
   const p = body.tilecast;
-  document.getElementById("source").textContent =
+  const chosen = document.getElementById("places");
+  const named = places.length && chosen.value !== "" ? places[Number(chosen.value)] : null;
+  const here = named && String(named.latitude) === document.getElementById("lat").value
+    && String(named.longitude) === document.getElementById("lon").value ? named.name + ": " : "";
+  document.getElementById("source").textContent = here +
     p.model + " cycle " + p.cycle + ", " + p.domain + " (" + p.grid_spacing_km + " km), elevation " + body.elevation + " m";
   fill(document.getElementById("hours"), body.hourly.time, hourly, body.hourly_units, 24, body.hourly);
   fill(document.getElementById("days"), body.daily.time, daily, body.daily_units, 16, body.daily);
@@ -110,6 +125,25 @@ async function show(event) {
   document.getElementById("chart").src = "/v1/meteogram.svg?" + chart;
 }
 
+function choosePlace() {
+  const place = places[Number(document.getElementById("places").value)];
+  if (!place) return;
+  document.getElementById("lat").value = String(place.latitude);
+  document.getElementById("lon").value = String(place.longitude);
+}
+
+if (places.length) {
+  const list = document.getElementById("places");
+  places.forEach((place, k) => {
+    const option = document.createElement("option");
+    option.value = String(k);
+    option.textContent = place.name;
+    list.appendChild(option);
+  });
+  document.getElementById("named").hidden = false;
+  choosePlace();
+  list.addEventListener("change", () => { choosePlace(); show(); });
+}
 document.getElementById("place").addEventListener("submit", show);
 document.getElementById("metric").addEventListener("change", show);
 show();

@@ -1,9 +1,13 @@
 import Catalog
 import Foundation
 
-/// The times one request answers, in seconds since 1970 UTC, worked out from Open-Meteo's
-/// time parameters in the request's time zone.
+/// The times one request answers at one place, in seconds since 1970 UTC, worked out from
+/// Open-Meteo's time parameters in the place's time zone (the request's, or with
+/// `timezone=auto` the place's own from `TimeZoneTable`).
 package struct RequestTimes: Sendable {
+    /// The zone local days and labels follow, and the name answered in `timezone`.
+    package let zone: TimeZone
+    package let zoneName: String
     /// The `hourly` block's times.
     package let hourly: [Int64]
     /// The `daily` block's local dates ("2026-11-22") and each one's local midnight.
@@ -17,7 +21,9 @@ package struct RequestTimes: Sendable {
 
     package static let currentInterval: Int64 = 900
 
-    package init(_ selection: TimeSelection, zone: TimeZone, now: Int64) throws(APIError) {
+    package init(_ selection: TimeSelection, zone: TimeZone, zoneName: String, now: Int64) throws(APIError) {
+        self.zone = zone
+        self.zoneName = zoneName
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
@@ -49,9 +55,10 @@ package struct RequestTimes: Sendable {
             }
         }
         dayStarts = dayDates.map(seconds)
+        // The local date of each day's midnight: its seconds plus the offset then, as digits
+        // (String(format:) was a tenth of a request's time).
         days = dayDates.map { date in
-            let c = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+            String(ModelTime.isoMinutes(seconds(date) + Int64(zone.secondsFromGMT(for: date))).prefix(10))
         }
         let rangeStart = dayStarts.first ?? seconds(calendar.startOfDay(for: nowDate))
         var rangeEnd = rangeStart
@@ -70,6 +77,14 @@ package struct RequestTimes: Sendable {
         }
         current = now >= 0 ? now / Self.currentInterval * Self.currentInterval : now
     }
+
+    /// The moment the header's offset and abbreviation describe: the first answered time.
+    private var reference: Date {
+        Date(timeIntervalSince1970: TimeInterval(hourly.first ?? dayStarts.first ?? current))
+    }
+    /// `utc_offset_seconds` and `timezone_abbreviation`, as of the first answered time.
+    package var utcOffset: Int { zone.secondsFromGMT(for: reference) }
+    package var abbreviation: String { zone.abbreviation(for: reference) ?? zoneName }
 
     /// "2026-11-22T06:00" in the zone (Open-Meteo's iso8601: local time, no offset).
     static func label(_ time: Int64, offset: Int) -> String {

@@ -34,6 +34,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0: any free port, printed on stderr).")
     var port: Int = 8080
 
+    @Option(help: "A CSV of named places for the page (header name,latitude,longitude).")
+    var places: String?
+
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
     var maxInFlight: Int = 64
 
@@ -62,6 +65,12 @@ struct ServerCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight
+        if let places {
+            do { configuration.places = try NamedPlace.read(path: places) } catch {
+                FileHandle.standardError.write(Data("tilecast: error: --places \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
         let server = ForecastServer(configuration: configuration)
         let store = self.store, host = self.host
         do {

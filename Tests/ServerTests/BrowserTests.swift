@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TileCastServer
 import XCTest
 
 /// The page in a real headless Chromium (Debian's `chromium`): it loads with no console
@@ -36,6 +37,31 @@ final class BrowserTests: XCTestCase {
             let shot = try runTool(browser, common + ["--screenshot=" + screenshot, server.base + "/"])
             XCTAssertEqual(shot.status, 0, shot.stderr)
             XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot), "screenshot at \(screenshot)")
+        }
+    }
+
+    /// `--places`: the page offers the file's places by name and shows the first one (Porto,
+    /// outside the Lisbon nest: the 9 km domain answers), in Chromium.
+    func testPageOffersNamedPlaces() async throws {
+        let browser = try chromium()
+        let directory = try TemporaryDirectory("tilecast-server-places")
+        let store = directory.path("store")
+        XCTAssertEqual(try StoreMaker.run(["extract", Repository.sampleGrids.path, "--store", store]).status, 0)
+        let file = directory.path("places.csv")
+        try "name,latitude,longitude\nPorto,41.1579,-8.6291\n\"Lisbon, Baixa\",38.7223,-9.1393\n".write(toFile: file, atomically: true, encoding: .utf8)
+        var config = configuration(store)
+        config.places = try NamedPlace.read(path: file)
+        XCTAssertEqual(config.places, [NamedPlace(name: "Porto", latitude: 41.1579, longitude: -8.6291),
+                                       NamedPlace(name: "Lisbon, Baixa", latitude: 38.7223, longitude: -9.1393)])
+        try await LiveServer.with(config) { server in
+            let common = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + directory.path("profile"),
+                          "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--window-size=1000,1600"]
+            let dom = try runTool(browser, common + ["--dump-dom", server.base + "/"])
+            XCTAssertEqual(dom.status, 0, dom.stderr)
+            let console = dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
+            XCTAssertEqual(console, [], "console messages: \(console)")
+            XCTAssertTrue(dom.stdout.contains("<option value=\"0\">Porto</option><option value=\"1\">Lisbon, Baixa</option>"), String(dom.stdout.prefix(3000)))
+            XCTAssertTrue(dom.stdout.contains("Porto: wrf cycle 2026-11-22T00:00Z, d01 (9 km)"), String(dom.stdout.prefix(3000)))
         }
     }
 }

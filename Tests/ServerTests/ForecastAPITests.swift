@@ -113,7 +113,8 @@ final class ForecastAPITests: XCTestCase {
     }
 
     /// Without dates: forecast_days (7) from today's local midnight ("now" is 2026-11-22T02:10Z);
-    /// forecast_hours and past_hours count from the current hour; timezone=auto is GMT, said.
+    /// forecast_hours and past_hours count from the current hour; timezone=auto is the place's
+    /// zone (Europe/Lisbon: UTC+0 in November, so the same labels).
     func testDefaultDaysForecastHoursAndAutoZone() async throws {
         try await LiveServer.with(configuration(store)) { server in
             let week = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&daily=temperature_2m_max")
@@ -126,8 +127,8 @@ final class ForecastAPITests: XCTestCase {
             let hours = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&past_hours=1&forecast_hours=2&timezone=auto")
             XCTAssertEqual(hours.status, 200, hours.body)
             XCTAssertEqual((hours.object?["hourly"] as? [String: Any])?["time"] as? [String], ["2026-11-22T01:00", "2026-11-22T02:00", "2026-11-22T03:00"])
-            XCTAssertEqual(hours.object?["timezone"] as? String, "GMT")
-            XCTAssertNotNil((hours.object?["tilecast"] as? [String: Any])?["note"] as? String, "auto is said to be GMT")
+            XCTAssertEqual(hours.object?["timezone"] as? String, "Europe/Lisbon")
+            XCTAssertEqual(hours.object?["utc_offset_seconds"] as? Int, 0)
         }
     }
 

@@ -63,4 +63,32 @@ final class SampleRunTests: XCTestCase {
             XCTAssertEqual((object["daily_units"] as? [String: String])?["wind_direction_10m_dominant"], "°")
         }
     }
+
+    /// Days the cycle covers only in part are summarised over the hours it has, as the command
+    /// line does (one policy: `AnswerAssembly`), not answered null. In New York the run
+    /// (00Z 22nd .. 00Z 23rd) covers 19:00-23:00 of the 21st and 00:00-19:00 of the 22nd.
+    func testPartlyCoveredDaysAreTheCommandLines() async throws {
+        let daily = "temperature_2m_max,temperature_2m_min,temperature_2m_mean,precipitation_sum,weather_code"
+        let cli = try StoreMaker.run(["query", "--store", store, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                                      "--start", "2026-11-22T00Z", "--hours", "25", "--variables", "temperature_2m",
+                                      "--daily", daily, "--timezone", "America/New_York", "--format", "json"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        let expected = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["daily"] as? [String: Any])
+        XCTAssertEqual(expected["time"] as? [String], ["2026-11-21", "2026-11-22"])
+        try await LiveServer.with(configuration(store)) { server in
+            let reply = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&models=wrf&daily=\(daily)&timezone=America/New_York&start_date=2026-11-21&end_date=2026-11-22")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let ours = try XCTUnwrap(reply.object?["daily"] as? [String: Any])
+            XCTAssertEqual(ours["time"] as? [String], ["2026-11-21", "2026-11-22"])
+            for name in daily.split(separator: ",").map(String.init) {
+                let values = try XCTUnwrap(ours[name] as? [Any], "\(name): \(ours)")
+                let theirs = try XCTUnwrap(expected[name] as? [Any], "\(name): \(expected)")
+                XCTAssertEqual(values.count, 2, name)
+                for day in 0..<2 {
+                    XCTAssertEqual(values[day] as? Double, theirs[day] as? Double, "\(name) day \(day): server \(values), CLI \(theirs)")
+                    XCTAssertTrue(values[day] is Double, "\(name) day \(day) is a number, not null")
+                }
+            }
+        }
+    }
 }

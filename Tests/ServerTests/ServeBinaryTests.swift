@@ -51,4 +51,25 @@ final class ServeBinaryTests: XCTestCase {
         XCTAssertEqual(result.status, 2, result.stderr)
         XCTAssertTrue(result.stderr.contains("--store"), result.stderr)
     }
+
+    /// A bad `--places` file stops the server before it listens: exit 2, the file and line named.
+    func testBadPlacesFileNamesTheLine() throws {
+        let directory = try TemporaryDirectory("tilecast-serve-places")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        let cases: [(String, String)] = [
+            ("name,latitude,longitude\nPorto,41.15,-8.63\nLisbon,north,-9.14\n", "places.csv:3: latitude \"north\""),
+            ("name,latitude,longitude\nPorto,41.15,-8.63\n,38.72,-9.14\n", "places.csv:3: no name"),
+            ("city,x,y\nPorto,41.15,-8.63\n", "places.csv:1: the header must name lat and lon"),
+        ]
+        for (text, expected) in cases {
+            let file = directory.path("places.csv")
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try StoreMaker.run(["serve", "--store", store, "--port", "0", "--places", file])
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertTrue(result.stderr.contains(expected), "expected \(expected) in: \(result.stderr)")
+        }
+        let missing = try StoreMaker.run(["serve", "--store", store, "--port", "0", "--places", directory.path("nowhere.csv")])
+        XCTAssertEqual(missing.status, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("nowhere.csv: points file not found"), missing.stderr)
+    }
 }
