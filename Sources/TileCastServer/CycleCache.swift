@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import ObjectStore
 import PointQuery
 import Synchronization
 import TileStore
@@ -14,16 +15,23 @@ import TileStore
 package final class CycleCache: Sendable {
     package let root: String
     private let opened = Mutex<[String: ForecastStore]>([:])
+    /// A remote store (s3://, https://) instead of the folder: its models are the ones named
+    /// at start (a bucket behind a web server cannot be listed), its `latest` polled.
+    package let remote: RemoteCycles?
 
-    package init(root: String) { self.root = root }
+    package init(root: String, remote: RemoteCycles? = nil) {
+        self.root = root
+        self.remote = remote
+    }
 
     /// The models of the store (folders with a `latest` link), sorted.
-    package func models() -> [String] { CycleStore.models(root: root) }
+    package func models() -> [String] { remote?.models ?? CycleStore.models(root: root) }
 
     /// The model's latest cycle, opened once per publication.
     ///
     /// - Throws: `QueryError.store` when it cannot be opened (missing, damaged, being replaced).
     package func current(model: String) throws(QueryError) -> ForecastStore {
+        if let remote { return try remote.current(model: model).store }
         let folder: String
         do throws(StoreError) { folder = try CycleStore.resolve(root: root, model: model).folder } catch {
             throw .store(error.description, isDamage: error.isDamage)
@@ -42,6 +50,11 @@ package final class CycleCache: Sendable {
         var problems: [String] = []
         for model in models() {
             do throws(QueryError) { stores.append(try current(model: model)) } catch { problems.append("\(model): \(error.description)") }
+        }
+        // A remote model still served from its previous cycle says why it did not move on.
+        for (model, problem) in (remote?.problems ?? [:]).sorted(by: { $0.key < $1.key })
+        where stores.contains(where: { $0.model == model }) {
+            problems.append("\(model): latest not opened, still serving the previous cycle: \(problem)")
         }
         return (stores, problems)
     }
