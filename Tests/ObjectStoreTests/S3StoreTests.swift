@@ -83,9 +83,11 @@ final class S3StoreTests: XCTestCase {
         XCTAssertEqual(throttledQuery.status, 0, throttledQuery.stderr)
         XCTAssertTrue(throttledQuery.stdout.contains("2026-11-22T00"), throttledQuery.stdout)
 
-        // A newer cycle whose upload dies in d02's parts (the object server gone mid-upload).
+        // A newer cycle whose upload dies after its multipart uploads began: every request
+        // naming an upload (parts, completion, the publisher's own abort) finds the server
+        // gone, so what is left in the bucket is what a killed publisher leaves.
         try f.extractNewerCycle()
-        try proxy.fault("refuse", match: "d02.tcs?partNumber")
+        try proxy.fault("refuse", match: "uploadId")
         let died = try f.publish(through: proxy.address)
         XCTAssertEqual(died.status, 5, died.stderr)
         XCTAssertTrue(died.stderr.contains("run it again"), died.stderr)
