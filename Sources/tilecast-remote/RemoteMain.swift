@@ -9,7 +9,7 @@ struct TilecastRemote: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tilecast",
         abstract: "TileCast's commands on object storage (run by tilecast).",
-        subcommands: [QueryCommand.self, PublishCommand.self]
+        subcommands: [QueryCommand.self, PublishCommand.self, BenchCommand.self]
     )
 
     /// As tilecast's own main: one or two lines on stderr, SPEC 5's exit codes.
