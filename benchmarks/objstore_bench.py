@@ -47,7 +47,10 @@ def wait_port(port, process):
 
 
 def run(command, env=None):
-    return subprocess.run(command, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if result.returncode != 0:
+        raise SystemExit(f"objstore: {' '.join(command[:3])} ... exited {result.returncode}: {result.stderr.strip()}")
+    return result
 
 
 def main():
@@ -65,6 +68,7 @@ def main():
     env = dict(os.environ, AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench", AWS_REGION="us-east-1",
                AWS_CONFIG_FILE="/nonexistent", AWS_SHARED_CREDENTIALS_FILE="/nonexistent")
     work = tempfile.mkdtemp(prefix="tilecast-objstore-")
+    os.chmod(work, 0o755)  # nginx's workers (www-data) read the store from here
     servers = []
     try:
         moto_port = free_port()
