@@ -11,13 +11,13 @@ final class ManyServersTests: XCTestCase {
         let f = try S3StoreTests.Fixture()
         XCTAssertEqual(try f.publish(through: f.moto.address).status, 0)
         let servers = try (0..<2).map { _ in
-            try RemoteServerTests().serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model,
+            try RemoteServerTests.serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model,
                                             "--s3-endpoint", f.moto.address, "--poll-seconds", "0.3"], environment: f.environment)
         }
         let front = try Peer.nginxFront(upstreams: servers.map(\.port))
-        let local = try RemoteServerTests().serve(["--store", f.store])
+        let local = try RemoteServerTests.serve(["--store", f.store])
         let path = RemoteServerTests.forecast
-        let probe = RemoteServerTests()
+        let probe = RemoteServerTests.self
         let before = try probe.get(local, path)
         XCTAssertEqual(before.status, 200)
 

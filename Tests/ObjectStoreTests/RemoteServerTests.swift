@@ -8,7 +8,7 @@ import XCTest
 final class RemoteServerTests: XCTestCase {
     static let forecast = "/v1/forecast?latitude=38.72&longitude=-9.14&hourly=temperature_2m,precipitation,wind_speed_10m&start_date=2026-11-22&end_date=2026-11-22"
 
-    func get(_ server: Peer, _ path: String) throws -> (status: Int, body: String) {
+    static func get(_ server: Peer, _ path: String) throws -> (status: Int, body: String) {
         let result = try runTool("curl", ["-s", "-o", "-", "-w", "\n%{http_code}", server.address + path])
         var lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(lines.popLast() ?? "") ?? 0
@@ -17,7 +17,7 @@ final class RemoteServerTests: XCTestCase {
         return (status, body)
     }
 
-    func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> Peer {
+    static func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> Peer {
         let port = try Peer.freePort()
         return try Peer.launch(try tilecastBinary(), ["serve", "--port", "\(port)"] + arguments, environment: environment, port: port,
                                folder: try TemporaryDirectory("serve"))
@@ -27,22 +27,22 @@ final class RemoteServerTests: XCTestCase {
         let f = try S3StoreTests.Fixture()
         XCTAssertEqual(try f.publish(through: f.moto.address).status, 0)
         let proxy = try Peer.faultProxy(upstream: f.moto.port)
-        let remote = try serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model, "--s3-endpoint", proxy.address,
+        let remote = try Self.serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model, "--s3-endpoint", proxy.address,
                                 "--poll-seconds", "0.3"], environment: f.environment)
-        let local = try serve(["--store", f.store])
-        let first = try get(remote, Self.forecast)
+        let local = try Self.serve(["--store", f.store])
+        let first = try Self.get(remote, Self.forecast)
         XCTAssertEqual(first.status, 200, first.body)
-        XCTAssertEqual(first.body, try get(local, Self.forecast).body)
+        XCTAssertEqual(first.body, try Self.get(local, Self.forecast).body)
 
         // A newer cycle published: served from the next look at latest on.
         try f.extractNewerCycle()
         XCTAssertEqual(try f.publish(through: f.moto.address).status, 0)
         Thread.sleep(forTimeInterval: 0.6)
-        let health = try get(remote, "/health")
+        let health = try Self.get(remote, "/health")
         XCTAssertTrue(health.body.contains("2026-11-22T06Z"), health.body)
-        let second = try get(remote, Self.forecast)
+        let second = try Self.get(remote, Self.forecast)
         XCTAssertEqual(second.status, 200)
-        XCTAssertEqual(second.body, try get(local, Self.forecast).body)
+        XCTAssertEqual(second.body, try Self.get(local, Self.forecast).body)
         XCTAssertNotEqual(second.body, first.body)
 
         // latest replaced by a manifest naming a cycle whose files are not there: the server
@@ -59,10 +59,10 @@ final class RemoteServerTests: XCTestCase {
         let put = try runCommand("/usr/bin/env", ["python3", "-c", broken, f.moto.address], environment: f.environment)
         XCTAssertEqual(put.status, 0, put.stderr)
         Thread.sleep(forTimeInterval: 0.6)
-        let kept = try get(remote, Self.forecast)
+        let kept = try Self.get(remote, Self.forecast)
         XCTAssertEqual(kept.status, 200, kept.body)
         XCTAssertEqual(kept.body, second.body)
-        let problem = try get(remote, "/health")
+        let problem = try Self.get(remote, "/health")
         XCTAssertEqual(problem.status, 200)
         XCTAssertTrue(problem.body.contains("2026-11-22T06Z") && problem.body.contains("still serving the previous cycle"), problem.body)
 
@@ -70,12 +70,12 @@ final class RemoteServerTests: XCTestCase {
         // never numbers; back again, answers again.
         let elsewhere = Self.forecast.replacingOccurrences(of: "latitude=38.72&longitude=-9.14", with: "latitude=39.3&longitude=-8.0")
         try proxy.fault("refuse", match: ".tcs")
-        let gone = try get(remote, elsewhere)
+        let gone = try Self.get(remote, elsewhere)
         XCTAssertEqual(gone.status, 503, gone.body)
         XCTAssertFalse(gone.body.contains("\"hourly\""), gone.body)
         try proxy.fault("none")
-        let back = try get(remote, elsewhere)
+        let back = try Self.get(remote, elsewhere)
         XCTAssertEqual(back.status, 200, back.body)
-        XCTAssertEqual(back.body, try get(local, elsewhere).body)
+        XCTAssertEqual(back.body, try Self.get(local, elsewhere).body)
     }
 }
