@@ -34,6 +34,9 @@ package final class RemoteCycles: Sendable {
         entries.withLock { $0.compactMapValues(\.problem) }
     }
 
+    /// The model's cycle opened last, without looking at `latest` (nil before the first).
+    package func opened(model: String) -> RemoteCycle? { entries.withLock { $0[model]?.cycle } }
+
     /// The model's cycle to answer from.
     ///
     /// - Throws: `QueryError.store` when no cycle of the model could be opened yet.

@@ -44,7 +44,14 @@ package final class CycleCache: Sendable {
         return store
     }
 
-    /// Every model's latest cycle that opens, with the reasons of those that do not.
+    /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
+    /// reads that check them find them held (a local store is read with pread as it goes).
+    package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {
+        guard let cycle = remote?.opened(model: store.model), cycle.store === store else { return }
+        cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
+    }
+
+        /// Every model's latest cycle that opens, with the reasons of those that do not.
     package func all() -> (stores: [ForecastStore], problems: [String]) {
         var stores: [ForecastStore] = []
         var problems: [String] = []

@@ -71,6 +71,7 @@ package struct ForecastEngine: Sendable {
         let variables: [OutputVariable]
         do throws(QueryError) { variables = try store.resolveVariables(requested: parameters.hourly, daily: statistics) } catch { throw APIError(query: error) }
         let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
+        cycles.prefetch(store, latitude: latitude, longitude: longitude, times: forecastTimes, variables: variables)
         let forecast = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude)
 
         var daily: [DailyField: [Float]] = [:]
