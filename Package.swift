@@ -12,17 +12,22 @@ let package = Package(
         // `tilecast serve` runs this binary (installed beside tilecast): the server's libraries
         // stay out of tilecast itself, whose start-up every query pays (B4).
         .executable(name: "tilecast-server", targets: ["tilecast-server"]),
+        // `tilecast query --store s3://...|https://...` and `tilecast publish` run this binary
+        // (installed beside tilecast): HTTP and signing stay out of tilecast itself (B4).
+        .executable(name: "tilecast-remote", targets: ["tilecast-remote"]),
         .library(name: "TileCastKit", targets: ["NetCDF", "GridGeometry", "Meteorology", "Catalog", "ModelIngest", "TileStore", "Extraction", "Interpolation", "PointQuery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The forecast server (`tilecast serve`): HTTP, graceful shutdown, logs, metrics; and an
-        // HTTP client for the tests that drive the live server.
+        // HTTP client for object storage and for the tests that drive the live server.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // HMAC-SHA256 and SHA-256 for S3's SigV4 request signing.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // libnetcdf through pkg-config (`Scripts/setup` installs it when missing). The engine
@@ -57,10 +62,18 @@ let package = Package(
         .target(name: "PointQuery", dependencies: ["TileStore", "Interpolation", "GridGeometry", "Meteorology", "Catalog"]),
         // One extraction: a run read by ModelIngest, written as a published cycle of the store.
         .target(name: "Extraction", dependencies: ["ModelIngest", "TileStore", "Catalog"]),
+        // The store on object storage (S3 with SigV4, or any static HTTP server): ranged reads of
+        // published cycles, and publishing a local cycle to a bucket.
+        .target(
+            name: "ObjectStore",
+            dependencies: ["TileStore", "PointQuery", "Catalog", "CZlib",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The Open-Meteo-compatible forecast API over the same PointQuery path the CLI uses.
         .target(
             name: "TileCastServer",
-            dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology",
+            dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology", "ObjectStore",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
@@ -75,6 +88,15 @@ let package = Package(
         .executableTarget(
             name: "tilecast-server",
             dependencies: ["TileCastServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `tilecast query` on a remote store and `tilecast publish`: tilecast execs this binary.
+        // Its query command is tilecast's own source (linked files, compiled with
+        // TILECAST_REMOTE), so both print exactly the same answers.
+        .executableTarget(
+            name: "tilecast-remote",
+            dependencies: ["ObjectStore", "PointQuery", "TileStore", "Extraction", "ModelIngest", "NetCDF", "Catalog", "Meteorology",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: [.define("TILECAST_REMOTE")]
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -94,6 +116,11 @@ let package = Package(
                                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                         .product(name: "Logging", package: "swift-log")],
                     exclude: ["openmeteo_sdk_check.py"]),
+        // Object storage against real peers started on loopback: nginx serving a store folder,
+        // moto's S3 server; the SigV4 signer against botocore's.
+        .testTarget(name: "ObjectStoreTests", dependencies: ["ObjectStore", "TileStore", "PointQuery", "TestSupport",
+                                                             .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                    exclude: ["moto_setup.py", "fault_proxy.py", "botocore_sign.py"]),
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )

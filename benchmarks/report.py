@@ -128,17 +128,55 @@ def server_section(data_dir):
     return out
 
 
+def objstore_section(data_dir):
+    """O1-O3 (benchmarks/objstore_bench.py), as markdown lines; none without objstore.json."""
+    path = os.path.join(data_dir, "objstore.json")
+    if not os.path.exists(path):
+        return []
+    o = load(path)
+    s3, http = o["s3"], o.get("http")
+    out = ["## Object storage (O1-O3)\n",
+           f"`benchmarks/objstore_bench.py` on the {o['run']} run ({o['input_bytes'] / 1e9:.2f} GB of wrfout, a "
+           f"{o['cycle_bytes'] / 1e6:.1f} MB cycle): moto's S3 server and nginx on loopback; {s3['places']} seeded places, "
+           f"{s3['hours']} h x {s3['variables']} variables; warm figures over {s3['rounds']} interleaved rounds in one process.\n",
+           "| id | what | measured | target | verdict |", "|---|---|---:|---:|---|"]
+    for label, r in (("moto S3", s3), ("nginx", http)):
+        if not r:
+            continue
+        out.append(f"| O1 | cold point forecast from {label}: p50 | {r['cold_p50_ms']:.2f} ms | <= 5 ms | "
+                   f"{'met' if r['cold_p50_ms'] <= 5 else 'not met'} |")
+        out.append(f"| O1 | cold point forecast from {label}: requests p50 (max) | {r['cold_requests_p50']} ({r['cold_requests_max']}) | <= 4 | "
+                   f"{'met' if r['cold_requests_p50'] <= 4 else 'not met'} |")
+        out.append(f"| O1 | cold point forecast from {label}: bytes p50 (max) | {r['cold_bytes_p50'] / 1024:.1f} KB ({r['cold_bytes_max'] / 1024:.1f} KB) | <= 64 KB | "
+                   f"{'met' if r['cold_bytes_p50'] <= 65536 else 'not met'} |")
+        ratio = r["warm_remote_p50_us"] / r["warm_local_p50_us"]
+        out.append(f"| O2 | warm from {label} / local store, p50 ({r['warm_remote_p50_us']:.1f} / {r['warm_local_p50_us']:.1f} us) | "
+                   f"{ratio:.3f}x | <= 1.10x | {'met' if ratio <= 1.10 else 'not met'} |")
+    ratio = o["publish_s"] / o["extract_s"]
+    out.append(f"| O3 | publish to moto / extract to a local store ({o['publish_s']:.2f} / {o['extract_s']:.2f} s) | {ratio:.3f}x | <= 1.5x | "
+               f"{'met' if ratio <= 1.5 else 'not met'} |")
+    out.append("")
+    out.append(f"Opening a cycle (once per cycle per process): {s3['open_requests']} requests, {s3['open_bytes'] / 1024:.0f} KB, "
+               f"{s3['open_seconds'] * 1000:.0f} ms from moto. Copying the cycle's folder locally took {o['copy_s']:.3f} s. "
+               f"Remote and local answers identical: {s3['identical'] and (not http or http['identical'])}.\n")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data-dir", default="benchmarks/data")
     parser.add_argument("--command", default="Scripts/bench")
     parser.add_argument("--output", default="benchmarks/RESULTS.md")
-    parser.add_argument("--only", choices=["server"], help="render only this stage, to --output")
+    parser.add_argument("--only", choices=["server", "objstore"],
+                        help="one stage: server writes its section to --output; objstore prints its section")
     args = parser.parse_args()
     if args.only == "server":
         with open(args.output, "w") as f:
             f.write("\n".join([f"# tilecast serve benchmarks\n", f"`{args.command}`, {machine()}.\n"] + server_section(args.data_dir)))
         print(f"report: wrote {args.output}")
+        return
+    if args.only == "objstore":
+        print("\n".join(objstore_section(args.data_dir)))
         return
 
     portable = load(os.path.join(args.data_dir, "bench-portable.json"))
@@ -287,6 +325,7 @@ def main():
     perf_path = os.path.join(args.data_dir, "perf.json")
     out.extend(perf_section(load(perf_path)) if os.path.exists(perf_path) else [])
     out.extend(server_section(args.data_dir))
+    out.extend(objstore_section(args.data_dir))
 
     out.append("## Notes (hand-written)\n")
     out.append("<!-- notes:begin -->\n" + notes + "<!-- notes:end -->\n")

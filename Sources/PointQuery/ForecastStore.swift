@@ -147,6 +147,25 @@ public final class ForecastStore: Sendable {
         defaultVariables = OutputVariable.defaults.filter(available.contains)
     }
 
+    /// A cycle whose domain files were opened elsewhere (object storage: ObjectStore's remote
+    /// readers); `folder` names the publication (a server compares it to see a new one).
+    package init(root: String, model: String, cycle: String, folder: String, readers: [DomainFileReader], nestMargin: Double = 5) throws(QueryError) {
+        guard nestMargin.isFinite, nestMargin >= 0 else {
+            throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
+        }
+        self.root = root
+        self.model = model
+        self.cycle = cycle
+        self.folder = folder
+        do throws(StoreError) { domains = try Self.arrange(readers: readers, folder: folder, nestMargin: nestMargin) } catch {
+            throw .store(error.description, isDamage: error.isDamage)
+        }
+        let opened = domains
+        let available = OutputVariable.allCases.filter { variable in opened.allSatisfy { $0.holds(variable) } }
+        availableVariables = available
+        defaultVariables = OutputVariable.defaults.filter(available.contains)
+    }
+
     /// The variables to answer: those asked for (the cycle's defaults when nil), plus what
     /// the daily summaries need.
     ///
@@ -171,9 +190,16 @@ public final class ForecastStore: Sendable {
 
     /// Opens every domain file of a cycle folder, finest grid first.
     private static func open(paths: [String], folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
+        var readers: [DomainFileReader] = []
+        for path in paths { readers.append(try DomainFileReader(path: path)) }
+        return try arrange(readers: readers, folder: folder, nestMargin: nestMargin)
+    }
+
+    /// Opened domain files as domains: grids, times, margins, finest grid first.
+    private static func arrange(readers: [DomainFileReader], folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
         var opened: [(reader: DomainFileReader, grid: ProjectedGrid, times: TimeInterpolation)] = []
-        for path in paths {
-            let reader = try DomainFileReader(path: path)
+        for reader in readers {
+            let path = reader.path
             let m = reader.metadata
             let grid: ProjectedGrid
             let times: TimeInterpolation

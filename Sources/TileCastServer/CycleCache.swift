@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import ObjectStore
 import PointQuery
 import Synchronization
 import TileStore
@@ -37,8 +38,14 @@ package final class CycleCache: Sendable {
     }
 
     private let state = Mutex<State>(State())
+    /// A remote store (s3://, https://) instead of the folder: its models are the ones named
+    /// at start (a bucket behind a web server cannot be listed), its `latest` polled.
+    package let remote: RemoteCycles?
 
-    package init(root: String) { self.root = root }
+    package init(root: String, remote: RemoteCycles? = nil) {
+        self.root = root
+        self.remote = remote
+    }
 
     /// A symbolic link's text, read into a stack buffer (this runs several times a request).
     private static func link(_ path: String) -> String? {
@@ -73,13 +80,15 @@ package final class CycleCache: Sendable {
 
     /// The models of the store (folders with a `latest` link), sorted.
     package func models() -> [String] {
-        folders().filter { Self.link(root + "/" + $0 + "/latest") != nil }
+        if let remote { return remote.models }
+        return folders().filter { Self.link(root + "/" + $0 + "/latest") != nil }
     }
 
     /// The model's latest cycle, opened once per publication.
     ///
     /// - Throws: `QueryError.store` when it cannot be opened (missing, damaged, being replaced).
     package func current(model: String) throws(QueryError) -> ForecastStore {
+        if let remote { return try remote.current(model: model).store }
         try current(model: model, latest: Self.link(root + "/" + model + "/latest"))
     }
 
@@ -111,14 +120,32 @@ package final class CycleCache: Sendable {
         return store
     }
 
-    /// Every model's latest cycle that opens, with the reasons of those that do not.
+    /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
+    /// reads that check them find them held (a local store is read with pread as it goes).
+    package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {
+        guard let cycle = remote?.opened(model: store.model), cycle.store === store else { return }
+        cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
+    }
+
+        /// Every model's latest cycle that opens, with the reasons of those that do not.
     package func all() -> (stores: [ForecastStore], problems: [String]) {
         var stores: [ForecastStore] = []
         var problems: [String] = []
-        for folder in folders() {
-            // A folder without `latest` is not a model (yet).
-            guard let latest = Self.link(root + "/" + folder + "/latest") else { continue }
-            do throws(QueryError) { stores.append(try current(model: folder, latest: latest)) } catch { problems.append("\(folder): \(error.description)") }
+        if let remote {
+            for model in remote.models {
+                do throws(QueryError) { stores.append(try current(model: model)) } catch { problems.append("\(model): \(error.description)") }
+            }
+        } else {
+            for folder in folders() {
+                // A folder without `latest` is not a model (yet).
+                guard let latest = Self.link(root + "/" + folder + "/latest") else { continue }
+                do throws(QueryError) { stores.append(try current(model: folder, latest: latest)) } catch { problems.append("\(folder): \(error.description)") }
+            }
+        }
+        // A remote model still served from its previous cycle says why it did not move on.
+        for (model, problem) in (remote?.problems ?? [:]).sorted(by: { $0.key < $1.key })
+        where stores.contains(where: { $0.model == model }) {
+            problems.append("\(model): latest not opened, still serving the previous cycle: \(problem)")
         }
         return (stores, problems)
     }

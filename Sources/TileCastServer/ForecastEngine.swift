@@ -74,6 +74,7 @@ package struct ForecastEngine: Sendable {
         let variables: [OutputVariable]
         do throws(QueryError) { variables = try store.resolveVariables(requested: parameters.hourly, daily: statistics) } catch { throw APIError(query: error) }
         let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
+        cycles.prefetch(store, latitude: latitude, longitude: longitude, times: forecastTimes, variables: variables)
         // The daily summaries are the command line's (`AnswerAssembly`'s policy): a day the
         // cycle covers only in part is summarised over the hours it has.
         let answer = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude,

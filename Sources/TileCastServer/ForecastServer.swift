@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Hummingbird
 import Logging
+import ObjectStore
 import PointQuery
 import Prometheus
 import ServiceLifecycle
@@ -25,6 +26,8 @@ package struct ServerConfiguration: Sendable {
     package var places: [NamedPlace] = []
     /// Test hook: awaited inside a forecast's in-flight slot, before the work (nil in use).
     package var beforeForecast: (@Sendable () async -> Void)?
+    /// A remote store's cycles (`--store s3://...` or `https://...`); nil for a folder.
+    package var remote: RemoteCycles?
 
     package init(storeRoot: String, host: String = "127.0.0.1", port: Int = 8080) {
         self.storeRoot = storeRoot
@@ -173,7 +176,7 @@ package struct ForecastServer: Sendable {
 
     package init(configuration: ServerConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
-        engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot))
+        engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote))
         inFlight = InFlight(limit: max(1, configuration.maxInFlight))
         var log = logger ?? Logger(label: "tilecast.serve")
         if logger == nil { log.logLevel = .info }

@@ -6,8 +6,9 @@ import Darwin
 
 /// Where a reader's bytes come from. The codec never does I/O itself: the reader copies what
 /// it needs through this (a file read with `pread`, or a buffer), then decodes with
-/// bounds-checked `ByteReader`s.
-protocol ByteSource: AnyObject, Sendable {
+/// bounds-checked `ByteReader`s. `package` so that object storage (ObjectStore's ranged HTTP
+/// reads) can be one more source.
+package protocol ByteSource: AnyObject, Sendable {
     /// Bytes in the source when it was opened.
     var size: Int { get }
     /// Exactly `count` bytes from `offset`.

@@ -40,7 +40,9 @@ public final class DomainFileReader: Sendable {
         try self.init(source: MemoryBytes(bytes, label: label), path: label, cacheBudget: Self.defaultCacheBudget)
     }
 
-    private init(source: any ByteSource, path: String, cacheBudget: Int) throws(StoreError) {
+    /// Reads a domain file from any source (object storage: ranged GETs); `path` names it in
+    /// errors. Every check of the file-backed reader applies.
+    package init(source: any ByteSource, path: String, cacheBudget: Int) throws(StoreError) {
         self.path = path
         self.source = source
         let size = source.size
@@ -283,6 +285,16 @@ public final class DomainFileReader: Sendable {
 
     /// Bytes of the file when it was opened.
     public var fileSize: Int { source.size }
+
+    /// Where the block holding a variable's series at a cell lies in the file, or nil when the
+    /// variable is not stored or the cell is outside the grid: a remote source fetches the
+    /// blocks a forecast needs at once, before the reads that check and decode them.
+    package func blockRange(_ variable: ForecastVariable, i: Int, j: Int) -> (offset: Int, count: Int)? {
+        guard let stored = stored(variable), i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth else { return nil }
+        let blockIndex = stored.firstBlock + metadata.locate(i: i, j: j).tile
+        guard blockIndex >= 0, blockIndex < index.count else { return nil }
+        return (Int(index[blockIndex].offset), Int(index[blockIndex].length))
+    }
 }
 
 /// Where a stored variable's series are and how they are scaled.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectStore
 import TileCastServer
 
 /// The server's own executable. `tilecast serve ARGS` runs it (it sits beside `tilecast`):
@@ -19,14 +20,32 @@ struct ServerCommand: AsyncParsableCommand {
         Prometheus text. SIGTERM or SIGINT stops it after the requests in flight. One log line
         per request on stderr. The API: docs/openapi.yaml.
 
+        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server, see `tilecast publish`) is read with ranged requests into a memory cache; name its models with --model, and its latest is looked at again every --poll-seconds. If a new latest cannot be opened, the cycle being served stays.
+
         Example:
           tilecast serve --store /tmp/s --port 8080
+          tilecast serve --store s3://forecasts/tilecast --model wrf --s3-endpoint http://127.0.0.1:9000
           curl 'http://127.0.0.1:8080/v1/forecast?latitude=38.72&longitude=-9.14&hourly=temperature_2m'
         """
     )
 
-    @Option(help: "The store folder.")
+    @Option(help: "The store folder, or a remote store: s3://BUCKET/PREFIX, https://HOST/PATH.")
     var store: String
+
+    @Option(help: "A model of a remote store to serve (repeat for several).")
+    var model: [String] = []
+
+    @Option(help: "Seconds between looks at a remote store's latest.")
+    var pollSeconds: Double = 30
+
+    @Option(help: "Memory for a remote store's blocks, MiB per domain file.")
+    var cacheMb: Int = 64
+
+    @Option(help: "S3 endpoint of an s3:// store (default: AWS_ENDPOINT_URL, else AWS's own).")
+    var s3Endpoint: String?
+
+    @Option(help: "S3 region of an s3:// store (default: AWS_REGION, the shared config, us-east-1).")
+    var s3Region: String?
 
     @Option(help: "Address to listen on.")
     var host: String = "127.0.0.1"
@@ -60,6 +79,13 @@ struct ServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0..65535") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight \(maxInFlight): expected 1 or more") }
+        guard pollSeconds.isFinite, pollSeconds >= 0 else { throw ValidationError("--poll-seconds \(pollSeconds): expected 0 or more") }
+        guard cacheMb >= 1 else { throw ValidationError("--cache-mb \(cacheMb): expected 1 or more") }
+        if RemoteLocation.isRemote(store) {
+            guard !model.isEmpty else { throw ValidationError("--model: a remote store (\(store)) cannot be listed; name the models to serve") }
+        } else if !model.isEmpty || s3Endpoint != nil || s3Region != nil {
+            throw ValidationError("--model, --s3-endpoint and --s3-region apply to a remote store (s3://, https://) only")
+        }
     }
 
     func run() async throws {
@@ -70,6 +96,13 @@ struct ServerCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("tilecast: error: --places \(error)\n".utf8))
                 throw ExitCode(2)
             }
+        }
+        if RemoteLocation.isRemote(store) {
+            let client: ObjectClient
+            do throws(ObjectStoreError) { client = try ObjectClient(store: store, endpoint: s3Endpoint, region: s3Region) } catch {
+                throw ValidationError(error.description)
+            }
+            configuration.remote = RemoteCycles(client: client, models: model, pollInterval: pollSeconds, cacheBudget: cacheMb << 20)
         }
         let server = ForecastServer(configuration: configuration)
         let store = self.store, host = self.host

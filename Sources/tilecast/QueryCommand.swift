@@ -3,6 +3,9 @@ import Catalog
 import Foundation
 import Meteorology
 import PointQuery
+#if TILECAST_REMOTE
+import ObjectStore
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,10 +31,14 @@ struct QueryCommand: ParsableCommand {
               --timezone Europe/Lisbon --temperature-unit fahrenheit
           tilecast query --store /tmp/s --points places.csv --format csv
           tilecast query --store /tmp/s --points - --cycle 2026-11-22T00:00Z < places.csv
+          tilecast query --store https://example.org/store --model wrf --lat 38.72 --lon -9.14
+          tilecast query --store s3://bucket/store --model wrf --lat 38.72 --lon -9.14
+
+        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server) is read with ranged requests by tilecast-remote, installed beside tilecast; --model is then required. S3 credentials and region come from the AWS environment variables or shared files.
         """
     )
 
-    @Option(help: "The store folder.")
+    @Option(help: "The store folder, or a remote store: s3://BUCKET/PREFIX, https://HOST/PATH.")
     var store: String
 
     // `.unconditional` so that negative numbers ("--lon -9.1393") are taken as values.
@@ -84,6 +91,12 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Cells left out along the edges of a nest inside a coarser domain (WRF's relaxation zone), 0 or more.")
     var nestMargin: Double = 5
 
+    @Option(help: "S3 endpoint of an s3:// store (default: AWS_ENDPOINT_URL, else AWS's own).")
+    var s3Endpoint: String?
+
+    @Option(help: "S3 region of an s3:// store (default: AWS_REGION, the shared config, us-east-1).")
+    var s3Region: String?
+
     func validate() throws {
         if points == nil && (lat == nil || lon == nil) { throw ValidationError("give --lat and --lon, or --points FILE.csv") }
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
@@ -130,9 +143,20 @@ struct QueryCommand: ParsableCommand {
     func run() throws {
         let dailyVariables = try parsedDaily()
         let zone = timezone.flatMap(TimeZone.init(identifier:))
+        #if TILECAST_REMOTE
+        let remote = try RemoteQuery.open(store: store, model: model, cycle: cycle, nestMargin: nestMargin, endpoint: s3Endpoint, region: s3Region)
+        let forecastStore = remote.store
+        #else
+        // A bucket or web address: tilecast-remote answers, with this same code (B4: the HTTP
+        // client stays out of this binary).
+        if RemoteBinary.isRemote(store) { try RemoteBinary.exec(Array(CommandLine.arguments.dropFirst())) }
+        if s3Endpoint != nil || s3Region != nil {
+            throw Failure(code: Failure.usage, message: "--s3-endpoint and --s3-region apply to an s3:// store only")
+        }
         let forecastStore = try querying { () throws(QueryError) in
             try ForecastStore(root: store, model: model, cycle: cycle, nestMargin: nestMargin)
         }
+        #endif
         let requested = try parsedVariables()
         let variables = try querying { () throws(QueryError) in try forecastStore.resolveVariables(requested: requested, daily: dailyVariables) }
         let chosen = QueryTimes.choose(time: time.flatMap(TimeParsing.parse), start: start.flatMap(TimeParsing.parse), hours: hours,
@@ -146,6 +170,9 @@ struct QueryCommand: ParsableCommand {
         let output = StandardOutput()
         guard let points else {
             // One place: an error is the whole answer, on stderr with its exit code.
+            #if TILECAST_REMOTE
+            remote.prefetch(latitude: lat ?? .nan, longitude: lon ?? .nan, times: request.times, variables: variables)
+            #endif
             let answer = assembly.answer(QueryPoint(latitude: lat ?? .nan, longitude: lon ?? .nan))
             if case .failure(let error) = answer.result { throw Failure(code: error.exitCode, message: error.description) }
             var writer = ForecastWriter(renderer: renderer, format: format, single: true, variables: variables, names: false, sink: output.write)
@@ -160,6 +187,12 @@ struct QueryCommand: ParsableCommand {
             if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: hours ?? 1) }
             return (point, row.name)
         }
+        #if TILECAST_REMOTE
+        for place in places {
+            remote.prefetch(latitude: place.point.latitude, longitude: place.point.longitude,
+                            times: place.point.times ?? request.times, variables: variables)
+        }
+        #endif
         var writer = ForecastWriter(renderer: renderer, format: format, single: false, variables: variables,
                                     names: places.contains { $0.name != nil }, sink: output.write)
         var failures = 0

@@ -15,10 +15,11 @@ struct Tilecast: ParsableCommand {
           describe a run    tilecast inspect SampleGrids
           adapt a profile   tilecast profile wrf > mysite.json
           serve the API     tilecast serve --store /tmp/s --port 8080
+          to a bucket       tilecast publish --store /tmp/s --to s3://bucket/store
 
         Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside what the store holds, 5 store damaged or missing.
         """,
-        subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self, ServeCommand.self]
+        subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self, ServeCommand.self, PublishCommand.self]
     )
 
     /// Runs a command, turning every error into one or two lines on stderr and the exit

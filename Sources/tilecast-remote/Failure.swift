@@ -1,0 +1,1 @@
+../tilecast/Failure.swift

@@ -1,0 +1,1 @@
+../tilecast/QueryOptions.swift
