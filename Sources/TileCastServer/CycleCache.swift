@@ -89,7 +89,7 @@ package final class CycleCache: Sendable {
     /// - Throws: `QueryError.store` when it cannot be opened (missing, damaged, being replaced).
     package func current(model: String) throws(QueryError) -> ForecastStore {
         if let remote { return try remote.current(model: model).store }
-        try current(model: model, latest: Self.link(root + "/" + model + "/latest"))
+        return try current(model: model, latest: Self.link(root + "/" + model + "/latest"))
     }
 
     /// As `current(model:)`, with `latest`'s text already read.

@@ -94,9 +94,9 @@ final class BlockCache: @unchecked Sendable {
             countHit()
             return body(UnsafeRawBufferPointer(start: start, count: length))
         }
-        try state.withLock { (state) throws(StoreError) in
-            // Another thread may have loaded it while this one waited for the lock.
-            if ready[block].load(ordering: .acquiring) == 1 { return }
+        let loadedHere = try state.withLock { (state) throws(StoreError) -> Bool in
+            // Another thread may have loaded it while this one waited for the lock: a hit.
+            if ready[block].load(ordering: .acquiring) == 1 { return false }
             let bytes = try load()
             guard bytes.count == length else {
                 throw StoreError.corrupt(path: path, detail: "block \(block) read \(bytes.count) bytes, expected \(length)")
@@ -105,7 +105,9 @@ final class BlockCache: @unchecked Sendable {
             state.bytes += length
             state.misses += 1
             ready[block].store(1, ordering: .releasing)
+            return true
         }
+        if !loadedHere { countHit() }
         return body(UnsafeRawBufferPointer(start: start, count: length))
     }
 
