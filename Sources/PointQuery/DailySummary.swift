@@ -4,16 +4,42 @@ import Meteorology
 /// A daily statistic: "temperature_2m_max", "precipitation_sum", or "weather_code" (the
 /// day's most severe code by `WeatherCode.severityOrder`, not the numeric maximum).
 public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConvertible {
-    public enum Statistic: String, Sendable, CaseIterable { case min, max, mean, sum, mostSevere = "" }
+    public enum Statistic: String, Sendable, CaseIterable {
+        case min, max, mean, sum, mostSevere = ""
+        /// precipitation_hours: hours whose amount is at least 0.1 mm (Open-Meteo's count).
+        case hours
+        /// daylight_duration: seconds from sunrise to sunset (NOAA, `SolarPosition.day`).
+        case daylight = "duration"
+        /// wind_direction_10m_dominant: direction of the day's mean wind vector (mean u, v).
+        case dominant
+    }
 
     public let variable: OutputVariable
     public let statistic: Statistic
 
-    public var description: String { statistic == .mostSevere ? variable.rawValue : "\(variable.rawValue)_\(statistic.rawValue)" }
+    public var description: String {
+        switch statistic {
+        case .mostSevere: return variable.rawValue
+        case .daylight: return "daylight_duration"
+        default: return "\(variable.rawValue)_\(statistic.rawValue)"
+        }
+    }
 
-    /// Parses "temperature_2m_max" and friends, and "weather_code".
+    /// The hourly variables it is computed from.
+    public var sources: [OutputVariable] {
+        switch statistic {
+        case .dominant: return [.windU10m, .windV10m]
+        default: return [variable]
+        }
+    }
+
+    /// Parses "temperature_2m_max" and friends, "weather_code", "precipitation_hours",
+    /// "daylight_duration" and "wind_direction_10m_dominant".
     public static func parse(_ name: String) -> DailyVariable? {
         if name == OutputVariable.weatherCode.rawValue { return DailyVariable(variable: .weatherCode, statistic: .mostSevere) }
+        if name == "precipitation_hours" { return DailyVariable(variable: .precipitation, statistic: .hours) }
+        if name == "daylight_duration" { return DailyVariable(variable: .isDay, statistic: .daylight) }
+        if name == "wind_direction_10m_dominant" { return DailyVariable(variable: .windDirection10m, statistic: .dominant) }
         for statistic in [Statistic.min, .max, .mean, .sum] where name.hasSuffix("_" + statistic.rawValue) {
             guard let variable = OutputVariable(rawValue: String(name.dropLast(statistic.rawValue.count + 1))),
                   variable != .weatherCode else { return nil }
@@ -49,10 +75,33 @@ public struct DailyForecast: Sendable {
         hours = dates.map { date in instantDays.filter { $0 == date }.count }
         var values: [DailyVariable: [Float]] = [:]
         for daily in variables {
+            switch daily.statistic {
+            case .daylight:
+                values[daily] = dates.map { Self.daylight(date: $0, calendar: calendar, latitude: forecast.latitude, longitude: forecast.longitude) }
+                continue
+            case .dominant:
+                let u = forecast.values[.windU10m] ?? [], v = forecast.values[.windV10m] ?? []
+                values[daily] = dates.map { date in
+                    let members = u.indices.filter { instantDays[$0] == date && $0 < v.count }
+                    let meanU = Self.reduce(members.map { u[$0] }, .mean), meanV = Self.reduce(members.map { v[$0] }, .mean)
+                    return meanU.isNaN || meanV.isNaN ? .nan : windDirection(u: meanU, v: meanV)
+                }
+                continue
+            case .hours:
+                // At least 0.1 mm, whatever unit the answer is in.
+                let threshold: Float = forecast.units.precipitation == .inch ? 0.1 / 25.4 : 0.1
+                let series = forecast.values[daily.variable] ?? []
+                values[daily] = dates.map { date in
+                    let members = series.indices.filter { amountDays[$0] == date }.map { series[$0] }
+                    return members.isEmpty || members.contains(where: \.isNaN) ? .nan : Float(members.filter { $0 >= threshold * 0.9999 }.count)
+                }
+                continue
+            default: break
+            }
             let series = forecast.values[daily.variable] ?? []
             // Weather codes describe the interval ending at their time, like the amounts, so
             // they go by the same day rule (issue 15, item 6).
-            let isAmount = daily.variable == .precipitation || daily.variable == .snowfall || daily.variable == .weatherCode
+            let isAmount = daily.variable.isAmount || daily.variable == .weatherCode
             values[daily] = dates.map { date in
                 let members = series.indices.filter { (isAmount ? amountDays[$0] : instantDays[$0]) == date }.map { series[$0] }
                 return Self.reduce(members, daily.statistic)
@@ -71,6 +120,21 @@ public struct DailyForecast: Sendable {
         case .mostSevere: return WeatherCode.mostSevere(values)
         case .mean: return values.reduce(0, +) / Float(values.count)
         case .sum: return values.reduce(0, +)
+        case .hours, .daylight, .dominant: return .nan   // computed in init, not by this reduction
+        }
+    }
+
+    /// Seconds of daylight on a local date: sunset - sunrise around its local noon (0 in
+    /// polar night, 86,400 in polar day).
+    static func daylight(date: String, calendar: Calendar, latitude: Double, longitude: Double) -> Float {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, let noon = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)) else {
+            return .nan
+        }
+        switch SolarPosition.day(latitude: latitude, longitude: longitude, noonGuess: noon.timeIntervalSince1970) {
+        case .risesAndSets(let sunrise, let sunset): return Float(sunset - sunrise)
+        case .alwaysUp: return 86_400
+        case .alwaysDown: return 0
         }
     }
 }

@@ -60,10 +60,12 @@ public struct ForecastRenderer: Sendable {
     /// hundredths are a quarter millimetre: 0.06 mm would print as 0.00).
     static func decimals(_ variable: OutputVariable, _ units: OutputUnits) -> Int {
         switch variable {
-        case .precipitation, .snowfall: return units.precipitation == .inch ? 3 : 2
-        case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m: return 2
+        case .precipitation, .snowfall, .rain, .showers: return units.precipitation == .inch ? 3 : 2
+        case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m, .windGusts10m, .snowDepth, .vapourPressureDeficit,
+             .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return 2
+        case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return 3
         case .relativeHumidity2m, .pressureMSL, .surfacePressure: return 1
-        case .cloudCover, .windDirection10m, .shortwaveRadiation, .weatherCode: return 0
+        case .cloudCover, .windDirection10m, .shortwaveRadiation, .weatherCode, .isDay, .directRadiation, .diffuseRadiation, .cape: return 0
         }
     }
 

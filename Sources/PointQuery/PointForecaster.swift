@@ -57,8 +57,10 @@ public struct PointForecaster: Sendable {
                     default: return units.convert(v, variable)
                     }
                 }
-            case .precipitation, .snowfall:
+            case .precipitation, .snowfall, .rain, .showers:
                 values[variable] = plan.amounts(corners: try reader.corners(variable.sources[0])).map { units.convert($0, variable) }
+            case .isDay:
+                values[variable] = times.map { SolarPosition.isDay(latitude: latitude, longitude: longitude, time: Double($0)) }
             case .weatherCode:
                 values[variable] = plan.intervalValues(try reader.nearest(.weatherCode))
             default:

@@ -133,12 +133,26 @@ enum OpenMeteoFlatBuffers {
         case .shortwaveRadiation: return (32, 0)
         case .windU10m: return (149, 10)
         case .windV10m: return (150, 10)
+        // Issue 11 (codes from openmeteo-sdk's Variable). Soil layers carry no depth fields
+        // here yet: a FlatBuffers client tells them apart by their order in the request.
+        case .rain: return (28, 0)
+        case .showers: return (34, 0)
+        case .snowDepth: return (35, 0)
+        case .vapourPressureDeficit: return (54, 0)
+        case .isDay: return (19, 0)
+        case .directRadiation: return (13, 0)
+        case .diffuseRadiation: return (9, 0)
+        case .cape: return (2, 0)
+        case .windGusts10m: return (58, 10)
+        case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
+        case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
         }
     }
 
     static func unit(_ symbol: String) -> UInt8 {
         let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
-                                      "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26]
+                                      "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
+                                      "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20]
         return units[symbol] ?? 0
     }
 
@@ -152,7 +166,8 @@ enum OpenMeteoFlatBuffers {
             case .max: return 2
             case .mean: return 3
             case .sum: return 10
-            case .mostSevere: return 0
+            case .mostSevere, .daylight, .hours: return 0
+            case .dominant: return 9
             }
         }
     }

@@ -222,6 +222,7 @@ package struct ForecastParameters: Sendable {
     private static func hourlyVariables(_ names: [String], key: String) throws(APIError) -> [OutputVariable] {
         var result: [OutputVariable] = []
         for name in names {
+            if let refusal = OutputVariable.refusal(modernName(name)) { throw APIError(refusal) }
             guard let variable = OutputVariable(rawValue: modernName(name)) else {
                 throw APIError("Cannot initialize ForecastVariable from invalid String value \(name) for key \(key)")
             }
@@ -234,6 +235,7 @@ package struct ForecastParameters: Sendable {
         let modern = modernName(name)
         if modern == "wind_direction_10m_dominant" { return .dominantWindDirection }
         if modern == "shortwave_radiation_sum" { return .radiationSum }
+        if let refusal = OutputVariable.refusal(modern) { throw APIError(refusal) }
         if let daily = DailyVariable.parse(modern) { return .statistic(daily) }
         throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
     }

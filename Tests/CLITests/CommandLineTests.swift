@@ -258,8 +258,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(denied.stderr.contains("not found"), denied.stderr)
     }
 
-    /// SampleGrids holds WRF (d01, d02) and MM5 (d01): --model picks the model; without it a
-    /// store of several models is exit 2 naming them. Defaults are what each model stores.
+    /// SampleGrids holds WRF (d01, d02) and MM5 (d01): --model pins the model; without it the
+    /// best match answers (issue 11 B). Defaults are what each model stores.
     func testModelChoiceWithSeveralModels() throws {
         let store = directory.path("store")
         let extract = try run(["extract", Repository.sampleGrids.path, "--store", store, "--quiet"])
@@ -282,9 +282,38 @@ final class CommandLineTests: XCTestCase {
         let mm5Cloud = try run(place + ["--model", "mm5", "--variables", "cloud_cover"])
         XCTAssertEqual(mm5Cloud.status, 2)
         XCTAssertTrue(mm5Cloud.stderr.contains("cloud_cover") && mm5Cloud.stderr.contains("mm5"), mm5Cloud.stderr)
-        let neither = try run(place)
-        XCTAssertEqual(neither.status, 2)
-        XCTAssertTrue(neither.stderr.contains("mm5, wrf") && neither.stderr.contains("--model"), neither.stderr)
+        // Without --model: the best match (SPEC 5), the finest domain of any model holding
+        // the place and the times, named in the answer.
+        let best = try answer([])
+        XCTAssertEqual(best["model"] as? String, "wrf", "Lisbon: both models hold it, WRF's d02 (3 km) is finest")
+        XCTAssertEqual(best["domain"] as? String, "d02")
+        let madrid = ["query", "--store", store, "--lat", "40.4168", "--lon", "-3.7038", "--start", "2026-11-22T06Z", "--hours", "2", "--format", "json"]
+        let onlyMM5 = try run(madrid)
+        XCTAssertEqual(onlyMM5.status, 0, onlyMM5.stderr)
+        let madridAnswer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(onlyMM5.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(madridAnswer["model"] as? String, "mm5", "Madrid lies outside WRF's d01: only MM5 holds it")
+        XCTAssertEqual(madridAnswer["domain"] as? String, "d01")
+        // Both hold Lisbon, but only MM5's run reaches 2026-11-23T06Z.
+        let late = try run(["query", "--store", store, "--lat", "38.7223", "--lon", "-9.1393", "--time", "2026-11-23T06Z", "--format", "json"])
+        XCTAssertEqual(late.status, 0, late.stderr)
+        XCTAssertTrue(late.stdout.contains("\"model\":\"mm5\"") || late.stdout.contains("\"model\": \"mm5\""), late.stdout)
+        // A points file: each place from its own model; columns are the defaults both hold.
+        let places = directory.path("places.csv")
+        try "lat,lon\n38.7223,-9.1393\n40.4168,-3.7038\n".write(toFile: places, atomically: true, encoding: .utf8)
+        let csv = try run(["query", "--store", store, "--points", places, "--time", "2026-11-22T06Z", "--format", "csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let rows = csv.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.count, 3, csv.stdout)
+        XCTAssertFalse(rows[0].contains("cloud_cover"), "MM5 stores no cloud cover: not a default column of a mixed store")
+        XCTAssertTrue(rows[1].contains(",wrf,") && rows[1].contains(",d02,"), rows[1])
+        XCTAssertTrue(rows[2].contains(",mm5,") && rows[2].contains(",d01,"), rows[2])
+        // Asking for what the answering model lacks is exit 2 naming it; no model: exit 4.
+        let lacking = try run(madrid + ["--variables", "cloud_cover"])
+        XCTAssertEqual(lacking.status, 2, lacking.stdout)
+        XCTAssertTrue(lacking.stderr.contains("cloud_cover") && lacking.stderr.contains("mm5"), lacking.stderr)
+        let nowhere = try run(["query", "--store", store, "--lat", "60", "--lon", "20", "--time", "2026-11-22T06Z"])
+        XCTAssertEqual(nowhere.status, 4, nowhere.stdout)
+        XCTAssertTrue(nowhere.stderr.contains("wrf d01") && nowhere.stderr.contains("mm5 d01"), nowhere.stderr)
         let unknown = try run(place + ["--model", "gfs"])
         XCTAssertEqual(unknown.status, 5)
         XCTAssertTrue(unknown.stderr.contains("gfs") && unknown.stderr.contains("mm5, wrf"), unknown.stderr)
@@ -292,6 +321,49 @@ final class CommandLineTests: XCTestCase {
         let format = try run(place + ["--model", "wrf", "--format", "xml"])
         XCTAssertEqual(format.status, 2)
         XCTAssertTrue(format.stderr.contains("--format") && format.stderr.contains("json"), format.stderr)
+    }
+
+    /// Issue 11's variables end to end on the real allvars sample: hourly and daily values
+    /// come out (not null), a variable whose source the input lacked is exit 2 naming the
+    /// source, and a quantity a WRF file cannot give is refused by name.
+    func testNewVariablesAnswerAndMissingSourcesAreNamed() throws {
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let store = directory.path("store")
+        let extract = try run(["extract", sample, "--store", store, "--quiet"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let hourly = ["rain", "showers", "snow_depth", "vapour_pressure_deficit", "soil_temperature_0_to_10cm",
+                      "soil_temperature_100_to_200cm", "soil_moisture_0_to_10cm", "soil_moisture_40_to_100cm", "is_day", "wind_gusts_10m"]
+        let daily = ["precipitation_hours", "daylight_duration", "wind_direction_10m_dominant", "rain_sum", "showers_sum",
+                     "snowfall_sum", "apparent_temperature_max", "apparent_temperature_min", "wind_gusts_10m_max"]
+        let result = try run(["query", "--store", store, "--lat", "29.865", "--lon", "86.8444", "--start", "2005-09-21T03Z",
+                              "--hours", "7", "--variables", hourly.joined(separator: ","), "--daily", daily.joined(separator: ","),
+                              "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let hourlyBlock = try XCTUnwrap(answer["hourly"] as? [String: Any])
+        for name in hourly {
+            let series = try XCTUnwrap(hourlyBlock[name] as? [Any], name)
+            XCTAssertEqual(series.count, 7, name)
+            XCTAssertTrue(series.allSatisfy { $0 is NSNumber }, "\(name): \(series)")
+        }
+        // 29.9 N on 2005-09-21 (equinox): the sun rises about 00:00Z and sets about 12:30Z.
+        XCTAssertEqual(hourlyBlock["is_day"] as? [Int], [1, 1, 1, 1, 1, 1, 1])
+        let dailyBlock = try XCTUnwrap(answer["daily"] as? [String: Any])
+        for name in daily { XCTAssertNotNil(dailyBlock[name], "\(name) in \(dailyBlock.keys.sorted())") }
+        let daylight = try XCTUnwrap((dailyBlock["daylight_duration"] as? [Double])?.first)
+        XCTAssertEqual(daylight, 12.1 * 3600, accuracy: 0.15 * 3600, "about 12 h 6 min at the equinox")
+
+        // SampleGrids' WRF has no SNOWH: exit 2 naming it, never a column of zeros.
+        let grids = directory.path("grids")
+        XCTAssertEqual(try run(["extract", Repository.sampleGrids.path, "--store", grids, "--quiet"]).status, 0)
+        let lacking = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                               "--time", "2026-11-22T06Z", "--variables", "snow_depth"])
+        XCTAssertEqual(lacking.status, 2, lacking.stdout)
+        XCTAssertTrue(lacking.stderr.contains("snow_depth") && lacking.stderr.contains("SNOWH"), lacking.stderr)
+        let refused = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                               "--time", "2026-11-22T06Z", "--variables", "precipitation_probability"])
+        XCTAssertEqual(refused.status, 2, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("precipitation_probability") && refused.stderr.contains("ensemble"), refused.stderr)
     }
 
     func testHelpTeaches() throws {
