@@ -19,6 +19,10 @@ Written from the published definitions, not from TileCast's Swift code:
   * wind_gusts_10m: ECMWF IFS SPPGUST (ecland src/surf/module/sppgust_mod.F90), stable/neutral
     branch: PGUST = sqrt(U10^2 + V10^2) + UST * ZUGN with ZUGN = 7.2 (Cy48r1).
 
+  * cloud_cover_low/_mid/_high (%): wrf-python's cloudfrac idea with Open-Meteo's layers:
+    heights of the mass levels z = ((PH + PHB)[k] + (PH + PHB)[k+1]) / 2 / 9.81 - HGT, then
+    100 max(CLDFRA) over z < 2000 m, 2000 <= z < 6000 m, z >= 6000 m (0 for an empty layer).
+
 Usage: variables_reference.py FILE
 Prints CSV rows "variable,frame,j,i,value" for every frame and mass cell.
 """
@@ -99,6 +103,13 @@ def main(path):
         ust, u10, v10 = var("UST", frame), var("U10", frame), var("V10", frame)
         if ust is not None and u10 is not None and v10 is not None:
             emit("wind_gusts_10m", frame, np.sqrt(u10 ** 2 + v10 ** 2) + ust * 7.2)
+        ph, phb, cf, hgt = var("PH", frame), var("PHB", frame), var("CLDFRA", frame), var("HGT", frame)
+        if ph is not None and phb is not None and cf is not None and hgt is not None:
+            zstag = (ph + phb) / 9.81
+            z = 0.5 * (zstag[:-1] + zstag[1:]) - hgt
+            cf = np.clip(cf, 0, 1) * 100
+            for name, mask in (("low", z < 2000), ("mid", (z >= 2000) & (z < 6000)), ("high", z >= 6000)):
+                emit(f"cloud_cover_{name}", frame, np.where(mask, cf, 0).max(axis=0))
     print("variable,frame,j,i,value")
     print("\n".join(rows))
 

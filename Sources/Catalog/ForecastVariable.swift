@@ -38,6 +38,10 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case diffuseRadiation = "diffuse_radiation"
     case cape = "cape"
     case windGusts10m = "wind_gusts_10m"
+    /// CLDFRA's maximum by height above ground: below 2 km (fog included), 2-6 km, above 6 km.
+    case cloudCoverLow = "cloud_cover_low"
+    case cloudCoverMid = "cloud_cover_mid"
+    case cloudCoverHigh = "cloud_cover_high"
 
     /// The soil temperature variables, top layer first (index = Noah layer).
     public static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
@@ -64,6 +68,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .directRadiation, .diffuseRadiation: return "W/m²"
         case .cape: return "J/kg"
         case .windGusts10m: return "m/s"
+        case .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
         }
     }
 
@@ -90,6 +95,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .directRadiation, .diffuseRadiation: return 1
         case .cape: return 1
         case .windGusts10m: return 0.05
+        case .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return 1
         }
     }
 
@@ -101,7 +107,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// are absent (every plain wrfout would), `inspect` still lists them as missing.
     public var isOptional: Bool {
         switch self {
-        case .snowDepth, .directRadiation, .diffuseRadiation, .cape, .windGusts10m: return true
+        case .snowDepth, .directRadiation, .diffuseRadiation, .cape, .windGusts10m, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return true
         default: return Self.soilTemperatures.contains(self) || Self.soilMoistures.contains(self)
         }
     }
@@ -142,6 +148,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .diffuseRadiation: return "diffuse shortwave radiation at the surface (SWDDIF)"
         case .cape: return "convective available potential energy (the file's CAPE diagnostic)"
         case .windGusts10m: return "10 m wind gust: |V10| + 7.2 UST (ECMWF IFS surface-layer gust, neutral form)"
+        case .cloudCoverLow: return "cloud cover below 2 km above ground (CLDFRA maximum, heights from PH + PHB)"
+        case .cloudCoverMid: return "cloud cover 2-6 km above ground (CLDFRA maximum)"
+        case .cloudCoverHigh: return "cloud cover above 6 km above ground (CLDFRA maximum)"
         }
     }
 
@@ -178,6 +187,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .diffuseRadiation: return 27
         case .cape: return 28
         case .windGusts10m: return 29
+        case .cloudCoverLow: return 30
+        case .cloudCoverMid: return 31
+        case .cloudCoverHigh: return 32
         }
     }
 

@@ -44,7 +44,9 @@ enum BuiltinProfiles {
     "shortwave_direct":    { "names": ["SWDDIR"], "unit": "W/m2" },
     "shortwave_diffuse":   { "names": ["SWDDIF"], "unit": "W/m2" },
     "cape":                { "names": ["CAPE", "AFWA_CAPE"], "unit": "J/kg" },
-    "friction_velocity":   { "names": ["UST"], "unit": "m/s" }
+    "friction_velocity":   { "names": ["UST"], "unit": "m/s" },
+    "geopotential_perturbation": { "names": ["PH"], "unit": "m2/s2" },
+    "geopotential_base":   { "names": ["PHB"], "unit": "m2/s2" }
   }
 }
 """#

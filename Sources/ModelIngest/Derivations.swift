@@ -19,6 +19,8 @@ package struct Derivation: Sendable {
 
 package enum Derivations {
     private static let pressure: [SourceRole] = [.surfacePressure, .pstar]
+    /// Cloud layers by height: CLDFRA on mass levels, PH + PHB on the staggered levels around them.
+    private static let layered: [SourceRole] = [.cloudFraction, .geopotentialPerturbation, .geopotentialBase, .terrainHeight]
 
     /// One entry per catalog variable, in catalog order.
     package static let table: [Derivation] = ([
@@ -45,6 +47,9 @@ package enum Derivations {
         Derivation(variable: .diffuseRadiation, allOf: [.shortwaveDiffuse], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cape, allOf: [.cape], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .windGusts10m, allOf: [.u10m, .v10m, .frictionVelocity], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudCoverLow, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudCoverMid, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudCoverHigh, allOf: layered, oneOf: [], from: [], orDirectly: nil),
     ] + ForecastVariable.soilTemperatures.map {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {

@@ -174,6 +174,15 @@ package struct FrameReader {
         if wants.contains(.cloudCover) || wants.contains(.weatherCode), let cover = try raw.columnMaximumCloudPercent() {
             out[.cloudCover] = cover
         }
+        if [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains), let elevation,
+           let fraction = try raw.levels(.cloudFraction), let perturbation = try raw.levels(.geopotentialPerturbation),
+           let base = try raw.levels(.geopotentialBase) {
+            let geopotential = zip(perturbation, base).map { zip($0, $1).map(+) }
+            let layers = cloudCoverLayers(cloudFraction: fraction, geopotential: geopotential, terrainHeight: elevation)
+            out[.cloudCoverLow] = layers.low
+            out[.cloudCoverMid] = layers.mid
+            out[.cloudCoverHigh] = layers.high
+        }
 
         let hours = previousTime.map { Float(frame.time - $0) / 3600 }
         previousTime = frame.time

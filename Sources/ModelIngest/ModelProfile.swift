@@ -200,6 +200,9 @@ public enum SourceRole: String, CaseIterable, Sendable {
     case shortwaveDiffuse = "shortwave_diffuse"
     case cape = "cape"
     case frictionVelocity = "friction_velocity"
+    /// WRF's geopotential on staggered levels, perturbation and base (PH, PHB).
+    case geopotentialPerturbation = "geopotential_perturbation"
+    case geopotentialBase = "geopotential_base"
 
     /// The unit ingest works in for this role.
     var canonicalUnit: String {
@@ -219,6 +222,7 @@ public enum SourceRole: String, CaseIterable, Sendable {
         case .bucketConvective, .bucketNonConvective, .cloudFraction, .cosAlpha, .sinAlpha: return "1"
         case .shortwaveDown, .shortwaveDirect, .shortwaveDiffuse: return "W/m2"
         case .cape: return "J/kg"
+        case .geopotentialPerturbation, .geopotentialBase: return "m2/s2"
         case .terrainHeight: return "m"
         }
     }

@@ -105,6 +105,15 @@ package struct SourceFile: Sendable {
         } else {
             soilLayersProblem = nil
         }
+        // Cloud layers need PH/PHB on one more (staggered) level than CLDFRA's mass levels.
+        if let ph = found[.geopotentialPerturbation], let phb = found[.geopotentialBase], let cloud = found[.cloudFraction] {
+            let shape = { (name: String) in (try? file.variable(name))?.shape ?? [] }
+            let cf = shape(cloud), staggered = shape(ph)
+            if cf.count != 4 || staggered.count != 4 || staggered[1] != cf[1] + 1 || shape(phb) != staggered {
+                found[.geopotentialPerturbation] = nil
+                found[.geopotentialBase] = nil
+            }
+        }
         variables = found
         let dimensionName = { (role: DimensionRole) -> String? in
             (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }

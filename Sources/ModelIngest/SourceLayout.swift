@@ -80,7 +80,7 @@ extension SourceRole {
         case .timeText, .timeMinutes, .soilDepths: return .unchecked
         case .latitude, .longitude, .terrainHeight, .cosAlpha, .sinAlpha: return .staticField
         case .modelTopPressure: return .scalar
-        case .cloudFraction, .soilTemperature, .soilMoisture: return .column
+        case .cloudFraction, .soilTemperature, .soilMoisture, .geopotentialPerturbation, .geopotentialBase: return .column
         default: return .field
         }
     }

@@ -36,6 +36,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
     case diffuseRadiation = "diffuse_radiation"
     case cape = "cape"
     case windGusts10m = "wind_gusts_10m"
+    case cloudCoverLow = "cloud_cover_low"
+    case cloudCoverMid = "cloud_cover_mid"
+    case cloudCoverHigh = "cloud_cover_high"
     /// 1 while the sun is above the horizon (NOAA solar position, `SolarPosition`), else 0:
     /// from the place and time alone, so every cycle can answer it.
     case isDay = "is_day"
@@ -79,6 +82,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .diffuseRadiation: return [.diffuseRadiation]
         case .cape: return [.cape]
         case .windGusts10m: return [.windGusts10m]
+        case .cloudCoverLow: return [.cloudCoverLow]
+        case .cloudCoverMid: return [.cloudCoverMid]
+        case .cloudCoverHigh: return [.cloudCoverHigh]
         case .isDay: return []
         }
     }
@@ -135,7 +141,7 @@ public struct OutputUnits: Sendable, Equatable {
         switch variable {
         case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
              .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.symbol
-        case .relativeHumidity2m, .cloudCover: return "%"
+        case .relativeHumidity2m, .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
         case .precipitation, .rain, .showers: return precipitation.symbol
         case .snowDepth: return "m"
         case .vapourPressureDeficit: return "kPa"

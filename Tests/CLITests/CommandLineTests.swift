@@ -332,7 +332,8 @@ final class CommandLineTests: XCTestCase {
         let extract = try run(["extract", sample, "--store", store, "--quiet"])
         XCTAssertEqual(extract.status, 0, extract.stderr)
         let hourly = ["rain", "showers", "snow_depth", "vapour_pressure_deficit", "soil_temperature_0_to_10cm",
-                      "soil_temperature_100_to_200cm", "soil_moisture_0_to_10cm", "soil_moisture_40_to_100cm", "is_day", "wind_gusts_10m"]
+                      "soil_temperature_100_to_200cm", "soil_moisture_0_to_10cm", "soil_moisture_40_to_100cm", "is_day", "wind_gusts_10m",
+                      "cloud_cover_low", "cloud_cover_mid", "cloud_cover_high"]
         let daily = ["precipitation_hours", "daylight_duration", "wind_direction_10m_dominant", "rain_sum", "showers_sum",
                      "snowfall_sum", "apparent_temperature_max", "apparent_temperature_min", "wind_gusts_10m_max"]
         let result = try run(["query", "--store", store, "--lat", "29.865", "--lon", "86.8444", "--start", "2005-09-21T03Z",

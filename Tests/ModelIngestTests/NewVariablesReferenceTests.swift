@@ -12,6 +12,7 @@ final class NewVariablesReferenceTests: XCTestCase {
     /// (the engine reads and computes in Float, the reference in float64).
     private let tolerance: [ForecastVariable: Double] = [
         .rain: 1e-4, .showers: 1e-4, .snowDepth: 1e-6, .vapourPressureDeficit: 1e-4, .windGusts10m: 1e-4,
+        .cloudCoverLow: 1e-3, .cloudCoverMid: 1e-3, .cloudCoverHigh: 1e-3,
         .soilTemperature0to10cm: 1e-3, .soilTemperature10to40cm: 1e-3, .soilTemperature40to100cm: 1e-3, .soilTemperature100to200cm: 1e-3,
         .soilMoisture0to10cm: 1e-6, .soilMoisture10to40cm: 1e-6, .soilMoisture40to100cm: 1e-6, .soilMoisture100to200cm: 1e-6,
     ]
