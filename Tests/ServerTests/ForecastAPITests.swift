@@ -146,6 +146,25 @@ final class ForecastAPITests: XCTestCase {
         }
     }
 
+    /// Issue 11's variables by their Open-Meteo names, hourly and daily, with their units.
+    func testIssue11VariablesAnswerByOpenMeteoNames() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let reply = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=rain,showers,is_day,vapour_pressure_deficit&daily=precipitation_hours,daylight_duration,rain_sum&\(day)")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let object = try XCTUnwrap(reply.object)
+            let hourly = try XCTUnwrap(object["hourly"] as? [String: Any])
+            for name in ["rain", "showers", "is_day", "vapour_pressure_deficit"] {
+                let series = try XCTUnwrap(hourly[name] as? [Any], name)
+                XCTAssertTrue(series.prefix(4).allSatisfy { $0 is NSNumber }, "\(name): \(series)")
+            }
+            XCTAssertEqual((hourly["is_day"] as? [Any])?.prefix(4).compactMap { $0 as? Int }, [0, 0, 0, 0], "00-03Z in November at 8 W is night")
+            let units = try XCTUnwrap(object["hourly_units"] as? [String: String])
+            XCTAssertEqual(units["vapour_pressure_deficit"], "kPa")
+            let daily = try XCTUnwrap(object["daily"] as? [String: Any])
+            XCTAssertNotNil(daily["daylight_duration"], "\(daily)")
+        }
+    }
+
     /// Every refusal is HTTP 400 with exactly {"error": true, "reason": ...}; never a 500.
     func testErrorsInOpenMeteoShape() async throws {
         try await LiveServer.with(configuration(store)) { server in
@@ -165,6 +184,10 @@ final class ForecastAPITests: XCTestCase {
                 ("latitude=39.3&longitude=-8&forecast_days=x", "forecast_days"),
                 ("latitude=39.3&longitude=-8&hourly=temperature_2m&models=gfs&\(day)", "this server holds wrf"),
                 ("latitude=39.3&longitude=-8&hourly=temperature_2m&models=../../etc&\(day)", "this server holds wrf"),
+                // Issue 11: what a WRF run cannot give is refused with why; a missing source is named.
+                ("latitude=39.3&longitude=-8&hourly=precipitation_probability&\(day)", "ensemble"),
+                ("latitude=39.3&longitude=-8&daily=uv_index_max&\(day)", "ultraviolet"),
+                ("latitude=39.3&longitude=-8&hourly=snow_depth&\(day)", "no SNOWH"),
             ]
             for (query, expected) in cases {
                 let reply = try await server.get("/v1/forecast?" + query)
