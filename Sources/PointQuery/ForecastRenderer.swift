@@ -110,6 +110,17 @@ public struct ForecastRenderer: Sendable {
         return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
     }
 
+    /// A daily value as printed (unquoted), nil when missing: a time of day as a time like
+    /// the hourly ones (to the minute), shortwave_radiation_sum in MJ/m² to 0.01, any other
+    /// as its hourly variable prints.
+    func dailyText(_ value: Float, _ daily: DailyVariable, _ units: OutputUnits, dayStart: Int64) -> String? {
+        guard value.isFinite else { return nil }
+        if daily.isTimeOfDay { return timeText(dayStart + Int64((Double(value) / 60).rounded()) * 60) }
+        if daily.statistic == .sum && daily.variable == .shortwaveRadiation { return Self.number(value, 2) }
+        if daily.statistic == .dominant { return Self.formatted(value, .windDirection10m, units) }
+        return Self.formatted(value, daily.variable, units)
+    }
+
     /// "2026-11-22T06:00Z", or local time with its offset when a time zone is given.
     func timeText(_ time: Int64) -> String { Self.timeText(time, timeZone) }
 
@@ -153,8 +164,12 @@ public struct ForecastRenderer: Sendable {
                 var values = [("time", "[" + daily.dates.map(quote).joined(separator: ", ") + "]"),
                               ("hours", "[" + daily.hours.map(String.init).joined(separator: ", ") + "]")]
                 for variable in dailyVariables {
-                    dailyUnits.append((variable.description, quote(forecast.units.symbol(variable.variable))))
-                    values.append((variable.description, Self.jsonArray(daily.values[variable] ?? [], variable.variable, forecast.units)))
+                    dailyUnits.append((variable.description, quote(variable.unit(forecast.units))))
+                    let series = daily.values[variable] ?? []
+                    let texts = series.indices.map { d in
+                        dailyText(series[d], variable, forecast.units, dayStart: daily.dayStarts[d]).map { variable.isTimeOfDay ? quote($0) : $0 } ?? "null"
+                    }
+                    values.append((variable.description, "[" + texts.joined(separator: ", ") + "]"))
                 }
                 fields.append(("daily_units", object(dailyUnits, indent: 2)))
                 fields.append(("daily", object(values, indent: 2)))
@@ -244,7 +259,7 @@ public struct ForecastRenderer: Sendable {
             var row = names ? [Self.csvField(answer.name ?? "")] : []
             row += ["\(forecast.latitude)", "\(forecast.longitude)", date, Self.csvField(p.model), Self.csvField(p.cycle),
                     Self.csvField(p.domain), "\(daily.hours[d])"]
-            row += dailyVariables.map { Self.formatted(daily.values[$0]?[d] ?? .nan, $0.variable, forecast.units) ?? "" }
+            row += dailyVariables.map { dailyText(daily.values[$0]?[d] ?? .nan, $0, forecast.units, dayStart: daily.dayStarts[d]) ?? "" }
             return row.joined(separator: ",")
         }
     }
@@ -292,7 +307,7 @@ public struct ForecastRenderer: Sendable {
                 let dailyWidths = dailyVariables.map { max($0.description.count, 8) }
                 lines.append("day".padding(toLength: 12, withPad: " ", startingAt: 0) + zip(dailyVariables, dailyWidths).map { String(repeating: " ", count: $1 - $0.description.count) + $0.description }.joined(separator: "  "))
                 for (d, date) in daily.dates.enumerated() {
-                    let cells = dailyVariables.map { Self.formatted(daily.values[$0]?[d] ?? .nan, $0.variable, forecast.units) ?? "-" }
+                    let cells = dailyVariables.map { dailyText(daily.values[$0]?[d] ?? .nan, $0, forecast.units, dayStart: daily.dayStarts[d]) ?? "-" }
                     lines.append(date.padding(toLength: 12, withPad: " ", startingAt: 0) + zip(cells, dailyWidths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  "))
                 }
             }

@@ -93,6 +93,16 @@ struct FlatBufferWriter {
         return position
     }
 
+    /// A vector of Int64 (values_int64): its elements 8-aligned, after the 4-byte length.
+    mutating func int64s(_ values: [Int64]) -> Int {
+        align(4)
+        if (bytes.count + 4) % 8 != 0 { bytes.append(contentsOf: [0, 0, 0, 0]) }
+        let position = bytes.count
+        put(UInt32(values.count))
+        for value in values { put(UInt64(bitPattern: value)) }
+        return position
+    }
+
     mutating func tables(_ items: [[Field?]]) -> Int {
         align(4)
         let position = bytes.count
@@ -162,14 +172,13 @@ enum OpenMeteoFlatBuffers {
     static func aggregation(_ field: DailyField) -> UInt8 {
         switch field {
         case .dominantWindDirection: return 9
-        case .radiationSum: return 10
         case .statistic(let daily):
             switch daily.statistic {
             case .min: return 1
             case .max: return 2
             case .mean: return 3
             case .sum: return 10
-            case .mostSevere, .daylight, .hours: return 0
+            case .mostSevere, .daylight, .hours, .sunrise, .sunset: return 0
             case .dominant: return 9
             }
         }
@@ -179,7 +188,17 @@ enum OpenMeteoFlatBuffers {
         switch field {
         case .statistic(let daily): return daily.variable
         case .dominantWindDirection: return .windDirection10m
-        case .radiationSum: return .shortwaveRadiation
+        }
+    }
+
+    /// Daily fields that are not a statistic of one hourly variable: their own Variable code.
+    static func dailyCode(_ field: DailyField) -> UInt8? {
+        guard case .statistic(let daily) = field else { return nil }
+        switch daily.statistic {
+        case .daylight: return 7
+        case .sunrise: return 40
+        case .sunset: return 41
+        default: return nil
         }
     }
 
@@ -213,9 +232,22 @@ enum OpenMeteoFlatBuffers {
             }
             if !parameters.daily.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.daily.map { field in
-                    let v = dailyVariable(field), code = variable(v)
-                    let values = (place.daily[field] ?? []).map { printed(OpenMeteoRenderer.dailyValue($0, field, units)) }
-                    return [.u8(code.code), .u8(unit(OpenMeteoRenderer.dailyUnit(field, units))), nil, .object { $0.floats(values) },
+                    let v = dailyVariable(field), code = variable(v), series = place.daily[field] ?? []
+                    let variableCode = dailyCode(field) ?? code.code
+                    if case .statistic(let daily) = field, daily.isTimeOfDay {
+                        // Sunrise and sunset as unix seconds in values_int64, as Open-Meteo sends them.
+                        let seconds = series.indices.map { d -> Int64 in
+                            let start = d < times.dayStarts.count ? times.dayStarts[d] : 0
+                            return series[d].isFinite ? start + Int64((Double(series[d]) / 60).rounded()) * 60 : 0
+                        }
+                        return [.u8(variableCode), .u8(37), nil, nil, .object { $0.int64s(seconds) }, nil, nil]
+                    }
+                    let values = series.indices.map { d in
+                        printed(OpenMeteoRenderer.dailyValue(series[d], field, units, dayStart: d < times.dayStarts.count ? times.dayStarts[d] : 0,
+                                                             timeZone: parameters.timeZone, timeFormat: parameters.timeFormat))
+                    }
+                    let unitCode = dailyCode(field) == 7 ? 36 : unit(OpenMeteoRenderer.dailyUnit(field, units))
+                    return [.u8(variableCode), .u8(unitCode), nil, .object { $0.floats(values) },
                             nil, code.altitude == 0 ? nil : .i16(code.altitude), .u8(aggregation(field))]
                 }
                 root[10] = .object { w in w.table([.i64(first), .i64(last + 86400), .i32(86400), .object { $0.tables(variables) }]) }

@@ -367,6 +367,58 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("precipitation_probability") && refused.stderr.contains("ensemble"), refused.stderr)
     }
 
+    /// Daily sunrise and sunset (issue 11) on the real allvars sample, as local times like
+    /// Open-Meteo's, checked against astral (Scripts/solar_reference.py) in a zone with a
+    /// 5:45 offset; shortwave_radiation_sum in MJ/m² as Open-Meteo: the day's hourly W/m²
+    /// times 3600 s / 10^6, recomputed here from the same answer's hourly column.
+    func testSunriseSunsetAgainstAstralAndRadiationSumInMegajoules() throws {
+        let check = try runTool("python3", ["-c", "import astral"])
+        try XCTSkipIf(check.status != 0, "python3 with astral is needed: \(check.stderr)")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let store = directory.path("store")
+        XCTAssertEqual(try run(["extract", sample, "--store", store, "--quiet"]).status, 0)
+        let (lat, lon) = (29.865, 86.8444)
+        let result = try run(["query", "--store", store, "--lat", "\(lat)", "--lon", "\(lon)", "--start", "2005-09-21T00Z",
+                              "--hours", "10", "--variables", "shortwave_radiation", "--daily", "sunrise,sunset,shortwave_radiation_sum",
+                              "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let units = try XCTUnwrap(answer["daily_units"] as? [String: String])
+        XCTAssertEqual(units["sunrise"], "iso8601")
+        XCTAssertEqual(units["shortwave_radiation_sum"], "MJ/m²")
+        let daily = try XCTUnwrap(answer["daily"] as? [String: Any])
+        let sunrise = try XCTUnwrap((daily["sunrise"] as? [String])?.first), sunset = try XCTUnwrap((daily["sunset"] as? [String])?.first)
+        XCTAssertEqual(sunrise.count, "2005-09-21T00:14Z".count, sunrise)
+        let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/solar_reference.py").path, "\(lat),\(lon),2005-09-21,0"])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        let fields = reference.stdout.split(separator: "\n")[1].split(separator: ",").map(String.init)
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        parser.dateFormat = "yyyy-MM-dd'T'HH:mmXXXXX"
+        func seconds(_ text: String) throws -> Double { try XCTUnwrap(parser.date(from: text), text).timeIntervalSince1970 }
+        let riseError = try seconds(sunrise) - XCTUnwrap(Double(fields[3])), setError = try seconds(sunset) - XCTUnwrap(Double(fields[4]))
+        print("sunrise/sunset (CLI, printed to the minute) vs astral: \(riseError) s, \(setError) s")
+        // Printed to the minute: within 30 s of rounding plus the algorithms' few seconds.
+        XCTAssertLessThanOrEqual(abs(riseError), 35)
+        XCTAssertLessThanOrEqual(abs(setError), 35)
+
+        // Local times in another zone: the same instants, printed with the zone's offset.
+        let local = try run(["query", "--store", store, "--lat", "\(lat)", "--lon", "\(lon)", "--start", "2005-09-21T00Z",
+                             "--hours", "10", "--daily", "sunrise,sunset", "--timezone", "Asia/Kathmandu", "--format", "csv"])
+        XCTAssertEqual(local.status, 0, local.stderr)
+        let row = try XCTUnwrap(local.stdout.split(separator: "\n").last.map(String.init))
+        let cells = row.split(separator: ",").map(String.init)
+        XCTAssertTrue(cells.suffix(2).allSatisfy { $0.hasSuffix("+05:45") }, row)
+        XCTAssertEqual(try seconds(cells[cells.count - 2]), try seconds(sunrise), row)
+
+        let hourly = try XCTUnwrap((answer["hourly"] as? [String: Any])?["shortwave_radiation"] as? [Double])
+        XCTAssertEqual(hourly.count, 10)
+        let total = try XCTUnwrap((daily["shortwave_radiation_sum"] as? [Double])?.first)
+        // Hourly values print rounded to 1 W/m²: ten of them shift the sum by at most 0.018 MJ/m².
+        XCTAssertEqual(total, hourly.reduce(0, +) * 3600 / 1_000_000, accuracy: 0.02)
+        XCTAssertGreaterThan(total, 1, "a sunny morning on the Tibetan plateau")
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)

@@ -165,6 +165,36 @@ final class ForecastAPITests: XCTestCase {
         }
     }
 
+    /// sunrise and sunset as Open-Meteo gives them: local times without offset ("iso8601")
+    /// or unix seconds with timeformat=unixtime, the same instants, against astral
+    /// (Scripts/solar_reference.py); shortwave_radiation_sum in MJ/m², the command line's path.
+    func testSunriseSunsetTimeFormatsAndRadiationSum() async throws {
+        let check = try runTool("python3", ["-c", "import astral"])
+        try XCTSkipIf(check.status != 0, "python3 with astral is needed: \(check.stderr)")
+        let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/solar_reference.py").path, "39.3,-8,2026-11-22,0"])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        let fields = reference.stdout.split(separator: "\n")[1].split(separator: ",").map(String.init)
+        let rise = try XCTUnwrap(Double(fields[3])), set = try XCTUnwrap(Double(fields[4]))
+        try await LiveServer.with(configuration(store)) { server in
+            let query = "/v1/forecast?latitude=39.3&longitude=-8&daily=sunrise,sunset,shortwave_radiation_sum&\(day)"
+            let unix = try await server.get(query + "&timeformat=unixtime")
+            XCTAssertEqual(unix.status, 200, unix.body)
+            let daily = try XCTUnwrap(unix.object?["daily"] as? [String: Any])
+            let sunrise = try XCTUnwrap((daily["sunrise"] as? [Int])?.first), sunset = try XCTUnwrap((daily["sunset"] as? [Int])?.first)
+            XCTAssertLessThanOrEqual(abs(Double(sunrise) - rise), 35)
+            XCTAssertLessThanOrEqual(abs(Double(sunset) - set), 35)
+            XCTAssertEqual((unix.object?["daily_units"] as? [String: String])?["sunrise"], "unixtime")
+            let iso = try await server.get(query + "&timezone=Europe/Lisbon")
+            XCTAssertEqual(iso.status, 200, iso.body)
+            let isoDaily = try XCTUnwrap(iso.object?["daily"] as? [String: Any])
+            let text = try XCTUnwrap((isoDaily["sunrise"] as? [String])?.first)
+            XCTAssertEqual(text + ":00Z", ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(sunrise))), "Lisbon is UTC+0 in November")
+            XCTAssertEqual((iso.object?["daily_units"] as? [String: String])?["shortwave_radiation_sum"], "MJ/m²")
+            // SampleGrids does not cover the whole day: the sum is null, never a partial total.
+            XCTAssertEqual((isoDaily["shortwave_radiation_sum"] as? [Any])?.count, 1)
+        }
+    }
+
     /// Every refusal is HTTP 400 with exactly {"error": true, "reason": ...}; never a 500.
     func testErrorsInOpenMeteoShape() async throws {
         try await LiveServer.with(configuration(store)) { server in
