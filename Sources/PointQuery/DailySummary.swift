@@ -28,6 +28,8 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         case .daylight: return "daylight_duration"
         case .sunrise: return "sunrise"
         case .sunset: return "sunset"
+        // Open-Meteo's daily name for the day's ET0 total has no "_sum".
+        case .sum where variable == .et0FaoEvapotranspiration: return variable.rawValue
         default: return "\(variable.rawValue)_\(statistic.rawValue)"
         }
     }
@@ -63,6 +65,7 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         if name == OutputVariable.weatherCode.rawValue { return DailyVariable(variable: .weatherCode, statistic: .mostSevere) }
         if name == "precipitation_hours" { return DailyVariable(variable: .precipitation, statistic: .hours) }
         if name == "daylight_duration" { return DailyVariable(variable: .isDay, statistic: .daylight) }
+        if name == OutputVariable.et0FaoEvapotranspiration.rawValue { return DailyVariable(variable: .et0FaoEvapotranspiration, statistic: .sum) }
         if name == "sunrise" { return DailyVariable(variable: .isDay, statistic: .sunrise) }
         if name == "sunset" { return DailyVariable(variable: .isDay, statistic: .sunset) }
         if name == "wind_direction_10m_dominant" { return DailyVariable(variable: .windDirection10m, statistic: .dominant) }

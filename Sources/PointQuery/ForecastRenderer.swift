@@ -61,6 +61,7 @@ public struct ForecastRenderer: Sendable {
     static func decimals(_ variable: OutputVariable, _ units: OutputUnits) -> Int {
         switch variable {
         case .precipitation, .snowfall, .rain, .showers: return units.precipitation == .inch ? 3 : 2
+        case .et0FaoEvapotranspiration: return units.precipitation == .inch ? 4 : 3
         case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m, .windGusts10m, .snowDepth, .vapourPressureDeficit,
              .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return 2
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return 3

@@ -42,6 +42,8 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
     /// 1 while the sun is above the horizon (NOAA solar position, `SolarPosition`), else 0:
     /// from the place and time alone, so every cycle can answer it.
     case isDay = "is_day"
+    /// FAO-56 hourly Penman-Monteith reference evapotranspiration (`Evapotranspiration`), mm.
+    case et0FaoEvapotranspiration = "et0_fao_evapotranspiration"
 
     /// Returned when no `--variables` are given: the variables from before issue 11 (the
     /// wind components and issue 11's additions only on request, so that a default answer
@@ -86,6 +88,7 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .cloudCoverMid: return [.cloudCoverMid]
         case .cloudCoverHigh: return [.cloudCoverHigh]
         case .isDay: return []
+        case .et0FaoEvapotranspiration: return [.temperature2m, .dewPoint2m, .windU10m, .windV10m, .shortwaveRadiation, .surfacePressure]
         }
     }
 
@@ -142,7 +145,7 @@ public struct OutputUnits: Sendable, Equatable {
         case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
              .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.symbol
         case .relativeHumidity2m, .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
-        case .precipitation, .rain, .showers: return precipitation.symbol
+        case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.symbol
         case .snowDepth: return "m"
         case .vapourPressureDeficit: return "kPa"
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return "m³/m³"
@@ -164,7 +167,7 @@ public struct OutputUnits: Sendable, Equatable {
         switch variable {
         case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
              .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.convert(value)
-        case .precipitation, .rain, .showers: return precipitation.convert(value)
+        case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.convert(value)
         case .snowfall: return precipitation.convertSnowfall(value)
         case .windSpeed10m, .windU10m, .windV10m, .windGusts10m: return windSpeed.convert(value)
         default: return value

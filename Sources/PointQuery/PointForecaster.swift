@@ -63,6 +63,10 @@ public struct PointForecaster: Sendable {
                 values[variable] = times.map { SolarPosition.isDay(latitude: latitude, longitude: longitude, time: Double($0)) }
             case .weatherCode:
                 values[variable] = plan.intervalValues(try reader.nearest(.weatherCode))
+            case .et0FaoEvapotranspiration:
+                values[variable] = try Self.referenceEvapotranspiration(reader: &reader, plan: plan, times: times, latitude: latitude,
+                                                                      longitude: longitude, hasElevation: domain.reader.stored(.elevation) != nil)
+                    .map { units.convert($0, variable) }
             default:
                 values[variable] = plan.atTimes(try reader.spatial(variable.sources[0])).map { units.convert($0, variable) }
             }
@@ -76,6 +80,29 @@ public struct PointForecaster: Sendable {
         return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
                              provenance: provenance, elevation: elevation, times: times, values: values,
                              units: units, variables: variables)
+    }
+
+    /// FAO-56 hourly ET0 (mm) at each time from the interpolated 2 m temperature and dew
+    /// point, 10 m wind, shortwave and surface pressure (`Evapotranspiration.hourly`); the
+    /// clear-sky radiation uses the model terrain height (0 m when the store has none).
+    static func referenceEvapotranspiration(reader: inout SeriesReader, plan: TimePlan, times: [Int64], latitude: Double,
+                                            longitude: Double, hasElevation: Bool) throws(QueryError) -> [Float] {
+        let t = plan.atTimes(try reader.spatial(.temperature2m)), td = plan.atTimes(try reader.spatial(.dewPoint2m))
+        let u = plan.atTimes(try reader.spatial(.windU10m)), v = plan.atTimes(try reader.spatial(.windV10m))
+        let sw = plan.atTimes(try reader.spatial(.shortwaveRadiation)), p = plan.atTimes(try reader.spatial(.surfacePressure))
+        let z = hasElevation ? Double(try reader.spatial(.elevation).first ?? 0) : 0
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        var ratio = 0.7
+        return times.indices.map { k in
+            guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count else { return .nan }
+            let time = Double(times[k])
+            let cosZenith = cos(SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) * Double.pi / 180)
+            let dayOfYear = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: time)) ?? 1
+            return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
+                                                   shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
+                                                   dayOfYear: dayOfYear, ratio: &ratio))
+        }
     }
 
     /// Forecasts for many places, spread over all cores; results in the order of `points`.

@@ -157,6 +157,7 @@ enum OpenMeteoFlatBuffers {
         case .cloudCoverLow: return (5, 0)
         case .cloudCoverMid: return (6, 0)
         case .cloudCoverHigh: return (4, 0)
+        case .et0FaoEvapotranspiration: return (15, 0)
         case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
         }

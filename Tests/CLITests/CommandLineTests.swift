@@ -419,6 +419,50 @@ final class CommandLineTests: XCTestCase {
         XCTAssertGreaterThan(total, 1, "a sunny morning on the Tibetan plateau")
     }
 
+    /// et0_fao_evapotranspiration (FAO-56 eq. 53, net radiation estimated from SWDOWN) on
+    /// the real allvars sample against Scripts/et0_reference.py (numpy transcription, sun
+    /// from astral), fed the same answer's printed inputs; its daily sum is the hours' sum.
+    func testReferenceEvapotranspirationAgainstNumpyTranscription() throws {
+        let check = try runTool("python3", ["-c", "import astral, numpy"])
+        try XCTSkipIf(check.status != 0, "python3 with astral and numpy is needed: \(check.stderr)")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let store = directory.path("store")
+        XCTAssertEqual(try run(["extract", sample, "--store", store, "--quiet"]).status, 0)
+        let inputs = ["temperature_2m", "dew_point_2m", "wind_speed_10m", "shortwave_radiation", "surface_pressure"]
+        var worst = 0.0, count = 0
+        for (lat, lon) in [(29.865, 86.8444), (29.5, 86.0), (30.6, 88.0)] {
+            let result = try run(["query", "--store", store, "--lat", "\(lat)", "--lon", "\(lon)", "--start", "2005-09-21T00Z", "--hours", "10",
+                                  "--variables", (inputs + ["et0_fao_evapotranspiration"]).joined(separator: ","), "--wind-speed-unit", "ms",
+                                  "--daily", "et0_fao_evapotranspiration", "--format", "json"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            guard result.status == 0 else { continue }
+            let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let hourly = try XCTUnwrap(answer["hourly"] as? [String: Any])
+            XCTAssertEqual((answer["hourly_units"] as? [String: String])?["et0_fao_evapotranspiration"], "mm")
+            let parser = DateFormatter()
+            parser.locale = Locale(identifier: "en_US_POSIX")
+            parser.dateFormat = "yyyy-MM-dd'T'HH:mmXXXXX"
+            let times = try XCTUnwrap(hourly["time"] as? [String]).map { try XCTUnwrap(parser.date(from: $0), $0).timeIntervalSince1970 }
+            var payload: [String: Any] = ["latitude": lat, "longitude": lon, "elevation": answer["elevation"] as? Double ?? 0, "time": times]
+            for name in inputs { payload[name] = try XCTUnwrap(hourly[name] as? [Double], name) }
+            let input = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
+            let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/et0_reference.py").path], input: input)
+            XCTAssertEqual(reference.status, 0, reference.stderr)
+            let expected = reference.stdout.split(separator: "\n").compactMap { Double($0) }
+            let got = try XCTUnwrap(hourly["et0_fao_evapotranspiration"] as? [Double])
+            XCTAssertEqual(got.count, expected.count)
+            for (a, b) in zip(got, expected) { worst = max(worst, abs(a - b)); count += 1 }
+            XCTAssertGreaterThan(got.max() ?? 0, 0.1, "a sunny morning evaporates")
+            // Open-Meteo's daily name (no "_sum"): null here, as the sample covers 00-09Z only.
+            let daily = try XCTUnwrap((answer["daily"] as? [String: Any])?["et0_fao_evapotranspiration"] as? [Any])
+            XCTAssertEqual(daily.count, 1)
+        }
+        print("et0_fao_evapotranspiration vs numpy/astral transcription: worst \(worst) mm over \(count) hours")
+        // Inputs printed to 0.01 °C, 0.01 m/s, 1 W/m², 0.1 hPa; ET0 printed to 0.001 mm.
+        XCTAssertLessThanOrEqual(worst, 0.002)
+        XCTAssertEqual(count, 30)
+    }
+
     func testHelpTeaches() throws {
         let help = try run(["query", "--help"])
         XCTAssertEqual(help.status, 0)

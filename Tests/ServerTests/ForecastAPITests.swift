@@ -149,11 +149,11 @@ final class ForecastAPITests: XCTestCase {
     /// Issue 11's variables by their Open-Meteo names, hourly and daily, with their units.
     func testIssue11VariablesAnswerByOpenMeteoNames() async throws {
         try await LiveServer.with(configuration(store)) { server in
-            let reply = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=rain,showers,is_day,vapour_pressure_deficit&daily=precipitation_hours,daylight_duration,rain_sum&\(day)")
+            let reply = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=rain,showers,is_day,vapour_pressure_deficit,et0_fao_evapotranspiration&daily=precipitation_hours,daylight_duration,rain_sum,et0_fao_evapotranspiration&\(day)")
             XCTAssertEqual(reply.status, 200, reply.body)
             let object = try XCTUnwrap(reply.object)
             let hourly = try XCTUnwrap(object["hourly"] as? [String: Any])
-            for name in ["rain", "showers", "is_day", "vapour_pressure_deficit"] {
+            for name in ["rain", "showers", "is_day", "vapour_pressure_deficit", "et0_fao_evapotranspiration"] {
                 let series = try XCTUnwrap(hourly[name] as? [Any], name)
                 XCTAssertTrue(series.prefix(4).allSatisfy { $0 is NSNumber }, "\(name): \(series)")
             }
@@ -162,6 +162,8 @@ final class ForecastAPITests: XCTestCase {
             XCTAssertEqual(units["vapour_pressure_deficit"], "kPa")
             let daily = try XCTUnwrap(object["daily"] as? [String: Any])
             XCTAssertNotNil(daily["daylight_duration"], "\(daily)")
+            XCTAssertNotNil(daily["et0_fao_evapotranspiration"], "Open-Meteo's daily name, without _sum: \(daily)")
+            XCTAssertEqual(units["et0_fao_evapotranspiration"], "mm")
         }
     }
 
