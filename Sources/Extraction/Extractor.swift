@@ -154,7 +154,9 @@ public struct Extractor: Sendable {
             projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
             southWestCorner: domain.grid.southWestCorner, times: domain.times,
             sources: domain.files.map { ($0.path as NSString).lastPathComponent },
-            createdBy: "tilecast \(TileCastVersion.current)")
+            createdBy: "tilecast \(TileCastVersion.current)",
+            unavailable: domain.variables.missing.isEmpty ? nil
+                : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }))
         let file = try DomainFileWriter(path: path, metadata: metadata, variables: reader.variables, memoryLimit: writerMemoryLimit)
         while let frame = try reader.nextFrame() {
             try file.add(frame: frame.values)

@@ -82,3 +82,33 @@ private func columnMaximum(
         output[i] = highest > 1 ? 100 : (highest < 0 ? 0 : highest * 100)
     }
 }
+
+/// Cloud cover in three layers by height above ground, %, as Open-Meteo defines them: low
+/// below 2 km (fog included), mid 2-6 km, high above 6 km; each the maximum cloud fraction of
+/// the mass levels whose height lies in it (maximum overlap within a layer, as wrf-python's
+/// `cloudfrac` takes it). A mass level's height is the mean of its two staggered geopotential
+/// levels over g = 9.81 m/s² (wrf-python's destaggering of PH + PHB), less the terrain height.
+///
+/// - Parameters:
+///   - cloudFraction: CLDFRA per mass level (0-1), bottom first, each a field of cells.
+///   - geopotential: PH + PHB per staggered level (one more than the mass levels), m²/s².
+///   - terrainHeight: HGT per cell, m.
+/// - Returns: low, mid and high cover in % (0-100); NaN where an input is NaN.
+public func cloudCoverLayers(cloudFraction: [[Float]], geopotential: [[Float]], terrainHeight: [Float])
+    -> (low: [Float], mid: [Float], high: [Float]) {
+    let cells = terrainHeight.count
+    var low = [Float](repeating: 0, count: cells), mid = low, high = low
+    let levels = min(cloudFraction.count, geopotential.count - 1)
+    for k in 0..<max(levels, 0) {
+        for cell in 0..<cells {
+            let height = (geopotential[k][cell] + geopotential[k + 1][cell]) / 2 / 9.81 - terrainHeight[cell]
+            let raw = cloudFraction[k][cell]
+            let value = raw.isNaN || height.isNaN ? Float.nan : min(max(raw, 0), 1) * 100
+            // NaN wins: an unknown level makes its layer unknown.
+            if height < 2000 { low[cell] = low[cell].isNaN || value.isNaN ? .nan : max(low[cell], value) }
+            else if height < 6000 { mid[cell] = mid[cell].isNaN || value.isNaN ? .nan : max(mid[cell], value) }
+            else { high[cell] = high[cell].isNaN || value.isNaN ? .nan : max(high[cell], value) }
+        }
+    }
+    return (low, mid, high)
+}

@@ -107,3 +107,18 @@ public func dewPoint(mixingRatio: [Float], pressure: [Float]) throws(Meteorology
     try requireLength(mixingRatio.count, ["pressure": pressure.count])
     return mapArrays(mixingRatio, pressure) { dewPoint(mixingRatio: $0, pressure: $1) }
 }
+
+/// Vapour pressure deficit in kPa: the saturation vapour pressure of FAO-56 (Allen et al.
+/// 1998, eq. 11, e°(T) = 0.6108 exp(17.27 T / (T + 237.3)), T in °C) less the actual vapour
+/// pressure e°(T) RH/100 (eq. 19's form with one humidity). This is the quantity Open-Meteo
+/// serves as `vapour_pressure_deficit` (kPa, from temperature and relative humidity).
+///
+/// - Parameters:
+///   - temperature: °C.
+///   - relativeHumidity: %, 0...100.
+/// - Returns: kPa (0 at saturation); NaN when an input is NaN.
+@inlinable
+public func vapourPressureDeficit(temperature: Float, relativeHumidity: Float) -> Float {
+    let saturation = 0.6108 * exp(17.27 * temperature / (temperature + 237.3))
+    return saturation * (1 - relativeHumidity / 100)
+}

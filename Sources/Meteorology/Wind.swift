@@ -94,3 +94,18 @@ public func windDirection(u: [Float], v: [Float]) throws(MeteorologyError) -> [F
     try requireLength(u.count, ["v": v.count])
     return mapArrays(u, v) { windDirection(u: $0, v: $1) }
 }
+
+/// 10 m wind gust from the mean 10 m wind and the friction velocity, m/s: ECMWF's IFS
+/// surface-layer gust (`SPPGUST`, A. Beljaars; Beljaars 1987, J. Atmos. Oceanic Technol. 4,
+/// 613-626, with the turbulence intensity of Panofsky et al. 1977), gust = |V10| + C u*
+/// with C = 7.2 (IFS Cy48r1: a 3 s gust, median exceedance). This is the neutral and stable
+/// form; the IFS raises C in unstable air by (1 + (0.5/12) z_i/|L|)^(1/3), which needs the
+/// buoyancy flux and boundary-layer height, so convective gusts come out low.
+///
+/// - Parameters:
+///   - u, v: 10 m wind components (any orientation), m/s.
+///   - frictionVelocity: UST, m/s.
+@inlinable
+public func windGust(u: Float, v: Float, frictionVelocity: Float) -> Float {
+    (u * u + v * v).squareRoot() + 7.2 * frictionVelocity
+}

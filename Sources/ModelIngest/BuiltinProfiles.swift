@@ -34,7 +34,19 @@ enum BuiltinProfiles {
     "cloud_fraction":      { "names": ["CLDFRA"], "unit": "1" },
     "terrain_height":      { "names": ["HGT", "HGT_M"], "unit": "m" },
     "cos_alpha":           { "names": ["COSALPHA"], "unit": "1" },
-    "sin_alpha":           { "names": ["SINALPHA"], "unit": "1" }
+    "sin_alpha":           { "names": ["SINALPHA"], "unit": "1" },
+    "graupel":             { "names": ["GRAUPELNC"], "unit": "mm" },
+    "hail":                { "names": ["HAILNC"], "unit": "mm" },
+    "snow_depth":          { "names": ["SNOWH"], "unit": "m" },
+    "soil_temperature":    { "names": ["TSLB"], "unit": "K" },
+    "soil_moisture":       { "names": ["SMOIS"], "unit": "m3/m3" },
+    "soil_depths":         { "names": ["ZS"], "unit": "m" },
+    "shortwave_direct":    { "names": ["SWDDIR"], "unit": "W/m2" },
+    "shortwave_diffuse":   { "names": ["SWDDIF"], "unit": "W/m2" },
+    "cape":                { "names": ["CAPE", "AFWA_CAPE"], "unit": "J/kg" },
+    "friction_velocity":   { "names": ["UST"], "unit": "m/s" },
+    "geopotential_perturbation": { "names": ["PH"], "unit": "m2/s2" },
+    "geopotential_base":   { "names": ["PHB"], "unit": "m2/s2" }
   }
 }
 """#

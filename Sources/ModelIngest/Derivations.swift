@@ -19,9 +19,11 @@ package struct Derivation: Sendable {
 
 package enum Derivations {
     private static let pressure: [SourceRole] = [.surfacePressure, .pstar]
+    /// Cloud layers by height: CLDFRA on mass levels, PH + PHB on the staggered levels around them.
+    private static let layered: [SourceRole] = [.cloudFraction, .geopotentialPerturbation, .geopotentialBase, .terrainHeight]
 
     /// One entry per catalog variable, in catalog order.
-    package static let table: [Derivation] = [
+    package static let table: [Derivation] = ([
         Derivation(variable: .temperature2m, allOf: [.temperature2m], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .relativeHumidity2m, allOf: [.temperature2m, .mixingRatio2m], oneOf: pressure, from: [], orDirectly: nil),
         Derivation(variable: .dewPoint2m, allOf: [.mixingRatio2m], oneOf: pressure, from: [], orDirectly: nil),
@@ -36,7 +38,23 @@ package enum Derivations {
         Derivation(variable: .shortwaveRadiation, allOf: [.shortwaveDown], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .weatherCode, allOf: [], oneOf: [], from: [.cloudCover, .precipitation], orDirectly: nil),
         Derivation(variable: .elevation, allOf: [.terrainHeight], oneOf: [], from: [], orDirectly: nil),
-    ]
+        // Grid-scale liquid: RAINNC less its frozen parts; without SNOWNC the split is unknown.
+        Derivation(variable: .rain, allOf: [.rainNonConvective, .snowWater], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .showers, allOf: [], oneOf: [.rainConvective, .rainShallow], from: [], orDirectly: nil),
+        Derivation(variable: .snowDepth, allOf: [.snowDepth], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .vapourPressureDeficit, allOf: [.temperature2m, .mixingRatio2m], oneOf: pressure, from: [], orDirectly: nil),
+        Derivation(variable: .directRadiation, allOf: [.shortwaveDirect], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .diffuseRadiation, allOf: [.shortwaveDiffuse], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cape, allOf: [.cape], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .windGusts10m, allOf: [.u10m, .v10m, .frictionVelocity], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudCoverLow, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudCoverMid, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudCoverHigh, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+    ] + ForecastVariable.soilTemperatures.map {
+        Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
+    } + ForecastVariable.soilMoistures.map {
+        Derivation(variable: $0, allOf: [.soilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
+    }).sorted { $0.variable < $1.variable }
 
     /// The entry of a variable; every catalog variable has one (a test holds this).
     package static func of(_ variable: ForecastVariable) -> Derivation? { table.first { $0.variable == variable } }

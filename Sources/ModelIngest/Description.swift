@@ -90,7 +90,7 @@ public struct RunDescription: Codable, Sendable {
                           spacingRatio: parent.parameters.dx / grid.parameters.dx)
             } }
             return Self.describe(files: [file], id: file.domainID, grid: grid, times: [], nest: file.nest, nestCheck: check,
-                                 availability: VariableAvailability(roles: Set(file.variables.keys), profile: file.profile))
+                                 availability: VariableAvailability(roles: Set(file.variables.keys), profile: file.profile, soilProblem: file.soilLayersProblem))
         }
     }
 
@@ -114,7 +114,7 @@ public struct RunDescription: Codable, Sendable {
         simulationStart = file.simulationStart.map(ModelTime.iso)
         cycle = ModelTime.isoMinutes(file.simulationStart ?? file.times.first ?? 0)
         warnings = []
-        let availability = VariableAvailability(roles: Set(file.variables.keys), profile: file.profile)
+        let availability = VariableAvailability(roles: Set(file.variables.keys), profile: file.profile, soilProblem: file.soilLayersProblem)
         domains = [Self.describe(files: [file], id: file.domainID, grid: try file.grid, times: file.times,
                                  nest: file.nest, nestCheck: nil, availability: availability)]
     }

@@ -64,7 +64,9 @@ package struct VariableAvailability: Sendable, Equatable {
     }
 
     /// Works out availability from the roles a file provides.
-    init(roles: Set<SourceRole>, profile: ModelProfile) {
+    /// - Parameter soilProblem: why the file's soil fields were set aside (`SoilLayers`): the
+    ///   reason given for the soil variables instead of "no TSLB".
+    init(roles: Set<SourceRole>, profile: ModelProfile, soilProblem: String? = nil) {
         func label(_ role: SourceRole) -> String { profile.names(role).first ?? "\(role.rawValue) source in profile \(profile.name)" }
         func need(_ required: [SourceRole], anyOf alternatives: [SourceRole] = []) -> String? {
             let absent = required.filter { !roles.contains($0) }
@@ -88,6 +90,10 @@ package struct VariableAvailability: Sendable, Equatable {
                 continue
             }
             reasons[derivation.variable] = need(derivation.allOf, anyOf: derivation.oneOf)
+            if let soilProblem, derivation.allOf.contains(where: { $0 == .soilTemperature || $0 == .soilMoisture }),
+               (reasons[derivation.variable] ?? nil) != nil {
+                reasons[derivation.variable] = soilProblem
+            }
         }
         available = ForecastVariable.allCases.filter { (reasons[$0] ?? nil) == nil }
         missing = ForecastVariable.allCases.compactMap { variable in

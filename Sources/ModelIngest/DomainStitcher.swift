@@ -58,7 +58,7 @@ enum DomainStitcher {
 
         let roles = files.map { Set($0.variables.keys) }.reduce(Set(SourceRole.allCases)) { $0.intersection($1) }
         return Domain(id: id, files: files, frames: unique, grid: try first.grid, nest: first.nest, nestCheck: nil,
-                      variables: VariableAvailability(roles: roles, profile: first.profile))
+                      variables: VariableAvailability(roles: roles, profile: first.profile, soilProblem: files.lazy.compactMap(\.soilLayersProblem).first))
     }
 
     /// The largest distance, in cells, between a stored XLAT/XLONG of frame 0 and where the

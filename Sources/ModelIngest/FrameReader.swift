@@ -26,6 +26,10 @@ package struct FrameReader {
     private var rain: Deaccumulator?
     private var convective: Deaccumulator?
     private var snow: Deaccumulator?
+    /// Issue 11's split: grid-scale total (RAINNC), its frozen parts, and convective (showers).
+    private var gridScale: Deaccumulator?
+    private var frozen: Deaccumulator?
+    private var showers: Deaccumulator?
     private var previousTime: Int64?
     /// Resets and unknown cells met while de-accumulating, for the run's warnings.
     package private(set) var accumulationReport = DeaccumulationReport()
@@ -61,6 +65,13 @@ package struct FrameReader {
             snowSettings.bucketMillimetres = 0
             snow = Deaccumulator(cellCount: cells, settings: snowSettings)
         }
+        if self.variables.contains(.rain) {
+            gridScale = Deaccumulator(cellCount: cells, settings: settings)
+            var frozenSettings = settings
+            frozenSettings.bucketMillimetres = 0
+            frozen = Deaccumulator(cellCount: cells, settings: frozenSettings)
+        }
+        if self.variables.contains(.showers) { showers = Deaccumulator(cellCount: cells, settings: settings) }
     }
 
     /// Reads and derives the next frame; nil after the last one.
@@ -88,7 +99,7 @@ package struct FrameReader {
 
         if let t2, wants.contains(.temperature2m) { out[.temperature2m] = t2.map(celsius(fromKelvin:)) }
         if let t2, let q2, let pressure {
-            if wants.contains(.relativeHumidity2m) || wants.contains(.apparentTemperature) {
+            if wants.contains(.relativeHumidity2m) || wants.contains(.apparentTemperature) || wants.contains(.vapourPressureDeficit) {
                 out[.relativeHumidity2m] = (0..<cells).map { relativeHumidity(mixingRatio: q2[$0], temperature: t2[$0], pressure: pressure[$0]) }
             }
         }
@@ -140,8 +151,37 @@ package struct FrameReader {
             }
         }
         if let shortwave, wants.contains(.shortwaveRadiation) { out[.shortwaveRadiation] = shortwave }
+        if wants.contains(.vapourPressureDeficit), let t2, let rh = out[.relativeHumidity2m] {
+            out[.vapourPressureDeficit] = (0..<cells).map { vapourPressureDeficit(temperature: celsius(fromKelvin: t2[$0]), relativeHumidity: rh[$0]) }
+        }
+        if wants.contains(.snowDepth), let depth = try raw.field(.snowDepth) { out[.snowDepth] = depth }
+        if wants.contains(.windGusts10m), let u10, let v10, let ust = try raw.field(.frictionVelocity) {
+            // The grid-relative components have the earth-relative speed.
+            out[.windGusts10m] = (0..<cells).map { windGust(u: u10[$0], v: v10[$0], frictionVelocity: ust[$0]) }
+        }
+        // Fields the file carries as they are (docs/VARIABLES.md).
+        for (variable, role) in [(ForecastVariable.directRadiation, SourceRole.shortwaveDirect), (.diffuseRadiation, .shortwaveDiffuse), (.cape, .cape)]
+        where wants.contains(variable) {
+            if let field = try raw.field(role) { out[variable] = field }
+        }
+        // Noah's four layers (SoilLayers checked the file's ZS when it was opened).
+        if ForecastVariable.soilTemperatures.contains(where: wants.contains), let layers = try raw.levels(.soilTemperature) {
+            for (variable, layer) in zip(ForecastVariable.soilTemperatures, layers) { out[variable] = layer.map(celsius(fromKelvin:)) }
+        }
+        if ForecastVariable.soilMoistures.contains(where: wants.contains), let layers = try raw.levels(.soilMoisture) {
+            for (variable, layer) in zip(ForecastVariable.soilMoistures, layers) { out[variable] = layer }
+        }
         if wants.contains(.cloudCover) || wants.contains(.weatherCode), let cover = try raw.columnMaximumCloudPercent() {
             out[.cloudCover] = cover
+        }
+        if [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains), let elevation,
+           let fraction = try raw.levels(.cloudFraction), let perturbation = try raw.levels(.geopotentialPerturbation),
+           let base = try raw.levels(.geopotentialBase) {
+            let geopotential = zip(perturbation, base).map { zip($0, $1).map(+) }
+            let layers = cloudCoverLayers(cloudFraction: fraction, geopotential: geopotential, terrainHeight: elevation)
+            out[.cloudCoverLow] = layers.low
+            out[.cloudCoverMid] = layers.mid
+            out[.cloudCoverHigh] = layers.high
         }
 
         let hours = previousTime.map { Float(frame.time - $0) / 3600 }
@@ -167,6 +207,25 @@ package struct FrameReader {
         }
         if snow != nil, let water = try raw.field(.snowWater) {
             out[.snowfall] = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: file.path).map(snowfallCentimetres(waterEquivalentMillimetres:))
+        }
+        if gridScale != nil, let total = try raw.field(.rainNonConvective) {
+            let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)
+            var uncounted = DeaccumulationReport()
+            let grid = try Self.deaccumulate(&gridScale, parts: [total], counts: counts, report: &uncounted, path: file.path)
+            let frozenParts = try [RawFrame.Role.snowWater, .graupel, .hail].compactMap(raw.field)
+            let ice = try Self.deaccumulate(&frozen, parts: frozenParts, counts: [], report: &uncounted, path: file.path)
+            // RAINNC is all grid-scale precipitation; what is not snow, graupel or hail fell as rain.
+            out[.rain] = zip(grid, ice).map { total, ice in total.isNaN || ice.isNaN ? .nan : max(total - ice, 0) }
+        }
+        if showers != nil {
+            var parts: [[Float]] = [], counts: [[Float]] = []
+            for (partRole, countRole) in [(RawFrame.Role.rainConvective, RawFrame.Role?.some(.bucketConvective)), (.rainShallow, nil)] {
+                guard let part = try raw.field(partRole) else { continue }
+                parts.append(part)
+                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
+            }
+            var uncounted = DeaccumulationReport()
+            out[.showers] = try Self.deaccumulate(&showers, parts: parts, counts: counts, report: &uncounted, path: file.path)
         }
         if wants.contains(.weatherCode), let cover = out[.cloudCover], let rain = out[.precipitation] {
             let perHour = hours.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
@@ -273,6 +332,25 @@ struct RawFrame {
             if let value = file.file.attribute(name)?.double { return file.profile.conversion(role).apply(Float(value)) }
         }
         return nil
+    }
+
+    /// Each level of a (time, level, south_north, west_east) source at this frame, top of
+    /// the list first, in the role's canonical unit; nil when the file lacks it.
+    func levels(_ role: SourceRole) throws -> [[Float]]? {
+        guard let variable = file.variable(role) else { return nil }
+        let shape = variable.shape
+        guard shape.count == 4 else { return nil }
+        var values: [Float]
+        do {
+            values = try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
+        } catch { throw IngestError.unreadable(error) }
+        guard values.count == shape[1] * cells else {
+            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
+        }
+        file.conversion(role).apply(&values)
+        let absent = values.reduce(0) { $0 + ($1.isNaN ? 1 : 0) }
+        if absent > 0 { missing.add(variable.name, absent) }
+        return (0..<shape[1]).map { Array(values[($0 * cells)..<(($0 + 1) * cells)]) }
     }
 
     /// Column maximum of CLDFRA in %, or nil without it.

@@ -189,6 +189,20 @@ public enum SourceRole: String, CaseIterable, Sendable {
     case terrainHeight = "terrain_height"
     case cosAlpha = "cos_alpha"
     case sinAlpha = "sin_alpha"
+    // Issue 11.
+    case graupel = "graupel"
+    case hail = "hail"
+    case snowDepth = "snow_depth"
+    case soilTemperature = "soil_temperature"
+    case soilMoisture = "soil_moisture"
+    case soilDepths = "soil_depths"
+    case shortwaveDirect = "shortwave_direct"
+    case shortwaveDiffuse = "shortwave_diffuse"
+    case cape = "cape"
+    case frictionVelocity = "friction_velocity"
+    /// WRF's geopotential on staggered levels, perturbation and base (PH, PHB).
+    case geopotentialPerturbation = "geopotential_perturbation"
+    case geopotentialBase = "geopotential_base"
 
     /// The unit ingest works in for this role.
     var canonicalUnit: String {
@@ -200,10 +214,15 @@ public enum SourceRole: String, CaseIterable, Sendable {
         case .temperature2m: return "K"
         case .mixingRatio2m: return "kg/kg"
         case .surfacePressure, .pstar, .seaLevelPressure, .modelTopPressure: return "Pa"
-        case .u10m, .v10m: return "m/s"
-        case .rainConvective, .rainNonConvective, .rainShallow, .snowWater: return "mm"
+        case .u10m, .v10m, .frictionVelocity: return "m/s"
+        case .rainConvective, .rainNonConvective, .rainShallow, .snowWater, .graupel, .hail: return "mm"
+        case .snowDepth, .soilDepths: return "m"
+        case .soilTemperature: return "K"
+        case .soilMoisture: return "m3/m3"
         case .bucketConvective, .bucketNonConvective, .cloudFraction, .cosAlpha, .sinAlpha: return "1"
-        case .shortwaveDown: return "W/m2"
+        case .shortwaveDown, .shortwaveDirect, .shortwaveDiffuse: return "W/m2"
+        case .cape: return "J/kg"
+        case .geopotentialPerturbation, .geopotentialBase: return "m2/s2"
         case .terrainHeight: return "m"
         }
     }
@@ -237,11 +256,13 @@ struct UnitConversion: Equatable, Sendable {
         add("length", 1, 0, "m", "meter", "meters", "metre", "metres", "m_water", "meters msl", "metres msl", "m msl", "m asl")
         add("length", 1000, 0, "km")
         add("ratio", 1, 0, "kg/kg", "kg kg-1", "kg.kg-1")
+        add("volume fraction", 1, 0, "m3/m3", "m3 m-3", "m^3/m^3", "m^3 m^-3")
         add("ratio", 0.001, 0, "g/kg", "g kg-1")
         add("speed", 1, 0, "m/s", "m s-1", "m.s-1", "ms-1")
         add("speed", 1 / 3.6, 0, "km/h", "km h-1", "kmh")
         add("speed", 1852.0 / 3600.0, 0, "kt", "kts", "knot", "knots")
         add("flux", 1, 0, "w/m2", "w m-2", "w.m-2")
+        add("specific energy", 1, 0, "j/kg", "j kg-1", "j.kg-1", "m2/s2", "m2 s-2")
         add("dimensionless", 1, 0, "1", "-", "fraction", "dimensionless", "none", "0-1", "count", "counts")
         add("dimensionless", 0.01, 0, "%", "percent")
         add("latitude", 1, 0, "degree_north", "degrees_north", "degree_n", "degrees_n", "degreen", "degreesn", "degrees latitude", "degree north", "degrees north", "degree", "degrees", "deg")

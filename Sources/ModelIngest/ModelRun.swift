@@ -95,8 +95,9 @@ public struct ModelRun: Sendable {
                 warnings.append(IngestWarning(.assumedValue, "\(domain.name): no \(first.profile.names(.modelTopPressure).first ?? "ptop") in \(assuming.joined(separator: ", ")): surface pressure is p* + an assumed model top of \(Int(SourceFile.assumedModelTopPressure)) Pa"))
             }
         }
-        for domain in domains where !domain.variables.missing.isEmpty {
-            let list = domain.variables.missing.map { "\($0.0.rawValue) (\($0.1))" }.joined(separator: ", ")
+        // Optional variables (ForecastVariable.isOptional) are absent from most runs: not warned.
+        for domain in domains where domain.variables.missing.contains(where: { !$0.0.isOptional }) {
+            let list = domain.variables.missing.filter { !$0.0.isOptional }.map { "\($0.0.rawValue) (\($0.1))" }.joined(separator: ", ")
             warnings.append(IngestWarning(.missingVariables, "\(domain.name): skipping \(list)"))
         }
         if domains.allSatisfy({ $0.variables.available.allSatisfy(\.isStatic) }) {

@@ -81,6 +81,8 @@ package struct SourceFile: Sendable {
     /// Whether the file has no time axis at all (a WPS geo_em file): it describes a domain but
     /// holds no forecast, so it is described by `inspect` and never extracted.
     package let isStatic: Bool
+    /// Why TSLB/SMOIS are not used (not on Noah's four layers), for `inspect`; nil otherwise.
+    package let soilLayersProblem: String?
 
     /// - Parameter allowStatic: describe a file without times (geo_em) instead of refusing it;
     ///   only `inspect` asks for this, extraction needs times.
@@ -94,6 +96,23 @@ package struct SourceFile: Sendable {
         var found: [SourceRole: String] = [:]
         for role in SourceRole.allCases {
             if let name = profile.names(role).first(where: file.hasVariable) { found[role] = name }
+        }
+        // Soil fields on other layers than Noah's are left out (their names would lie).
+        if found[.soilTemperature] != nil || found[.soilMoisture] != nil, let why = SoilLayers.problem(file: file, variables: found) {
+            found[.soilTemperature] = nil
+            found[.soilMoisture] = nil
+            soilLayersProblem = why
+        } else {
+            soilLayersProblem = nil
+        }
+        // Cloud layers need PH/PHB on one more (staggered) level than CLDFRA's mass levels.
+        if let ph = found[.geopotentialPerturbation], let phb = found[.geopotentialBase], let cloud = found[.cloudFraction] {
+            let shape = { (name: String) in (try? file.variable(name))?.shape ?? [] }
+            let cf = shape(cloud), staggered = shape(ph)
+            if cf.count != 4 || staggered.count != 4 || staggered[1] != cf[1] + 1 || shape(phb) != staggered {
+                found[.geopotentialPerturbation] = nil
+                found[.geopotentialBase] = nil
+            }
         }
         variables = found
         let dimensionName = { (role: DimensionRole) -> String? in

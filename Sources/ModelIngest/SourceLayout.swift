@@ -75,10 +75,12 @@ extension SourceRole {
     /// The layout this role's variable must have.
     var shape: SourceLayout.Shape {
         switch self {
-        case .timeText, .timeMinutes: return .unchecked
+        // ZS is (Time, soil_layers_stag) in wrfout, (soil_layers_stag) in some crops: its
+        // values are checked against Noah's layers by `SoilLayers`.
+        case .timeText, .timeMinutes, .soilDepths: return .unchecked
         case .latitude, .longitude, .terrainHeight, .cosAlpha, .sinAlpha: return .staticField
         case .modelTopPressure: return .scalar
-        case .cloudFraction: return .column
+        case .cloudFraction, .soilTemperature, .soilMoisture, .geopotentialPerturbation, .geopotentialBase: return .column
         default: return .field
         }
     }

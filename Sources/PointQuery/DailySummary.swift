@@ -4,16 +4,71 @@ import Meteorology
 /// A daily statistic: "temperature_2m_max", "precipitation_sum", or "weather_code" (the
 /// day's most severe code by `WeatherCode.severityOrder`, not the numeric maximum).
 public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConvertible {
-    public enum Statistic: String, Sendable, CaseIterable { case min, max, mean, sum, mostSevere = "" }
+    public enum Statistic: String, Sendable, CaseIterable {
+        case min, max, mean, sum, mostSevere = ""
+        /// precipitation_hours: hours whose amount is at least 0.1 mm (Open-Meteo's count).
+        case hours
+        /// daylight_duration: seconds from sunrise to sunset (NOAA, `SolarPosition.day`).
+        case daylight = "duration"
+        /// wind_direction_10m_dominant: direction of the day's mean wind vector (mean u, v).
+        case dominant
+        /// sunrise / sunset: the time the sun's upper limb crosses the horizon (NOAA,
+        /// `SolarPosition.day`), held as seconds after the local day's midnight (a Float
+        /// holds those exactly to the second; unix seconds it would round to 128 s) and
+        /// printed as a local time. Missing (null) on a day the sun does not rise or set.
+        case sunrise, sunset
+    }
 
     public let variable: OutputVariable
     public let statistic: Statistic
 
-    public var description: String { statistic == .mostSevere ? variable.rawValue : "\(variable.rawValue)_\(statistic.rawValue)" }
+    public var description: String {
+        switch statistic {
+        case .mostSevere: return variable.rawValue
+        case .daylight: return "daylight_duration"
+        case .sunrise: return "sunrise"
+        case .sunset: return "sunset"
+        // Open-Meteo's daily name for the day's ET0 total has no "_sum".
+        case .sum where variable == .et0FaoEvapotranspiration: return variable.rawValue
+        default: return "\(variable.rawValue)_\(statistic.rawValue)"
+        }
+    }
 
-    /// Parses "temperature_2m_max" and friends, and "weather_code".
+    /// The hourly variables it is computed from.
+    public var sources: [OutputVariable] {
+        switch statistic {
+        case .dominant: return [.windU10m, .windV10m]
+        default: return [variable]
+        }
+    }
+
+    /// Whether values are times of day (seconds after local midnight), printed as times.
+    public var isTimeOfDay: Bool { statistic == .sunrise || statistic == .sunset }
+
+    /// The unit of its values, as Open-Meteo names it: the hourly variable's, except for
+    /// counts and durations, times of day, and shortwave_radiation_sum (MJ/m², see
+    /// `DailyForecast.radiationScale`).
+    public func unit(_ units: OutputUnits) -> String {
+        switch statistic {
+        case .sunrise, .sunset: return "iso8601"
+        case .daylight: return "s"
+        case .hours: return "h"
+        case .dominant: return "°"
+        case .sum where variable == .shortwaveRadiation: return "MJ/m²"
+        default: return units.symbol(variable)
+        }
+    }
+
+    /// Parses "temperature_2m_max" and friends, "weather_code", "precipitation_hours",
+    /// "daylight_duration", "sunrise", "sunset" and "wind_direction_10m_dominant".
     public static func parse(_ name: String) -> DailyVariable? {
         if name == OutputVariable.weatherCode.rawValue { return DailyVariable(variable: .weatherCode, statistic: .mostSevere) }
+        if name == "precipitation_hours" { return DailyVariable(variable: .precipitation, statistic: .hours) }
+        if name == "daylight_duration" { return DailyVariable(variable: .isDay, statistic: .daylight) }
+        if name == OutputVariable.et0FaoEvapotranspiration.rawValue { return DailyVariable(variable: .et0FaoEvapotranspiration, statistic: .sum) }
+        if name == "sunrise" { return DailyVariable(variable: .isDay, statistic: .sunrise) }
+        if name == "sunset" { return DailyVariable(variable: .isDay, statistic: .sunset) }
+        if name == "wind_direction_10m_dominant" { return DailyVariable(variable: .windDirection10m, statistic: .dominant) }
         for statistic in [Statistic.min, .max, .mean, .sum] where name.hasSuffix("_" + statistic.rawValue) {
             guard let variable = OutputVariable(rawValue: String(name.dropLast(statistic.rawValue.count + 1))),
                   variable != .weatherCode else { return nil }
@@ -29,6 +84,8 @@ public struct DailyForecast: Sendable {
     public let dates: [String]
     /// Hours of data behind each day (23 or 25 on daylight-saving days, fewer at the run's ends).
     public let hours: [Int]
+    /// Each date's local midnight, seconds since 1970 UTC (what a time of day counts from).
+    public let dayStarts: [Int64]
     public let values: [DailyVariable: [Float]]
 
     /// Groups hourly values by local day. Instantaneous values belong to the day their time
@@ -47,15 +104,49 @@ public struct DailyForecast: Sendable {
         for date in instantDays where dates.last != date && !dates.contains(date) { dates.append(date) }
         self.dates = dates
         hours = dates.map { date in instantDays.filter { $0 == date }.count }
+        let dayStarts = dates.map { Self.midnight(date: $0, calendar: calendar) }
+        self.dayStarts = dayStarts
         var values: [DailyVariable: [Float]] = [:]
         for daily in variables {
+            switch daily.statistic {
+            case .daylight:
+                values[daily] = dates.map { Self.daylight(date: $0, calendar: calendar, latitude: forecast.latitude, longitude: forecast.longitude) }
+                continue
+            case .sunrise, .sunset:
+                values[daily] = dates.indices.map { d in
+                    let event = Self.sunEvent(date: dates[d], calendar: calendar, latitude: forecast.latitude, longitude: forecast.longitude)
+                    guard let event, dayStarts[d] != Int64.min else { return .nan }
+                    return Float((daily.statistic == .sunrise ? event.sunrise : event.sunset) - Double(dayStarts[d]))
+                }
+                continue
+            case .dominant:
+                let u = forecast.values[.windU10m] ?? [], v = forecast.values[.windV10m] ?? []
+                values[daily] = dates.map { date in
+                    let members = u.indices.filter { instantDays[$0] == date && $0 < v.count }
+                    let meanU = Self.reduce(members.map { u[$0] }, .mean), meanV = Self.reduce(members.map { v[$0] }, .mean)
+                    return meanU.isNaN || meanV.isNaN ? .nan : windDirection(u: meanU, v: meanV)
+                }
+                continue
+            case .hours:
+                // At least 0.1 mm, whatever unit the answer is in.
+                let threshold: Float = forecast.units.precipitation == .inch ? 0.1 / 25.4 : 0.1
+                let series = forecast.values[daily.variable] ?? []
+                values[daily] = dates.map { date in
+                    let members = series.indices.filter { amountDays[$0] == date }.map { series[$0] }
+                    return members.isEmpty || members.contains(where: \.isNaN) ? .nan : Float(members.filter { $0 >= threshold * 0.9999 }.count)
+                }
+                continue
+            default: break
+            }
             let series = forecast.values[daily.variable] ?? []
             // Weather codes describe the interval ending at their time, like the amounts, so
             // they go by the same day rule (issue 15, item 6).
-            let isAmount = daily.variable == .precipitation || daily.variable == .snowfall || daily.variable == .weatherCode
+            let isAmount = daily.variable.isAmount || daily.variable == .weatherCode
+            // shortwave_radiation_sum: hourly mean W/m² times the step's seconds, in MJ/m².
+            let scale: Float = daily.statistic == .sum && daily.variable == .shortwaveRadiation ? Self.radiationScale(window: window) : 1
             values[daily] = dates.map { date in
                 let members = series.indices.filter { (isAmount ? amountDays[$0] : instantDays[$0]) == date }.map { series[$0] }
-                return Self.reduce(members, daily.statistic)
+                return Self.reduce(members, daily.statistic) * scale
             }
         }
         self.values = values
@@ -71,6 +162,44 @@ public struct DailyForecast: Sendable {
         case .mostSevere: return WeatherCode.mostSevere(values)
         case .mean: return values.reduce(0, +) / Float(values.count)
         case .sum: return values.reduce(0, +)
+        case .hours, .daylight, .dominant, .sunrise, .sunset: return .nan   // computed in init, not by this reduction
+        }
+    }
+
+    /// MJ/m² per (W/m² summed over steps of `window` seconds): the one conversion of
+    /// shortwave_radiation_sum, used by the command line and the server alike.
+    static func radiationScale(window: Int64) -> Float { Float(window) / 1_000_000 }
+
+    /// A local date's midnight in seconds since 1970 UTC (Int64.min if the date is malformed).
+    static func midnight(date: String, calendar: Calendar) -> Int64 {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+            return Int64.min
+        }
+        return Int64(calendar.startOfDay(for: start).timeIntervalSince1970)
+    }
+
+    /// Sunrise and sunset (seconds since 1970 UTC) around a local date's noon; nil when the
+    /// sun stays up or down all day.
+    static func sunEvent(date: String, calendar: Calendar, latitude: Double, longitude: Double) -> (sunrise: Double, sunset: Double)? {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, let noon = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)),
+              case .risesAndSets(let sunrise, let sunset) = SolarPosition.day(latitude: latitude, longitude: longitude, noonGuess: noon.timeIntervalSince1970)
+        else { return nil }
+        return (sunrise, sunset)
+    }
+
+    /// Seconds of daylight on a local date: sunset - sunrise around its local noon (0 in
+    /// polar night, 86,400 in polar day).
+    static func daylight(date: String, calendar: Calendar, latitude: Double, longitude: Double) -> Float {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, let noon = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12)) else {
+            return .nan
+        }
+        switch SolarPosition.day(latitude: latitude, longitude: longitude, noonGuess: noon.timeIntervalSince1970) {
+        case .risesAndSets(let sunrise, let sunset): return Float(sunset - sunrise)
+        case .alwaysUp: return 86_400
+        case .alwaysDown: return 0
         }
     }
 }

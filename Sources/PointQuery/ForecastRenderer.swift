@@ -65,10 +65,13 @@ public struct ForecastRenderer: Sendable {
     /// hundredths are a quarter millimetre: 0.06 mm would print as 0.00).
     static func decimals(_ variable: OutputVariable, _ units: OutputUnits) -> Int {
         switch variable {
-        case .precipitation, .snowfall: return units.precipitation == .inch ? 3 : 2
-        case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m: return 2
+        case .precipitation, .snowfall, .rain, .showers: return units.precipitation == .inch ? 3 : 2
+        case .et0FaoEvapotranspiration: return units.precipitation == .inch ? 4 : 3
+        case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m, .windGusts10m, .snowDepth, .vapourPressureDeficit,
+             .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return 2
+        case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return 3
         case .relativeHumidity2m, .pressureMSL, .surfacePressure: return 1
-        case .cloudCover, .windDirection10m, .shortwaveRadiation, .weatherCode: return 0
+        case .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh, .windDirection10m, .shortwaveRadiation, .weatherCode, .isDay, .directRadiation, .diffuseRadiation, .cape: return 0
         }
     }
 
@@ -169,6 +172,17 @@ public struct ForecastRenderer: Sendable {
         return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
     }
 
+    /// A daily value as printed (unquoted), nil when missing: a time of day as a time like
+    /// the hourly ones (to the minute), shortwave_radiation_sum in MJ/m² to 0.01, any other
+    /// as its hourly variable prints.
+    func dailyText(_ value: Float, _ daily: DailyVariable, _ units: OutputUnits, dayStart: Int64) -> String? {
+        guard value.isFinite else { return nil }
+        if daily.isTimeOfDay { return timeText(dayStart + Int64((Double(value) / 60).rounded()) * 60) }
+        if daily.statistic == .sum && daily.variable == .shortwaveRadiation { return Self.number(value, 2) }
+        if daily.statistic == .dominant { return Self.formatted(value, .windDirection10m, units) }
+        return Self.formatted(value, daily.variable, units)
+    }
+
     /// "2026-11-22T06:00Z", or local time with its offset when a time zone is given.
     func timeText(_ time: Int64) -> String { Self.timeText(time, timeZone) }
 
@@ -234,7 +248,7 @@ public struct ForecastRenderer: Sendable {
                 var dailyUnits = JSONFields(indent: 2)
                 dailyUnits.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
                 for variable in dailyVariables {
-                    dailyUnits.field(variable.description, to: &out); Self.appendQuoted(forecast.units.symbol(variable.variable), to: &out)
+                    dailyUnits.field(variable.description, to: &out); Self.appendQuoted(variable.unit(forecast.units), to: &out)
                 }
                 dailyUnits.close(to: &out)
                 fields.field("daily", to: &out)
@@ -243,7 +257,19 @@ public struct ForecastRenderer: Sendable {
                 values.field("hours", to: &out); out.append(contentsOf: ("[" + daily.hours.map(String.init).joined(separator: ", ") + "]").utf8)
                 for variable in dailyVariables {
                     values.field(variable.description, to: &out)
-                    Self.appendJSONArray(daily.values[variable] ?? [], variable.variable, forecast.units, to: &out)
+                    // A few values a day: the daily text rules (times of day quoted, sums in
+                    // their own units) rather than the hourly fast path.
+                    let series = daily.values[variable] ?? []
+                    out.append(UInt8(ascii: "["))
+                    for d in series.indices {
+                        if d > 0 { out.append(contentsOf: ", ".utf8) }
+                        if let text = dailyText(series[d], variable, forecast.units, dayStart: daily.dayStarts[d]) {
+                            if variable.isTimeOfDay { Self.appendQuoted(text, to: &out) } else { out.append(contentsOf: text.utf8) }
+                        } else {
+                            out.append(contentsOf: "null".utf8)
+                        }
+                    }
+                    out.append(UInt8(ascii: "]"))
                 }
                 values.close(to: &out)
             }
@@ -407,7 +433,7 @@ public struct ForecastRenderer: Sendable {
             var row = names ? [Self.csvField(answer.name ?? "")] : []
             row += ["\(forecast.latitude)", "\(forecast.longitude)", date, Self.csvField(p.model), Self.csvField(p.cycle),
                     Self.csvField(p.domain), "\(daily.hours[d])"]
-            row += dailyVariables.map { Self.formatted(daily.values[$0]?[d] ?? .nan, $0.variable, forecast.units) ?? "" }
+            row += dailyVariables.map { dailyText(daily.values[$0]?[d] ?? .nan, $0, forecast.units, dayStart: daily.dayStarts[d]) ?? "" }
             return row.joined(separator: ",")
         }
     }
@@ -455,7 +481,7 @@ public struct ForecastRenderer: Sendable {
                 let dailyWidths = dailyVariables.map { max($0.description.count, 8) }
                 lines.append("day".padding(toLength: 12, withPad: " ", startingAt: 0) + zip(dailyVariables, dailyWidths).map { String(repeating: " ", count: $1 - $0.description.count) + $0.description }.joined(separator: "  "))
                 for (d, date) in daily.dates.enumerated() {
-                    let cells = dailyVariables.map { Self.formatted(daily.values[$0]?[d] ?? .nan, $0.variable, forecast.units) ?? "-" }
+                    let cells = dailyVariables.map { dailyText(daily.values[$0]?[d] ?? .nan, $0, forecast.units, dayStart: daily.dayStarts[d]) ?? "-" }
                     lines.append(date.padding(toLength: 12, withPad: " ", startingAt: 0) + zip(cells, dailyWidths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  "))
                 }
             }

@@ -53,6 +53,8 @@ public struct StoredDomain: Sendable {
         // `sources` without building its array (every forecast asks for every variable).
         switch variable {
         case .windSpeed10m, .windDirection10m, .windU10m, .windV10m: return reader.steps(.windU10m) > 0 && reader.steps(.windV10m) > 0
+        case .isDay: return true   // from the place and time alone
+        case .et0FaoEvapotranspiration: return variable.sources.allSatisfy { reader.steps($0) > 0 }
         default: return reader.steps(variable.primarySource) > 0
         }
     }
@@ -173,7 +175,7 @@ public final class ForecastStore: Sendable {
     ///   holds (an answer of nulls with exit 0 would look like missing data, not a typo).
     public func resolveVariables(requested: [OutputVariable]?, daily: [DailyVariable]) throws(QueryError) -> [OutputVariable] {
         var variables = requested ?? defaultVariables
-        for summary in daily where !variables.contains(summary.variable) { variables.append(summary.variable) }
+        for source in daily.flatMap(\.sources) where !variables.contains(source) { variables.append(source) }
         for variable in variables where !availableVariables.contains(variable) {
             throw notHeld(variable)
         }
@@ -185,7 +187,12 @@ public final class ForecastStore: Sendable {
         let holding = domains.filter { $0.holds(variable) }.map(\.name)
         let partly = holding.isEmpty ? "" : " (only \(holding.joined(separator: ", ")) of its domains hold it)"
         let held = availableVariables.isEmpty ? "no variables" : availableVariables.map(\.rawValue).joined(separator: ", ")
-        return .badRequest("variable \(variable.rawValue) is not stored in \(model) cycle \(cycle)\(partly); it holds: \(held)")
+        // The reason extraction recorded (the missing source), from the first domain lacking it.
+        let reasons = domains.lazy.compactMap { domain in
+            variable.sources.lazy.compactMap { domain.metadata.unavailable?[$0.rawValue] }.first.map { "\(domain.name): \($0)" }
+        }
+        let why = reasons.first.map { " (\($0))" } ?? ""
+        return .badRequest("variable \(variable.rawValue) is not stored in \(model) cycle \(cycle)\(why)\(partly); it holds: \(held)")
     }
 
     /// Opens every domain file of a cycle folder, finest grid first.

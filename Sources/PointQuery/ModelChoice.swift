@@ -1,7 +1,60 @@
+import TileStore
+
 /// The best match among the models of a store (SPEC 5): the finest domain of any model whose
 /// interior holds the place and whose frames cover the times. A server answering `best_match`
 /// and a command line without `--model` both choose with this.
 package enum ModelChoice {
+    /// The stores a query answers from: the named model's cycle, or (without a model) every
+    /// model's. With a named cycle and no model, models without that cycle are left out.
+    ///
+    /// - Throws: `.store` when the store holds no published cycle, or no model has the cycle.
+    package static func open(root: String, model: String?, cycle: String, nestMargin: Double) throws(QueryError) -> [ForecastStore] {
+        let models = CycleStore.models(root: root)
+        if let model { return [try ForecastStore(root: root, model: model, cycle: cycle, nestMargin: nestMargin)] }
+        guard models.count > 1 else { return [try ForecastStore(root: root, cycle: cycle, nestMargin: nestMargin)] }
+        var stores: [ForecastStore] = []
+        var firstError: QueryError?
+        for name in models {
+            do throws(QueryError) {
+                stores.append(try ForecastStore(root: root, model: name, cycle: cycle, nestMargin: nestMargin))
+            } catch {
+                // Damage is never skipped; a model lacking the named cycle is.
+                if cycle == "latest" { throw error }
+                if case .store(_, let isDamage) = error, isDamage { throw error }
+                if firstError == nil { firstError = error }
+            }
+        }
+        if stores.isEmpty, let firstError { throw firstError }
+        return stores
+    }
+
+    /// The variables to answer from several models: those asked for, each held by at least
+    /// one model (a place answered by a model lacking one is refused, exit 2), or by default
+    /// the defaults every model holds, so that every place of a points file has the same
+    /// columns; plus what the daily summaries need.
+    ///
+    /// - Throws: `.badRequest` naming a variable no model holds.
+    package static func resolveVariables(_ stores: [ForecastStore], requested: [OutputVariable]?,
+                                         daily: [DailyVariable]) throws(QueryError) -> [OutputVariable] {
+        guard stores.count > 1 else {
+            guard let only = stores.first else { throw .badRequest("no model to answer from") }
+            return try only.resolveVariables(requested: requested, daily: daily)
+        }
+        var variables = requested ?? OutputVariable.defaults.filter { variable in stores.allSatisfy { $0.defaultVariables.contains(variable) } }
+        for source in daily.flatMap(\.sources) where !variables.contains(source) { variables.append(source) }
+        for variable in variables where !stores.contains(where: { $0.availableVariables.contains(variable) }) {
+            throw .badRequest("variable \(variable.rawValue) is stored by no model of the store (\(stores.map { "\($0.model) cycle \($0.cycle)" }.joined(separator: ", ")))")
+        }
+        return variables
+    }
+
+    /// The frame times of all stores together (first to last), for choosing default times.
+    package static func runTimes(_ stores: [ForecastStore]) -> [Int64] {
+        let firsts = stores.compactMap(\.runTimes.first), lasts = stores.compactMap(\.runTimes.last)
+        guard let first = firsts.min(), let last = lasts.max() else { return [] }
+        return first == last ? [first] : [first, last]
+    }
+
     /// The times of `times` that a cycle's run covers (from its first to its last frame).
     package static func covered(_ times: [Int64], by store: ForecastStore) -> [Int64] {
         guard let first = store.runTimes.first, let last = store.runTimes.last else { return [] }

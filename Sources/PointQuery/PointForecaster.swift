@@ -46,7 +46,8 @@ public struct PointForecaster: Sendable {
             try quantized.withUnsafeMutableBufferPointer { (quantized) throws(QueryError) in
                 let reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded,
                                           floats: floats, scratch: quantized)
-                let values = try Self.values(variables, reader: reader, plan: plan, units: request.units)
+                let values = try Self.values(variables, reader: reader, plan: plan, units: request.units,
+                                             times: times, latitude: latitude, longitude: longitude)
                 let elevation = domain.reader.steps(.elevation) == 0 ? nil : try reader.spatial(.elevation) { $0.first }
                 return (values, elevation)
             }
@@ -63,8 +64,8 @@ public struct PointForecaster: Sendable {
     }
 
     /// Each variable's values at the requested times, in the requested units.
-    private static func values(_ variables: [OutputVariable], reader: SeriesReader, plan: TimePlan,
-                               units: OutputUnits) throws(QueryError) -> [OutputVariable: [Float]] {
+    private static func values(_ variables: [OutputVariable], reader: SeriesReader, plan: TimePlan, units: OutputUnits,
+                               times: [Int64], latitude: Double, longitude: Double) throws(QueryError) -> [OutputVariable: [Float]] {
         var values: [OutputVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
         var windCache: (u: [Float], v: [Float])?
@@ -85,15 +86,44 @@ public struct PointForecaster: Sendable {
                     default: return units.convert(v, variable)
                     }
                 }
-            case .precipitation, .snowfall:
+            case .precipitation, .snowfall, .rain, .showers:
                 values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, variable) }
+            case .isDay:
+                values[variable] = times.map { SolarPosition.isDay(latitude: latitude, longitude: longitude, time: Double($0)) }
             case .weatherCode:
                 values[variable] = try reader.nearest(.weatherCode) { plan.intervalValues($0) }
+            case .et0FaoEvapotranspiration:
+                values[variable] = try Self.referenceEvapotranspiration(reader: reader, plan: plan, times: times, latitude: latitude,
+                                                                      longitude: longitude)
+                    .map { units.convert($0, variable) }
             default:
                 values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0, variable) } }
             }
         }
         return values
+    }
+
+    /// FAO-56 hourly ET0 (mm) at each time from the interpolated 2 m temperature and dew
+    /// point, 10 m wind, shortwave and surface pressure (`Evapotranspiration.hourly`); the
+    /// clear-sky radiation uses the model terrain height (0 m when the store has none).
+    static func referenceEvapotranspiration(reader: SeriesReader, plan: TimePlan, times: [Int64], latitude: Double,
+                                            longitude: Double) throws(QueryError) -> [Float] {
+        let t = try reader.spatial(.temperature2m) { plan.atTimes($0) }, td = try reader.spatial(.dewPoint2m) { plan.atTimes($0) }
+        let u = try reader.spatial(.windU10m) { plan.atTimes($0) }, v = try reader.spatial(.windV10m) { plan.atTimes($0) }
+        let sw = try reader.spatial(.shortwaveRadiation) { plan.atTimes($0) }, p = try reader.spatial(.surfacePressure) { plan.atTimes($0) }
+        let z = reader.domain.reader.steps(.elevation) == 0 ? 0 : Double(try reader.spatial(.elevation) { $0.first } ?? 0)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        var ratio = 0.7
+        return times.indices.map { k in
+            guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count else { return .nan }
+            let time = Double(times[k])
+            let cosZenith = cos(SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) * Double.pi / 180)
+            let dayOfYear = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: time)) ?? 1
+            return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
+                                                   shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
+                                                   dayOfYear: dayOfYear, ratio: &ratio))
+        }
     }
 
     /// Forecasts for many places, spread over all cores; results in the order of `points`.

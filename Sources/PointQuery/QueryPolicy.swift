@@ -32,14 +32,21 @@ package enum QueryTimes {
 /// How each place's answer is put together: the forecast, then its daily summaries on local
 /// days of the time zone (UTC when none is given).
 package struct AnswerAssembly: Sendable {
-    package let forecaster: PointForecaster
+    /// One forecaster per model the answer may come from: one when the model is pinned
+    /// (`--model`), every model of the store for the best match (SPEC 5).
+    package let forecasters: [PointForecaster]
     package let request: ForecastRequest
     package let dailyVariables: [DailyVariable]
     /// The zone output times are printed in; nil prints UTC ("Z").
     package let timeZone: TimeZone?
 
     package init(forecaster: PointForecaster, request: ForecastRequest, dailyVariables: [DailyVariable], timeZone: TimeZone?) {
-        self.forecaster = forecaster
+        self.init(forecasters: [forecaster], request: request, dailyVariables: dailyVariables, timeZone: timeZone)
+    }
+
+    /// Answers each place from the best match among `forecasters` (each its own model).
+    package init(forecasters: [PointForecaster], request: ForecastRequest, dailyVariables: [DailyVariable], timeZone: TimeZone?) {
+        self.forecasters = forecasters
         self.request = request
         self.dailyVariables = dailyVariables
         self.timeZone = timeZone
@@ -53,8 +60,33 @@ package struct AnswerAssembly: Sendable {
     /// One place's answer (errors are part of the answer, not thrown).
     package func answer(_ point: QueryPoint, name: String? = nil) -> PlaceAnswer {
         let result: Result<PointForecast, QueryError>
-        do throws(QueryError) { result = .success(try forecaster.forecast(point, request: request)) } catch { result = .failure(error) }
+        do throws(QueryError) { result = .success(try forecast(point)) } catch { result = .failure(error) }
         return assemble(point, name: name, result: result)
+    }
+
+    /// One place's forecast from its model: the only one, or the best match, which must hold
+    /// the place and every requested time (a model holding only some of them answers none:
+    /// the command line's answer for a time outside the run is an error, not nulls).
+    package func forecast(_ point: QueryPoint) throws(QueryError) -> PointForecast {
+        guard forecasters.count > 1 else {
+            guard let only = forecasters.first else { throw .badRequest("no model to answer from") }
+            return try only.forecast(point, request: request)
+        }
+        let times = point.times ?? request.times
+        let stores = forecasters.map(\.store)
+        let complete = stores.filter { ModelChoice.covered(times, by: $0).count == times.count }
+        let choice: ForecastStore
+        do throws(QueryError) {
+            choice = try ModelChoice.best(complete.isEmpty ? stores : complete, latitude: point.latitude,
+                                          longitude: point.longitude, times: times).store
+        } catch {
+            // No model covering every time holds the place: the error of all models (which
+            // names a model holding the place at other times, or lists every domain).
+            if complete.isEmpty || complete.count == stores.count { throw error }
+            choice = try ModelChoice.best(stores, latitude: point.latitude, longitude: point.longitude, times: times).store
+        }
+        guard let forecaster = forecasters.first(where: { $0.store === choice }) else { throw .badRequest("no model to answer from") }
+        return try forecaster.forecast(point, request: request)
     }
 
     /// Answers for many places, delivered in order to `body` a chunk at a time: each chunk is
@@ -64,9 +96,12 @@ package struct AnswerAssembly: Sendable {
         var start = 0
         while start < places.count {
             let end = min(start + max(chunkSize, 1), places.count)
-            let chunk = places[start..<end]
-            let results = forecaster.forecast(chunk.map(\.point), request: request)
-            for (place, result) in zip(chunk, results) { body(assemble(place.point, name: place.name, result: result)) }
+            let chunk = Array(places[start..<end])
+            let parts = min(chunk.count, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
+            let done = concurrentMap(parts) { part in
+                chunk[(part * chunk.count / parts)..<((part + 1) * chunk.count / parts)].map { answer($0.point, name: $0.name) }
+            }
+            for part in done { for answer in part { body(answer) } }
             start = end
         }
     }

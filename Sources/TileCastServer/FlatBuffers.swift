@@ -93,6 +93,16 @@ struct FlatBufferWriter {
         return position
     }
 
+    /// A vector of Int64 (values_int64): its elements 8-aligned, after the 4-byte length.
+    mutating func int64s(_ values: [Int64]) -> Int {
+        align(4)
+        if (bytes.count + 4) % 8 != 0 { bytes.append(contentsOf: [0, 0, 0, 0]) }
+        let position = bytes.count
+        put(UInt32(values.count))
+        for value in values { put(UInt64(bitPattern: value)) }
+        return position
+    }
+
     mutating func tables(_ items: [[Field?]]) -> Int {
         align(4)
         let position = bytes.count
@@ -133,26 +143,44 @@ enum OpenMeteoFlatBuffers {
         case .shortwaveRadiation: return (32, 0)
         case .windU10m: return (149, 10)
         case .windV10m: return (150, 10)
+        // Issue 11 (codes from openmeteo-sdk's Variable). Soil layers carry no depth fields
+        // here yet: a FlatBuffers client tells them apart by their order in the request.
+        case .rain: return (28, 0)
+        case .showers: return (34, 0)
+        case .snowDepth: return (35, 0)
+        case .vapourPressureDeficit: return (54, 0)
+        case .isDay: return (19, 0)
+        case .directRadiation: return (13, 0)
+        case .diffuseRadiation: return (9, 0)
+        case .cape: return (2, 0)
+        case .windGusts10m: return (58, 10)
+        case .cloudCoverLow: return (5, 0)
+        case .cloudCoverMid: return (6, 0)
+        case .cloudCoverHigh: return (4, 0)
+        case .et0FaoEvapotranspiration: return (15, 0)
+        case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
+        case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
         }
     }
 
     static func unit(_ symbol: String) -> UInt8 {
         let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
-                                      "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26]
+                                      "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
+                                      "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20]
         return units[symbol] ?? 0
     }
 
     static func aggregation(_ field: DailyField) -> UInt8 {
         switch field {
         case .dominantWindDirection: return 9
-        case .radiationSum: return 10
         case .statistic(let daily):
             switch daily.statistic {
             case .min: return 1
             case .max: return 2
             case .mean: return 3
             case .sum: return 10
-            case .mostSevere: return 0
+            case .mostSevere, .daylight, .hours, .sunrise, .sunset: return 0
+            case .dominant: return 9
             }
         }
     }
@@ -161,7 +189,17 @@ enum OpenMeteoFlatBuffers {
         switch field {
         case .statistic(let daily): return daily.variable
         case .dominantWindDirection: return .windDirection10m
-        case .radiationSum: return .shortwaveRadiation
+        }
+    }
+
+    /// Daily fields that are not a statistic of one hourly variable: their own Variable code.
+    static func dailyCode(_ field: DailyField) -> UInt8? {
+        guard case .statistic(let daily) = field else { return nil }
+        switch daily.statistic {
+        case .daylight: return 7
+        case .sunrise: return 40
+        case .sunset: return 41
+        default: return nil
         }
     }
 
@@ -194,9 +232,22 @@ enum OpenMeteoFlatBuffers {
             }
             if !parameters.daily.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.daily.map { field in
-                    let v = dailyVariable(field), code = variable(v)
-                    let values = (place.daily[field] ?? []).map { printed(OpenMeteoRenderer.dailyValue($0, field, units)) }
-                    return [.u8(code.code), .u8(unit(OpenMeteoRenderer.dailyUnit(field, units))), nil, .object { $0.floats(values) },
+                    let v = dailyVariable(field), code = variable(v), series = place.daily[field] ?? []
+                    let variableCode = dailyCode(field) ?? code.code
+                    if case .statistic(let daily) = field, daily.isTimeOfDay {
+                        // Sunrise and sunset as unix seconds in values_int64, as Open-Meteo sends them.
+                        let seconds = series.indices.map { d -> Int64 in
+                            let start = d < times.dayStarts.count ? times.dayStarts[d] : 0
+                            return series[d].isFinite ? start + Int64((Double(series[d]) / 60).rounded()) * 60 : 0
+                        }
+                        return [.u8(variableCode), .u8(37), nil, nil, .object { $0.int64s(seconds) }, nil, nil]
+                    }
+                    let values = series.indices.map { d in
+                        printed(OpenMeteoRenderer.dailyValue(series[d], field, units, dayStart: d < times.dayStarts.count ? times.dayStarts[d] : 0,
+                                                             timeZone: parameters.timeZone, timeFormat: parameters.timeFormat))
+                    }
+                    let unitCode = dailyCode(field) == 7 ? 36 : unit(OpenMeteoRenderer.dailyUnit(field, units))
+                    return [.u8(variableCode), .u8(unitCode), nil, .object { $0.floats(values) },
                             nil, code.altitude == 0 ? nil : .i16(code.altitude), .u8(aggregation(field))]
                 }
                 root[10] = .object { w in w.table([.i64(first), .i64(last + 86400), .i32(86400), .object { $0.tables(variables) }]) }

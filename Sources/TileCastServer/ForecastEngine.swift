@@ -94,10 +94,6 @@ package struct ForecastEngine: Sendable {
                     guard let uMean = field.statistics.first, let vMean = field.statistics.last else { continue }
                     let u = values(uMean), v = values(vMean)
                     daily[field] = zip(u, v).map { u, v in u.isNaN || v.isNaN ? .nan : windDirection(u: u, v: v) }
-                case .radiationSum:
-                    // Sum of hourly mean W/m² over the day's hours, times 3600 s, in MJ/m².
-                    guard let total = field.statistics.first else { continue }
-                    daily[field] = values(total).map { $0 * 3600 / 1_000_000 }
                 }
             }
         }

@@ -2,36 +2,30 @@ import Foundation
 import Meteorology
 import PointQuery
 
-/// A daily value as Open-Meteo names it: one of the library's daily statistics, or one of
-/// the two Open-Meteo aggregates that are not a plain statistic of one hourly series.
+/// A daily value as Open-Meteo names it: one of the library's daily statistics (including
+/// shortwave_radiation_sum in MJ/m², sunrise and sunset), or the dominant wind direction.
 package enum DailyField: Sendable, Hashable {
     /// NAME_max, NAME_min, NAME_mean, NAME_sum, weather_code (the library's `DailyVariable`).
     case statistic(DailyVariable)
     /// wind_direction_10m_dominant: the direction of the day's mean wind vector (from the
     /// daily means of u and v), as Open-Meteo computes it.
     case dominantWindDirection
-    /// shortwave_radiation_sum: the day's energy in MJ/m² (Open-Meteo's unit), the sum of
-    /// hourly mean W/m² times 3600 s.
-    case radiationSum
 
     package var name: String {
         switch self {
         case .statistic(let daily): return daily.description
         case .dominantWindDirection: return "wind_direction_10m_dominant"
-        case .radiationSum: return "shortwave_radiation_sum"
         }
     }
 
     // The library's own parser makes them (its initializer is not public); the names are fixed.
     private static let windMeans = ["wind_u_10m_mean", "wind_v_10m_mean"].compactMap(DailyVariable.parse)
-    private static let radiationTotal = ["shortwave_radiation_sum"].compactMap(DailyVariable.parse)
 
     /// The library statistics it is computed from.
     var statistics: [DailyVariable] {
         switch self {
         case .statistic(let daily): return [daily]
         case .dominantWindDirection: return Self.windMeans
-        case .radiationSum: return Self.radiationTotal
         }
     }
 }
@@ -236,7 +230,14 @@ package struct ForecastParameters: Sendable {
     private static func hourlyVariables(_ names: [String], key: String) throws(APIError) -> [OutputVariable] {
         var result: [OutputVariable] = []
         for name in names {
-            guard let variable = OutputVariable(rawValue: name) ?? OutputVariable(rawValue: modernName(name)) else {
+            // The name as given first: the old-spelling rewrite is slow (Foundation) and rare.
+            if let variable = OutputVariable(rawValue: name) {
+                if !result.contains(variable) { result.append(variable) }
+                continue
+            }
+            let modern = modernName(name)
+            if let refusal = OutputVariable.refusal(modern) { throw APIError(refusal) }
+            guard let variable = OutputVariable(rawValue: modern) else {
                 throw APIError("Cannot initialize ForecastVariable from invalid String value \(name) for key \(key)")
             }
             if !result.contains(variable) { result.append(variable) }
@@ -245,10 +246,11 @@ package struct ForecastParameters: Sendable {
     }
 
     static func dailyField(_ name: String) throws(APIError) -> DailyField {
+        if name == "wind_direction_10m_dominant" { return .dominantWindDirection }
         if let daily = DailyVariable.parse(name) { return .statistic(daily) }
         let modern = modernName(name)
         if modern == "wind_direction_10m_dominant" { return .dominantWindDirection }
-        if modern == "shortwave_radiation_sum" { return .radiationSum }
+        if let refusal = OutputVariable.refusal(modern) { throw APIError(refusal) }
         if let daily = DailyVariable.parse(modern) { return .statistic(daily) }
         throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
     }

@@ -27,19 +27,34 @@ struct OpenMeteoRenderer {
         ForecastRenderer.formatted(value, variable, units) ?? "null"
     }
 
-    static func dailyValue(_ value: Float, _ field: DailyField, _ units: OutputUnits) -> String {
+    /// A daily value as the JSON prints it. A time of day (sunrise, sunset; seconds after the
+    /// day's local midnight `dayStart`) is a quoted local time to the minute, or unix seconds.
+    static func dailyValue(_ value: Float, _ field: DailyField, _ units: OutputUnits, dayStart: Int64,
+                           timeZone: TimeZone, timeFormat: ForecastParameters.TimeFormat) -> String {
         switch field {
+        case .statistic(let daily) where daily.isTimeOfDay:
+            guard value.isFinite else { return "null" }
+            let time = dayStart + Int64((Double(value) / 60).rounded()) * 60
+            if timeFormat == .unixtime { return String(time) }
+            return JSONText.quoted(RequestTimes.label(time, offset: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))))
+        case .statistic(let daily) where daily.statistic == .sum && daily.variable == .shortwaveRadiation:
+            return ForecastRenderer.number(value, 2) ?? "null"
         case .statistic(let daily): return Self.value(value, daily.variable, units)
         case .dominantWindDirection: return Self.value(value, .windDirection10m, units)
-        case .radiationSum: return ForecastRenderer.number(value, 2) ?? "null"
         }
     }
 
-    static func dailyUnit(_ field: DailyField, _ units: OutputUnits) -> String {
+    /// `times`: the place's own (its zone with `timezone=auto`).
+    private func dailyValue(_ value: Float, _ field: DailyField, day: Int, _ times: RequestTimes) -> String {
+        Self.dailyValue(value, field, parameters.units, dayStart: day < times.dayStarts.count ? times.dayStarts[day] : 0,
+                        timeZone: times.zone, timeFormat: parameters.timeFormat)
+    }
+
+    static func dailyUnit(_ field: DailyField, _ units: OutputUnits, timeFormat: ForecastParameters.TimeFormat = .iso8601) -> String {
         switch field {
-        case .statistic(let daily): return units.symbol(daily.variable)
+        case .statistic(let daily) where daily.isTimeOfDay: return timeFormat.rawValue
+        case .statistic(let daily): return daily.unit(units)
         case .dominantWindDirection: return "°"
-        case .radiationSum: return "MJ/m²"
         }
     }
 
@@ -126,7 +141,7 @@ struct OpenMeteoRenderer {
         }
         if !parameters.daily.isEmpty {
             out.raw(",\"daily_units\":{\"time\":"); out.quoted(parameters.timeFormat == .iso8601 ? "iso8601" : "unixtime")
-            for field in parameters.daily { out.member(field.name); out.quoted(Self.dailyUnit(field, units)) }
+            for field in parameters.daily { out.member(field.name); out.quoted(Self.dailyUnit(field, units, timeFormat: parameters.timeFormat)) }
             out.raw("},\"daily\":{\"time\":[")
             for index in times.days.indices {
                 if index > 0 { out.raw(",") }
@@ -137,7 +152,7 @@ struct OpenMeteoRenderer {
                 out.member(field.name); out.raw("[")
                 for (k, value) in (place.daily[field] ?? []).enumerated() {
                     if k > 0 { out.raw(",") }
-                    out.raw(Self.dailyValue(value, field, units))
+                    out.raw(dailyValue(value, field, day: k, times))
                 }
                 out.raw("]")
             }
@@ -186,13 +201,13 @@ struct OpenMeteoRenderer {
         }
         if !parameters.daily.isEmpty {
             lines.append("")
-            lines.append(id + "time," + parameters.daily.map { "\($0.name) (\(Self.dailyUnit($0, units)))" }.joined(separator: ","))
+            lines.append(id + "time," + parameters.daily.map { "\($0.name) (\(Self.dailyUnit($0, units, timeFormat: parameters.timeFormat)))" }.joined(separator: ","))
             for (k, place) in places.enumerated() {
                 for d in place.times.days.indices {
                     var row = (several ? "\(k)," : "") + plain(dayValue(d, place.times))
                     for field in parameters.daily {
                         let series = place.daily[field] ?? []
-                        row += "," + plain(Self.dailyValue(d < series.count ? series[d] : .nan, field, units))
+                        row += "," + plain(dailyValue(d < series.count ? series[d] : .nan, field, day: d, place.times))
                     }
                     lines.append(row)
                 }

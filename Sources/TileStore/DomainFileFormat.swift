@@ -86,6 +86,9 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case model, modelTitle, cycle, domain, parentDomain, parentGridRatio, parentStart, projection, westEast, southNorth
         case southWestCorner, times, tileWidth, tileHeight, variables, sources, createdBy
+        /// Added within version 1 (issue 11): optional, absent in older files and ignored by
+        /// older readers (docs/STORE-FORMAT.md, "Versioning").
+        case unavailable
     }
 
     public var model: String
@@ -109,11 +112,14 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
     /// The input files, by name.
     public var sources: [String]
     public var createdBy: String
+    /// Catalog variables the input could not give, each with the reason naming the missing
+    /// source ("no SNOWNC"), so a query refusing one can say why; nil in older files.
+    public var unavailable: [String: String]?
 
     public init(model: String, modelTitle: String, cycle: Int64, domain: Int, parentDomain: Int?, parentGridRatio: Int?,
                 parentStart: [Int]?, projection: ProjectionParameters, westEast: Int, southNorth: Int,
                 southWestCorner: GeoPoint, times: [Int64], tileWidth: Int = 8, tileHeight: Int = 8,
-                variables: [StoredVariable] = [], sources: [String], createdBy: String) {
+                variables: [StoredVariable] = [], sources: [String], createdBy: String, unavailable: [String: String]? = nil) {
         self.model = model
         self.modelTitle = modelTitle
         self.cycle = cycle
@@ -131,6 +137,7 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
         self.variables = variables
         self.sources = sources
         self.createdBy = createdBy
+        self.unavailable = unavailable
     }
 
     public var tilesAcross: Int { (westEast + tileWidth - 1) / max(tileWidth, 1) }

@@ -18,6 +18,8 @@ struct QueryCommand: ParsableCommand {
         discussion: """
         Picks the finest domain whose interior holds the place (the edge cells of a nest inside a coarser domain are left out; an outermost domain answers to its edge, and up to 0.01 cell beyond it, as coordinates typed to 4 decimals land), interpolates bilinearly in grid space and linearly in time, and says where the answer came from (model, cycle, domain, grid spacing, grid position).
 
+        Without --model, each place is answered by the best match: the finest domain of any model in the store that holds the place and every requested time; the answer names the model. --model pins one. With several models and no --variables, the defaults every model stores are answered.
+
         Times are UTC unless they carry an offset (+HH:MM), to the minute. Without --time or --start: 24 hours from the current hour when the run covers it, otherwise from the run's first time. Precipitation and snowfall are amounts over the hour ending at each time. Without --variables: every variable the cycle stores; asking for one it does not store is an error listing what it holds.
 
         Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max, NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most severe code). With --format csv they follow the hourly rows as a second table, after a blank line.
@@ -85,7 +87,7 @@ struct QueryCommand: ParsableCommand {
     @Option(help: "Cycle to read, e.g. 2026-11-22T00Z (default: latest).")
     var cycle: String = "latest"
 
-    @Option(help: "Model in the store (default: the only one).")
+    @Option(help: "Model in the store (default: the best match, the finest domain of any model holding the place and times).")
     var model: String?
 
     @Option(parsing: .unconditional, help: "Cells left out along the edges of a nest inside a coarser domain (WRF's relaxation zone), 0 or more.")
@@ -121,6 +123,7 @@ struct QueryCommand: ParsableCommand {
         guard let variables else { return nil }
         var result: [OutputVariable] = []
         for name in variables.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            if let refusal = OutputVariable.refusal(name) { throw ValidationError("--variables: \(refusal)") }
             guard let parsed = OutputVariable.parse(name) else {
                 throw ValidationError("--variables: unknown variable \"\(name)\"; known: \(OutputVariable.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -133,8 +136,9 @@ struct QueryCommand: ParsableCommand {
     func parsedDaily() throws -> [DailyVariable] {
         guard let daily else { return [] }
         return try daily.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { name in
+            if let refusal = OutputVariable.refusal(name) { throw ValidationError("--daily: \(refusal)") }
             guard let parsed = DailyVariable.parse(name) else {
-                throw ValidationError("--daily: unknown summary \"\(name)\"; use VARIABLE_max, _min, _mean, _sum or weather_code")
+                throw ValidationError("--daily: unknown summary \"\(name)\"; use VARIABLE_max, _min, _mean, _sum, weather_code, precipitation_hours, daylight_duration, sunrise, sunset or wind_direction_10m_dominant")
             }
             return parsed
         }
@@ -144,8 +148,9 @@ struct QueryCommand: ParsableCommand {
         let dailyVariables = try parsedDaily()
         let zone = timezone.flatMap(TimeZone.init(identifier:))
         #if TILECAST_REMOTE
+        // A remote store cannot be listed: one model, named with --model.
         let remote = try RemoteQuery.open(store: store, model: model, cycle: cycle, nestMargin: nestMargin, endpoint: s3Endpoint, region: s3Region)
-        let forecastStore = remote.store
+        let stores = [remote.store]
         #else
         // A bucket or web address: tilecast-remote answers, with this same code (B4: the HTTP
         // client stays out of this binary).
@@ -153,18 +158,19 @@ struct QueryCommand: ParsableCommand {
         if s3Endpoint != nil || s3Region != nil {
             throw Failure(code: Failure.usage, message: "--s3-endpoint and --s3-region apply to an s3:// store only")
         }
-        let forecastStore = try querying { () throws(QueryError) in
-            try ForecastStore(root: store, model: model, cycle: cycle, nestMargin: nestMargin)
+        // Without --model, every model of the store: each place is answered by the best match.
+        let stores = try querying { () throws(QueryError) in
+            try ModelChoice.open(root: store, model: model, cycle: cycle, nestMargin: nestMargin)
         }
         #endif
         let requested = try parsedVariables()
-        let variables = try querying { () throws(QueryError) in try forecastStore.resolveVariables(requested: requested, daily: dailyVariables) }
+        let variables = try querying { () throws(QueryError) in try ModelChoice.resolveVariables(stores, requested: requested, daily: dailyVariables) }
         let chosen = QueryTimes.choose(time: time.flatMap(TimeParsing.parse), start: start.flatMap(TimeParsing.parse), hours: hours,
-                                       run: forecastStore.runTimes, now: Int64(Date().timeIntervalSince1970))
+                                       run: ModelChoice.runTimes(stores), now: Int64(Date().timeIntervalSince1970))
         if let note = chosen.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         let request = ForecastRequest(times: chosen.times, variables: variables,
                                       units: OutputUnits(temperature: temperatureUnit, windSpeed: windSpeedUnit, precipitation: precipitationUnit))
-        let assembly = AnswerAssembly(forecaster: PointForecaster(store: forecastStore), request: request,
+        let assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
         let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
         let output = StandardOutput()

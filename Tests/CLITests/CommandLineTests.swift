@@ -258,8 +258,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(denied.stderr.contains("not found"), denied.stderr)
     }
 
-    /// SampleGrids holds WRF (d01, d02) and MM5 (d01): --model picks the model; without it a
-    /// store of several models is exit 2 naming them. Defaults are what each model stores.
+    /// SampleGrids holds WRF (d01, d02) and MM5 (d01): --model pins the model; without it the
+    /// best match answers (issue 11 B). Defaults are what each model stores.
     func testModelChoiceWithSeveralModels() throws {
         let store = directory.path("store")
         let extract = try run(["extract", Repository.sampleGrids.path, "--store", store, "--quiet"])
@@ -282,9 +282,38 @@ final class CommandLineTests: XCTestCase {
         let mm5Cloud = try run(place + ["--model", "mm5", "--variables", "cloud_cover"])
         XCTAssertEqual(mm5Cloud.status, 2)
         XCTAssertTrue(mm5Cloud.stderr.contains("cloud_cover") && mm5Cloud.stderr.contains("mm5"), mm5Cloud.stderr)
-        let neither = try run(place)
-        XCTAssertEqual(neither.status, 2)
-        XCTAssertTrue(neither.stderr.contains("mm5, wrf") && neither.stderr.contains("--model"), neither.stderr)
+        // Without --model: the best match (SPEC 5), the finest domain of any model holding
+        // the place and the times, named in the answer.
+        let best = try answer([])
+        XCTAssertEqual(best["model"] as? String, "wrf", "Lisbon: both models hold it, WRF's d02 (3 km) is finest")
+        XCTAssertEqual(best["domain"] as? String, "d02")
+        let madrid = ["query", "--store", store, "--lat", "40.4168", "--lon", "-3.7038", "--start", "2026-11-22T06Z", "--hours", "2", "--format", "json"]
+        let onlyMM5 = try run(madrid)
+        XCTAssertEqual(onlyMM5.status, 0, onlyMM5.stderr)
+        let madridAnswer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(onlyMM5.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(madridAnswer["model"] as? String, "mm5", "Madrid lies outside WRF's d01: only MM5 holds it")
+        XCTAssertEqual(madridAnswer["domain"] as? String, "d01")
+        // Both hold Lisbon, but only MM5's run reaches 2026-11-23T06Z.
+        let late = try run(["query", "--store", store, "--lat", "38.7223", "--lon", "-9.1393", "--time", "2026-11-23T06Z", "--format", "json"])
+        XCTAssertEqual(late.status, 0, late.stderr)
+        XCTAssertTrue(late.stdout.contains("\"model\":\"mm5\"") || late.stdout.contains("\"model\": \"mm5\""), late.stdout)
+        // A points file: each place from its own model; columns are the defaults both hold.
+        let places = directory.path("places.csv")
+        try "lat,lon\n38.7223,-9.1393\n40.4168,-3.7038\n".write(toFile: places, atomically: true, encoding: .utf8)
+        let csv = try run(["query", "--store", store, "--points", places, "--time", "2026-11-22T06Z", "--format", "csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let rows = csv.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(rows.count, 3, csv.stdout)
+        XCTAssertFalse(rows[0].contains("cloud_cover"), "MM5 stores no cloud cover: not a default column of a mixed store")
+        XCTAssertTrue(rows[1].contains(",wrf,") && rows[1].contains(",d02,"), rows[1])
+        XCTAssertTrue(rows[2].contains(",mm5,") && rows[2].contains(",d01,"), rows[2])
+        // Asking for what the answering model lacks is exit 2 naming it; no model: exit 4.
+        let lacking = try run(madrid + ["--variables", "cloud_cover"])
+        XCTAssertEqual(lacking.status, 2, lacking.stdout)
+        XCTAssertTrue(lacking.stderr.contains("cloud_cover") && lacking.stderr.contains("mm5"), lacking.stderr)
+        let nowhere = try run(["query", "--store", store, "--lat", "60", "--lon", "20", "--time", "2026-11-22T06Z"])
+        XCTAssertEqual(nowhere.status, 4, nowhere.stdout)
+        XCTAssertTrue(nowhere.stderr.contains("wrf d01") && nowhere.stderr.contains("mm5 d01"), nowhere.stderr)
         let unknown = try run(place + ["--model", "gfs"])
         XCTAssertEqual(unknown.status, 5)
         XCTAssertTrue(unknown.stderr.contains("gfs") && unknown.stderr.contains("mm5, wrf"), unknown.stderr)
@@ -292,6 +321,146 @@ final class CommandLineTests: XCTestCase {
         let format = try run(place + ["--model", "wrf", "--format", "xml"])
         XCTAssertEqual(format.status, 2)
         XCTAssertTrue(format.stderr.contains("--format") && format.stderr.contains("json"), format.stderr)
+    }
+
+    /// Issue 11's variables end to end on the real allvars sample: hourly and daily values
+    /// come out (not null), a variable whose source the input lacked is exit 2 naming the
+    /// source, and a quantity a WRF file cannot give is refused by name.
+    func testNewVariablesAnswerAndMissingSourcesAreNamed() throws {
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let store = directory.path("store")
+        let extract = try run(["extract", sample, "--store", store, "--quiet"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let hourly = ["rain", "showers", "snow_depth", "vapour_pressure_deficit", "soil_temperature_0_to_10cm",
+                      "soil_temperature_100_to_200cm", "soil_moisture_0_to_10cm", "soil_moisture_40_to_100cm", "is_day", "wind_gusts_10m",
+                      "cloud_cover_low", "cloud_cover_mid", "cloud_cover_high"]
+        let daily = ["precipitation_hours", "daylight_duration", "wind_direction_10m_dominant", "rain_sum", "showers_sum",
+                     "snowfall_sum", "apparent_temperature_max", "apparent_temperature_min", "wind_gusts_10m_max"]
+        let result = try run(["query", "--store", store, "--lat", "29.865", "--lon", "86.8444", "--start", "2005-09-21T03Z",
+                              "--hours", "7", "--variables", hourly.joined(separator: ","), "--daily", daily.joined(separator: ","),
+                              "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let hourlyBlock = try XCTUnwrap(answer["hourly"] as? [String: Any])
+        for name in hourly {
+            let series = try XCTUnwrap(hourlyBlock[name] as? [Any], name)
+            XCTAssertEqual(series.count, 7, name)
+            XCTAssertTrue(series.allSatisfy { $0 is NSNumber }, "\(name): \(series)")
+        }
+        // 29.9 N on 2005-09-21 (equinox): the sun rises about 00:00Z and sets about 12:30Z.
+        XCTAssertEqual(hourlyBlock["is_day"] as? [Int], [1, 1, 1, 1, 1, 1, 1])
+        let dailyBlock = try XCTUnwrap(answer["daily"] as? [String: Any])
+        for name in daily { XCTAssertNotNil(dailyBlock[name], "\(name) in \(dailyBlock.keys.sorted())") }
+        let daylight = try XCTUnwrap((dailyBlock["daylight_duration"] as? [Double])?.first)
+        XCTAssertEqual(daylight, 12.1 * 3600, accuracy: 0.15 * 3600, "about 12 h 6 min at the equinox")
+
+        // SampleGrids' WRF has no SNOWH: exit 2 naming it, never a column of zeros.
+        let grids = directory.path("grids")
+        XCTAssertEqual(try run(["extract", Repository.sampleGrids.path, "--store", grids, "--quiet"]).status, 0)
+        let lacking = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                               "--time", "2026-11-22T06Z", "--variables", "snow_depth"])
+        XCTAssertEqual(lacking.status, 2, lacking.stdout)
+        XCTAssertTrue(lacking.stderr.contains("snow_depth") && lacking.stderr.contains("SNOWH"), lacking.stderr)
+        let refused = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                               "--time", "2026-11-22T06Z", "--variables", "precipitation_probability"])
+        XCTAssertEqual(refused.status, 2, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("precipitation_probability") && refused.stderr.contains("ensemble"), refused.stderr)
+    }
+
+    /// Daily sunrise and sunset (issue 11) on the real allvars sample, as local times like
+    /// Open-Meteo's, checked against astral (Scripts/solar_reference.py) in a zone with a
+    /// 5:45 offset; shortwave_radiation_sum in MJ/m² as Open-Meteo: the day's hourly W/m²
+    /// times 3600 s / 10^6, recomputed here from the same answer's hourly column.
+    func testSunriseSunsetAgainstAstralAndRadiationSumInMegajoules() throws {
+        let check = try runTool("python3", ["-c", "import astral"])
+        try XCTSkipIf(check.status != 0, "python3 with astral is needed: \(check.stderr)")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let store = directory.path("store")
+        XCTAssertEqual(try run(["extract", sample, "--store", store, "--quiet"]).status, 0)
+        let (lat, lon) = (29.865, 86.8444)
+        let result = try run(["query", "--store", store, "--lat", "\(lat)", "--lon", "\(lon)", "--start", "2005-09-21T00Z",
+                              "--hours", "10", "--variables", "shortwave_radiation", "--daily", "sunrise,sunset,shortwave_radiation_sum",
+                              "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let units = try XCTUnwrap(answer["daily_units"] as? [String: String])
+        XCTAssertEqual(units["sunrise"], "iso8601")
+        XCTAssertEqual(units["shortwave_radiation_sum"], "MJ/m²")
+        let daily = try XCTUnwrap(answer["daily"] as? [String: Any])
+        let sunrise = try XCTUnwrap((daily["sunrise"] as? [String])?.first), sunset = try XCTUnwrap((daily["sunset"] as? [String])?.first)
+        XCTAssertEqual(sunrise.count, "2005-09-21T00:14Z".count, sunrise)
+        let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/solar_reference.py").path, "\(lat),\(lon),2005-09-21,0"])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        let fields = reference.stdout.split(separator: "\n")[1].split(separator: ",").map(String.init)
+        let parser = DateFormatter()
+        parser.locale = Locale(identifier: "en_US_POSIX")
+        parser.dateFormat = "yyyy-MM-dd'T'HH:mmXXXXX"
+        func seconds(_ text: String) throws -> Double { try XCTUnwrap(parser.date(from: text), text).timeIntervalSince1970 }
+        let riseError = try seconds(sunrise) - XCTUnwrap(Double(fields[3])), setError = try seconds(sunset) - XCTUnwrap(Double(fields[4]))
+        print("sunrise/sunset (CLI, printed to the minute) vs astral: \(riseError) s, \(setError) s")
+        // Printed to the minute: within 30 s of rounding plus the algorithms' few seconds.
+        XCTAssertLessThanOrEqual(abs(riseError), 35)
+        XCTAssertLessThanOrEqual(abs(setError), 35)
+
+        // Local times in another zone: the same instants, printed with the zone's offset.
+        let local = try run(["query", "--store", store, "--lat", "\(lat)", "--lon", "\(lon)", "--start", "2005-09-21T00Z",
+                             "--hours", "10", "--daily", "sunrise,sunset", "--timezone", "Asia/Kathmandu", "--format", "csv"])
+        XCTAssertEqual(local.status, 0, local.stderr)
+        let row = try XCTUnwrap(local.stdout.split(separator: "\n").last.map(String.init))
+        let cells = row.split(separator: ",").map(String.init)
+        XCTAssertTrue(cells.suffix(2).allSatisfy { $0.hasSuffix("+05:45") }, row)
+        XCTAssertEqual(try seconds(cells[cells.count - 2]), try seconds(sunrise), row)
+
+        let hourly = try XCTUnwrap((answer["hourly"] as? [String: Any])?["shortwave_radiation"] as? [Double])
+        XCTAssertEqual(hourly.count, 10)
+        let total = try XCTUnwrap((daily["shortwave_radiation_sum"] as? [Double])?.first)
+        // Hourly values print rounded to 1 W/m²: ten of them shift the sum by at most 0.018 MJ/m².
+        XCTAssertEqual(total, hourly.reduce(0, +) * 3600 / 1_000_000, accuracy: 0.02)
+        XCTAssertGreaterThan(total, 1, "a sunny morning on the Tibetan plateau")
+    }
+
+    /// et0_fao_evapotranspiration (FAO-56 eq. 53, net radiation estimated from SWDOWN) on
+    /// the real allvars sample against Scripts/et0_reference.py (numpy transcription, sun
+    /// from astral), fed the same answer's printed inputs; its daily sum is the hours' sum.
+    func testReferenceEvapotranspirationAgainstNumpyTranscription() throws {
+        let check = try runTool("python3", ["-c", "import astral, numpy"])
+        try XCTSkipIf(check.status != 0, "python3 with astral and numpy is needed: \(check.stderr)")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let store = directory.path("store")
+        XCTAssertEqual(try run(["extract", sample, "--store", store, "--quiet"]).status, 0)
+        let inputs = ["temperature_2m", "dew_point_2m", "wind_speed_10m", "shortwave_radiation", "surface_pressure"]
+        var worst = 0.0, count = 0
+        for (lat, lon) in [(29.865, 86.8444), (29.5, 86.0), (30.6, 88.0)] {
+            let result = try run(["query", "--store", store, "--lat", "\(lat)", "--lon", "\(lon)", "--start", "2005-09-21T00Z", "--hours", "10",
+                                  "--variables", (inputs + ["et0_fao_evapotranspiration"]).joined(separator: ","), "--wind-speed-unit", "ms",
+                                  "--daily", "et0_fao_evapotranspiration", "--format", "json"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            guard result.status == 0 else { continue }
+            let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let hourly = try XCTUnwrap(answer["hourly"] as? [String: Any])
+            XCTAssertEqual((answer["hourly_units"] as? [String: String])?["et0_fao_evapotranspiration"], "mm")
+            let parser = DateFormatter()
+            parser.locale = Locale(identifier: "en_US_POSIX")
+            parser.dateFormat = "yyyy-MM-dd'T'HH:mmXXXXX"
+            let times = try XCTUnwrap(hourly["time"] as? [String]).map { try XCTUnwrap(parser.date(from: $0), $0).timeIntervalSince1970 }
+            var payload: [String: Any] = ["latitude": lat, "longitude": lon, "elevation": answer["elevation"] as? Double ?? 0, "time": times]
+            for name in inputs { payload[name] = try XCTUnwrap(hourly[name] as? [Double], name) }
+            let input = String(decoding: try JSONSerialization.data(withJSONObject: payload), as: UTF8.self)
+            let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/et0_reference.py").path], input: input)
+            XCTAssertEqual(reference.status, 0, reference.stderr)
+            let expected = reference.stdout.split(separator: "\n").compactMap { Double($0) }
+            let got = try XCTUnwrap(hourly["et0_fao_evapotranspiration"] as? [Double])
+            XCTAssertEqual(got.count, expected.count)
+            for (a, b) in zip(got, expected) { worst = max(worst, abs(a - b)); count += 1 }
+            XCTAssertGreaterThan(got.max() ?? 0, 0.1, "a sunny morning evaporates")
+            // Open-Meteo's daily name (no "_sum"): null here, as the sample covers 00-09Z only.
+            let daily = try XCTUnwrap((answer["daily"] as? [String: Any])?["et0_fao_evapotranspiration"] as? [Any])
+            XCTAssertEqual(daily.count, 1)
+        }
+        print("et0_fao_evapotranspiration vs numpy/astral transcription: worst \(worst) mm over \(count) hours")
+        // Inputs printed to 0.01 °C, 0.01 m/s, 1 W/m², 0.1 hPa; ET0 printed to 0.001 mm.
+        XCTAssertLessThanOrEqual(worst, 0.002)
+        XCTAssertEqual(count, 30)
     }
 
     func testHelpTeaches() throws {

@@ -147,6 +147,57 @@ final class ForecastAPITests: XCTestCase {
         }
     }
 
+    /// Issue 11's variables by their Open-Meteo names, hourly and daily, with their units.
+    func testIssue11VariablesAnswerByOpenMeteoNames() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let reply = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=rain,showers,is_day,vapour_pressure_deficit,et0_fao_evapotranspiration&daily=precipitation_hours,daylight_duration,rain_sum,et0_fao_evapotranspiration&\(day)")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let object = try XCTUnwrap(reply.object)
+            let hourly = try XCTUnwrap(object["hourly"] as? [String: Any])
+            for name in ["rain", "showers", "is_day", "vapour_pressure_deficit", "et0_fao_evapotranspiration"] {
+                let series = try XCTUnwrap(hourly[name] as? [Any], name)
+                XCTAssertTrue(series.prefix(4).allSatisfy { $0 is NSNumber }, "\(name): \(series)")
+            }
+            XCTAssertEqual((hourly["is_day"] as? [Any])?.prefix(4).compactMap { $0 as? Int }, [0, 0, 0, 0], "00-03Z in November at 8 W is night")
+            let units = try XCTUnwrap(object["hourly_units"] as? [String: String])
+            XCTAssertEqual(units["vapour_pressure_deficit"], "kPa")
+            let daily = try XCTUnwrap(object["daily"] as? [String: Any])
+            XCTAssertNotNil(daily["daylight_duration"], "\(daily)")
+            XCTAssertNotNil(daily["et0_fao_evapotranspiration"], "Open-Meteo's daily name, without _sum: \(daily)")
+            XCTAssertEqual(units["et0_fao_evapotranspiration"], "mm")
+        }
+    }
+
+    /// sunrise and sunset as Open-Meteo gives them: local times without offset ("iso8601")
+    /// or unix seconds with timeformat=unixtime, the same instants, against astral
+    /// (Scripts/solar_reference.py); shortwave_radiation_sum in MJ/m², the command line's path.
+    func testSunriseSunsetTimeFormatsAndRadiationSum() async throws {
+        let check = try runTool("python3", ["-c", "import astral"])
+        try XCTSkipIf(check.status != 0, "python3 with astral is needed: \(check.stderr)")
+        let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/solar_reference.py").path, "39.3,-8,2026-11-22,0"])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        let fields = reference.stdout.split(separator: "\n")[1].split(separator: ",").map(String.init)
+        let rise = try XCTUnwrap(Double(fields[3])), set = try XCTUnwrap(Double(fields[4]))
+        try await LiveServer.with(configuration(store)) { server in
+            let query = "/v1/forecast?latitude=39.3&longitude=-8&daily=sunrise,sunset,shortwave_radiation_sum&\(day)"
+            let unix = try await server.get(query + "&timeformat=unixtime")
+            XCTAssertEqual(unix.status, 200, unix.body)
+            let daily = try XCTUnwrap(unix.object?["daily"] as? [String: Any])
+            let sunrise = try XCTUnwrap((daily["sunrise"] as? [Int])?.first), sunset = try XCTUnwrap((daily["sunset"] as? [Int])?.first)
+            XCTAssertLessThanOrEqual(abs(Double(sunrise) - rise), 35)
+            XCTAssertLessThanOrEqual(abs(Double(sunset) - set), 35)
+            XCTAssertEqual((unix.object?["daily_units"] as? [String: String])?["sunrise"], "unixtime")
+            let iso = try await server.get(query + "&timezone=Europe/Lisbon")
+            XCTAssertEqual(iso.status, 200, iso.body)
+            let isoDaily = try XCTUnwrap(iso.object?["daily"] as? [String: Any])
+            let text = try XCTUnwrap((isoDaily["sunrise"] as? [String])?.first)
+            XCTAssertEqual(text + ":00Z", ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(sunrise))), "Lisbon is UTC+0 in November")
+            XCTAssertEqual((iso.object?["daily_units"] as? [String: String])?["shortwave_radiation_sum"], "MJ/m²")
+            // SampleGrids does not cover the whole day: the sum is null, never a partial total.
+            XCTAssertEqual((isoDaily["shortwave_radiation_sum"] as? [Any])?.count, 1)
+        }
+    }
+
     /// Every refusal is HTTP 400 with exactly {"error": true, "reason": ...}; never a 500.
     func testErrorsInOpenMeteoShape() async throws {
         try await LiveServer.with(configuration(store)) { server in
@@ -166,6 +217,10 @@ final class ForecastAPITests: XCTestCase {
                 ("latitude=39.3&longitude=-8&forecast_days=x", "forecast_days"),
                 ("latitude=39.3&longitude=-8&hourly=temperature_2m&models=gfs&\(day)", "this server holds wrf"),
                 ("latitude=39.3&longitude=-8&hourly=temperature_2m&models=../../etc&\(day)", "this server holds wrf"),
+                // Issue 11: what a WRF run cannot give is refused with why; a missing source is named.
+                ("latitude=39.3&longitude=-8&hourly=precipitation_probability&\(day)", "ensemble"),
+                ("latitude=39.3&longitude=-8&daily=uv_index_max&\(day)", "ultraviolet"),
+                ("latitude=39.3&longitude=-8&hourly=snow_depth&\(day)", "no SNOWH"),
             ]
             for (query, expected) in cases {
                 let reply = try await server.get("/v1/forecast?" + query)

@@ -224,6 +224,35 @@ final class FormatPinTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: fresh)), try Data(contentsOf: URL(fileURLWithPath: Self.fixture)),
                        "today's writer no longer writes format version 1 as committed")
     }
+
+    /// Issue 11's additions within version 1: the committed file has no `unavailable` key and
+    /// reads as nil; a file written with it and with issue 11's variables reads back both, and
+    /// its JSON still decodes as the version 1 metadata an older reader knew (unknown keys
+    /// ignored), so neither reader refuses the other's files.
+    func testIssue11AdditionsStayReadableBothWays() throws {
+        XCTAssertNil(try DomainFileReader(path: Self.fixture).metadata.unavailable)
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.tcs")
+        var metadata = try FormatTests.tinyMetadata()
+        metadata.unavailable = ["snow_depth": "no SNOWH"]
+        let writer = try DomainFileWriter(path: path, metadata: metadata, variables: [.temperature2m, .rain, .soilMoisture0to10cm])
+        for t in 0..<4 {
+            try writer.add(frame: [.temperature2m: (0..<6).map { Float($0) }, .rain: (0..<6).map { _ in Float(t) * 0.5 },
+                                   .soilMoisture0to10cm: (0..<6).map { Float($0) * 0.01 + 0.2 }])
+        }
+        try writer.finish()
+        let reader = try DomainFileReader(path: path)
+        XCTAssertEqual(reader.metadata.unavailable, ["snow_depth": "no SNOWH"])
+        XCTAssertEqual(reader.metadata.variables.first { $0.name == "rain" }?.runningTotal, true)
+        let moisture = try reader.series(.soilMoisture0to10cm, i: 2, j: 1)
+        XCTAssertEqual(moisture[3], 0.25, accuracy: 0.0005 + 1e-6)
+        XCTAssertEqual(try reader.series(.rain, i: 0, j: 0), [0, 0.5, 1.5, 3.0], "running totals of 0, 0.5, 1, 1.5")
+        // The version 1 metadata an older reader decodes: the same keys minus `unavailable`.
+        struct OlderMetadata: Decodable { let model: String; let variables: [DomainFileMetadata.StoredVariable] }
+        let json = try JSONEncoder().encode(reader.metadata)
+        let older = try JSONDecoder().decode(OlderMetadata.self, from: json)
+        XCTAssertEqual(older.variables.map(\.name), ["temperature_2m", "rain", "soil_moisture_0_to_10cm"])
+    }
 }
 
 /// Tables indexed by `catalogIndex` rely on it being the position in `allCases`.

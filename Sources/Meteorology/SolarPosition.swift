@@ -1,0 +1,96 @@
+import Foundation
+
+/// The sun's position and the day's sunrise and sunset by NOAA's solar calculator (the
+/// "NOAA_Solar_Calculations_day" spreadsheet of the Global Monitoring Laboratory, after Meeus,
+/// *Astronomical Algorithms*, 1991): the sun's apparent longitude and the obliquity give its
+/// declination, the equation of time its hour angle. Sunrise and sunset are when the centre
+/// of the sun is 0.833° below the horizon (0.567° refraction and 0.266° semi-diameter), as
+/// the spreadsheet, astral and Open-Meteo take it. Accurate to about a minute within 72° of
+/// the equator; checked against astral (Tests/MeteorologyTests/SolarTests).
+public enum SolarPosition {
+    /// The zenith angle of sunrise and sunset, degrees.
+    public static let horizonZenith = 90.833
+
+    /// Declination (radians) and equation of time (minutes) at a moment.
+    ///
+    /// - Parameter julianCentury: (Julian day - 2451545) / 36525.
+    @inlinable
+    public static func declinationAndEquationOfTime(julianCentury t: Double) -> (declination: Double, equationOfTime: Double) {
+        let rad = Double.pi / 180
+        let meanLongitude = (280.46646 + t * (36000.76983 + t * 0.0003032)).truncatingRemainder(dividingBy: 360)
+        let meanAnomaly = 357.52911 + t * (35999.05029 - 0.0001537 * t)
+        let eccentricity = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)
+        let centre = sin(meanAnomaly * rad) * (1.914602 - t * (0.004817 + 0.000014 * t))
+            + sin(2 * meanAnomaly * rad) * (0.019993 - 0.000101 * t) + sin(3 * meanAnomaly * rad) * 0.000289
+        let trueLongitude = meanLongitude + centre
+        let omega = 125.04 - 1934.136 * t
+        let apparentLongitude = trueLongitude - 0.00569 - 0.00478 * sin(omega * rad)
+        let meanObliquity = 23 + (26 + (21.448 - t * (46.815 + t * (0.00059 - t * 0.001813))) / 60) / 60
+        let obliquity = meanObliquity + 0.00256 * cos(omega * rad)
+        let declination = asin(sin(obliquity * rad) * sin(apparentLongitude * rad))
+        let y = pow(tan(obliquity * rad / 2), 2)
+        let l0 = meanLongitude * rad, m = meanAnomaly * rad
+        let equation = y * sin(2 * l0) - 2 * eccentricity * sin(m) + 4 * eccentricity * y * sin(m) * cos(2 * l0)
+            - 0.5 * y * y * sin(4 * l0) - 1.25 * eccentricity * eccentricity * sin(2 * m)
+        return (declination, 4 * equation / rad)
+    }
+
+    /// The Julian century of a time (seconds since 1970 UTC).
+    @inlinable
+    public static func julianCentury(_ seconds: Double) -> Double {
+        (seconds / 86_400 + 2_440_587.5 - 2_451_545) / 36_525
+    }
+
+    /// The solar zenith angle in degrees at a place and time (no refraction).
+    @inlinable
+    public static func zenith(latitude: Double, longitude: Double, time: Double) -> Double {
+        let rad = Double.pi / 180
+        let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
+        let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
+        let trueSolarMinutes = ((minutesOfDay + equation + 4 * longitude).truncatingRemainder(dividingBy: 1440) + 1440)
+            .truncatingRemainder(dividingBy: 1440)
+        let hourAngle = trueSolarMinutes / 4 - 180
+        let cosZenith = sin(latitude * rad) * sin(declination) + cos(latitude * rad) * cos(declination) * cos(hourAngle * rad)
+        return acos(min(max(cosZenith, -1), 1)) / rad
+    }
+
+    /// 1 while the sun's centre is above the sunrise/sunset line (zenith below 90.833°), else 0.
+    @inlinable
+    public static func isDay(latitude: Double, longitude: Double, time: Double) -> Float {
+        zenith(latitude: latitude, longitude: longitude, time: time) < horizonZenith ? 1 : 0
+    }
+
+    /// What the sun does on one UTC-anchored solar day.
+    public enum Day: Equatable, Sendable {
+        /// Sunrise and sunset, seconds since 1970 UTC.
+        case risesAndSets(sunrise: Double, sunset: Double)
+        /// The sun stays up (polar day) or down (polar night) all day.
+        case alwaysUp, alwaysDown
+    }
+
+    /// Sunrise and sunset around the solar noon nearest `noonGuess` (seconds since 1970 UTC,
+    /// e.g. local noon of the day): the spreadsheet's formulas, evaluated at each event's own
+    /// time (two passes), as the spreadsheet does at the day's time.
+    public static func day(latitude: Double, longitude: Double, noonGuess: Double) -> Day {
+        let rad = Double.pi / 180
+        // The UTC day whose solar noon is nearest the guess.
+        let dayStart = ((noonGuess + longitude / 360 * 86_400) / 86_400).rounded(.down) * 86_400
+        func event(_ sign: Double) -> Double? {
+            var time = dayStart + 43_200 - longitude * 240
+            for _ in 0..<3 {
+                let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
+                let cosHourAngle = cos(horizonZenith * rad) / (cos(latitude * rad) * cos(declination))
+                    - tan(latitude * rad) * tan(declination)
+                guard cosHourAngle >= -1, cosHourAngle <= 1 else { return nil }
+                let hourAngle = acos(cosHourAngle) / rad
+                let minutes = 720 - 4 * longitude - equation + sign * 4 * hourAngle
+                time = dayStart + minutes * 60
+            }
+            return time
+        }
+        if let rise = event(-1), let set = event(1) { return .risesAndSets(sunrise: rise, sunset: set) }
+        // No crossing: up all day when the sun is up at solar noon.
+        let noon = dayStart + 43_200 - longitude * 240
+        return zenith(latitude: latitude, longitude: longitude, time: noon) < horizonZenith ? .alwaysUp : .alwaysDown
+    }
+}
