@@ -16,7 +16,7 @@ final class BlockCacheTests: XCTestCase {
     /// A seeded random file: 37 x 29 cells in 8 x 8 tiles (20 tiles) x 11 times, two
     /// variables; returns the values written, by variable, frame-major.
     private func writeFile(at path: String) throws -> [ForecastVariable: [[Float]]] {
-        var random = SplitMix(seed: 0x0B10_C4CE)
+        var random = SeededGenerator(seed: 0x0B10_C4CE)
         let metadata = DomainFileMetadata(
             model: "test", modelTitle: "cache test", cycle: 1_795_305_600, domain: 1, parentDomain: nil, parentGridRatio: nil,
             parentStart: nil, projection: ProjectionParameters(kind: .lambertConformal, trueLatitude1: 37, trueLatitude2: 42,
@@ -28,8 +28,8 @@ final class BlockCacheTests: XCTestCase {
         var written: [ForecastVariable: [[Float]]] = [:]
         for _ in 0..<Self.times {
             let frame: [ForecastVariable: [Float]] = [
-                .temperature2m: (0..<cells).map { _ in Float(random.unit() * 40 - 10) },
-                .surfacePressure: (0..<cells).map { _ in Float(900 + random.unit() * 150) },
+                .temperature2m: (0..<cells).map { _ in Float(Double.random(in: 0..<1, using: &random) * 40 - 10) },
+                .surfacePressure: (0..<cells).map { _ in Float(900 + Double.random(in: 0..<1, using: &random) * 150) },
             ]
             for (variable, values) in frame { written[variable, default: []].append(values) }
             try writer.add(frame: frame)
@@ -96,7 +96,7 @@ final class BlockCacheTests: XCTestCase {
             let reader = try DomainFileReader(path: path, cacheBudget: budget)
             let results = Mutex<[Int: [ForecastVariable: [[Float]]]]>([:])
             DispatchQueue.concurrentPerform(iterations: 8) { thread in
-                var random = SplitMix(seed: UInt64(thread + 1))
+                var random = SeededGenerator(seed: UInt64(thread + 1))
                 var order = Array(0..<cells)
                 order.shuffle(using: &random)
                 let result = try? BlockCacheTests.readAll(reader, order: order)
@@ -131,18 +131,4 @@ final class BlockCacheTests: XCTestCase {
             }
         }
     }
-}
-
-/// SplitMix64, seeded, for reproducible values and orders.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }
