@@ -92,23 +92,45 @@ private func columnMaximum(
 /// - Parameters:
 ///   - cloudFraction: CLDFRA per mass level (0-1), bottom first, each a field of cells.
 ///   - geopotential: PH + PHB per staggered level (one more than the mass levels), m²/s².
+///   - levelCount: the number of mass levels.
 ///   - terrainHeight: HGT per cell, m.
 /// - Returns: low, mid and high cover in % (0-100); NaN where an input is NaN.
-public func cloudCoverLayers(cloudFraction: [[Float]], geopotential: [[Float]], terrainHeight: [Float])
+///
+/// The fields are flat, as the extraction reads them: `levelCount` mass levels of CLDFRA and
+/// `levelCount + 1` staggered levels of PH + PHB, level slowest.
+///
+/// - Throws: `MeteorologyError.fieldLengthMismatch` when the fields do not hold that many levels.
+public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], levelCount levels: Int, terrainHeight: [Float]) throws(MeteorologyError)
     -> (low: [Float], mid: [Float], high: [Float]) {
     let cells = terrainHeight.count
-    var low = [Float](repeating: 0, count: cells), mid = low, high = low
-    let levels = min(cloudFraction.count, geopotential.count - 1)
-    for k in 0..<max(levels, 0) {
-        for cell in 0..<cells {
-            let height = (geopotential[k][cell] + geopotential[k + 1][cell]) / 2 / 9.81 - terrainHeight[cell]
-            let raw = cloudFraction[k][cell]
-            let value = raw.isNaN || height.isNaN ? Float.nan : min(max(raw, 0), 1) * 100
-            // NaN wins: an unknown level makes its layer unknown.
-            if height < 2000 { low[cell] = low[cell].isNaN || value.isNaN ? .nan : max(low[cell], value) }
-            else if height < 6000 { mid[cell] = mid[cell].isNaN || value.isNaN ? .nan : max(mid[cell], value) }
-            else { high[cell] = high[cell].isNaN || value.isNaN ? .nan : max(high[cell], value) }
+    try validateColumns(count: cloudFraction.count, levelCount: levels, cellCount: cells)
+    if geopotential.count != (levels + 1) * cells {
+        throw .fieldLengthMismatch(argument: "geopotential", expected: (levels + 1) * cells, actual: geopotential.count)
+    }
+    // low, mid and high side by side in one buffer, so one pointer serves all three.
+    var layers = [Float](repeating: 0, count: 3 * cells)
+    layers.withUnsafeMutableBufferPointer { layers in
+        cloudFraction.withUnsafeBufferPointer { fraction in
+            geopotential.withUnsafeBufferPointer { geopotential in
+                terrainHeight.withUnsafeBufferPointer { terrain in
+                    for k in 0..<levels {
+                        let below = k * cells, above = below + cells
+                        for cell in 0..<cells {
+                            let height = (geopotential[below + cell] + geopotential[above + cell]) / 2 / 9.81 - terrain[cell]
+                            let raw = fraction[below + cell]
+                            let value = raw.isNaN || height.isNaN ? Float.nan : min(max(raw, 0), 1) * 100
+                            // NaN wins: an unknown level makes its layer unknown (a NaN height
+                            // counts as high). Selects, not branches, so the loop vectorizes.
+                            let isLow = height < 2000, isMid = !isLow && height < 6000, isHigh = !(height < 6000)
+                            let l = layers[cell], m = layers[cells + cell], h = layers[2 * cells + cell]
+                            layers[cell] = isLow ? (l.isNaN || value.isNaN ? .nan : max(l, value)) : l
+                            layers[cells + cell] = isMid ? (m.isNaN || value.isNaN ? .nan : max(m, value)) : m
+                            layers[2 * cells + cell] = isHigh ? (h.isNaN || value.isNaN ? .nan : max(h, value)) : h
+                        }
+                    }
+                }
+            }
         }
     }
-    return (low, mid, high)
+    return (Array(layers[0..<cells]), Array(layers[cells..<(2 * cells)]), Array(layers[(2 * cells)...]))
 }

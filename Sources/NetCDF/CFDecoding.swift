@@ -42,8 +42,13 @@ struct CFDecoding {
         let scale = Float(self.scale), offset = Float(self.offset)
         // The usual case, one fill value and no packing, as a tight loop.
         if missingFloats.count == 1 && !isPacked {
+            // A select rather than a branch, so the compiler vectorizes it (it was 6 % of an
+            // extraction as a branchy loop).
             let fill = missingFloats[0]
-            for index in values.indices where values[index] == fill { values[index] = .nan }
+            for index in values.indices {
+                let value = values[index]
+                values[index] = value == fill ? .nan : value
+            }
             return
         }
         for index in values.indices {
