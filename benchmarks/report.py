@@ -314,6 +314,15 @@ def main():
                    f"(medians of {b5['runs']} interleaved runs, warm page cache), peak {(b5['peak_kB'] or 0) / 1024:.0f} MB. "
                    "Against input size: " + "; ".join(
                        f"{g['input_bytes'] / 1e9:.2f} GB {g['ratio']:.2f}x ({g['input_MB_per_s']:,.0f} MB/s of input)" for g in store["B5_growth"]) + ".")
+        if "nccopy_whole_s" in b5:
+            read = ""
+            if b5.get("extract_bytes_read") and b5.get("nccopy_bytes_read"):
+                read = (f" The extraction reads {b5['extract_bytes_read'] / 1e6:,.0f} MB, `nccopy -V` of the list "
+                        f"{b5['nccopy_bytes_read'] / 1e6:,.0f} MB ({b5['extract_bytes_read'] / b5['nccopy_bytes_read']:.2f}x; strace).")
+            out.append(f"- B5 with the same whole variables: `nccopy -V` of the list plus PH and PHB (which the cloud layers read "
+                       f"whole) {b5['nccopy_whole_s']:.3f} s: extract **{b5['ratio_whole']:.2f}x** of it. The 14 variables of the "
+                       f"catalog before issue 11 (`--variables`): extract {b5['extract_before_issue_11_s']:.3f} s "
+                       f"({b5['extract_before_issue_11_s'] / b5['nccopy_V_s']:.2f}x `nccopy -V`)." + read)
         out.append(f"- B6: {b6['store_bytes'] / 1e6:.2f} MB store for {b6['input_bytes'] / 1e9:.2f} GB of wrfout "
                    f"({b6['of_input']:.2%}); `nccopy -V` of the same variables {b6['nccopy_V_bytes'] / 1e6:.1f} MB, "
                    f"with `-d4 -s` {b6['nccopy_d4_s_V_bytes'] / 1e6:.1f} MB ({b6['of_nccopy_d4']:.1%}).")

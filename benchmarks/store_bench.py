@@ -26,6 +26,13 @@ import tempfile
 import time
 
 VARIABLES = "Times,XTIME,XLAT,XLONG,T2,Q2,PSFC,U10,V10,RAINC,RAINNC,RAINSH,SNOWNC,SWDOWN,CLDFRA,HGT,COSALPHA,SINALPHA"
+# The same list with the 3-D fields the extraction reads whole since issue 11's cloud layers
+# (PH, PHB). It also reads the lowest levels of P, PB, T and QVAPOR (sea-level pressure); nccopy
+# cannot copy a level, so they are left out of both lists and counted in the bytes read.
+VARIABLES_WHOLE = VARIABLES + ",PH,PHB"
+# The 14 variables of the catalog before issue 11 (B5 before the new ones).
+CATALOG_BEFORE_ISSUE_11 = ("temperature_2m,relative_humidity_2m,dew_point_2m,apparent_temperature,wind_u_10m,wind_v_10m,"
+                           "precipitation,snowfall,surface_pressure,pressure_msl,cloud_cover,shortwave_radiation,weather_code,elevation")
 
 
 def run(command, **kwargs):
@@ -47,27 +54,53 @@ def inputs_of(folder):
     return sorted(os.path.join(folder, name) for name in os.listdir(folder) if name.startswith("wrfout_"))
 
 
-def nccopy_all(files, out_dir, extra):
+def nccopy_all(files, out_dir, extra, variables=VARIABLES):
     for path in files:
-        run(["nccopy"] + extra + ["-V", VARIABLES, path, os.path.join(out_dir, os.path.basename(path) + ".nc")])
+        run(["nccopy"] + extra + ["-V", variables, path, os.path.join(out_dir, os.path.basename(path) + ".nc")])
 
 
-def extract_vs_nccopy(tilecast, files, runs, work, name="store"):
-    """B5: median extraction time against median nccopy -V time, interleaved."""
-    ours, theirs = [], []
+def extract_vs_nccopy(tilecast, files, runs, work, name="store", more=False):
+    """B5: median extraction time against median nccopy -V time, interleaved.
+
+    With `more`, also the extraction of the catalog before issue 11 and nccopy of the list
+    with the whole 3-D fields the extraction reads; returns a dict of medians then."""
+    commands = {
+        "extract": lambda: run([tilecast, "extract"] + files + ["--store", os.path.join(work, name), "--quiet"]),
+        "nccopy": lambda: nccopy_all(files, os.path.join(work, "nccopy"), []),
+    }
+    if more:
+        commands["extract_before_issue_11"] = lambda: run([tilecast, "extract"] + files + ["--store", os.path.join(work, name + "-14"),
+                                                          "--quiet", "--variables", CATALOG_BEFORE_ISSUE_11])
+        commands["nccopy_whole"] = lambda: nccopy_all(files, os.path.join(work, "nccopy"), [], VARIABLES_WHOLE)
+    times = {key: [] for key in commands}
     for _ in range(runs):
-        store = os.path.join(work, name)
-        shutil.rmtree(store, ignore_errors=True)
-        start = time.perf_counter()
-        run([tilecast, "extract"] + files + ["--store", store, "--quiet"])
-        ours.append(time.perf_counter() - start)
-        copies = os.path.join(work, "nccopy")
-        shutil.rmtree(copies, ignore_errors=True)
-        os.makedirs(copies)
-        start = time.perf_counter()
-        nccopy_all(files, copies, [])
-        theirs.append(time.perf_counter() - start)
-    return statistics.median(ours), statistics.median(theirs)
+        for key, command in commands.items():
+            for folder in (name, name + "-14", "nccopy"):
+                shutil.rmtree(os.path.join(work, folder), ignore_errors=True)
+            os.makedirs(os.path.join(work, "nccopy"))
+            start = time.perf_counter()
+            command()
+            times[key].append(time.perf_counter() - start)
+    medians = {key: statistics.median(values) for key, values in times.items()}
+    return medians if more else (medians["extract"], medians["nccopy"])
+
+
+def bytes_read(command):
+    """Bytes a command reads (read and pread64 calls of every thread, from strace), or None
+    without strace. Not timed: tracing slows the command."""
+    if shutil.which("strace") is None:
+        return None
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".trace") as trace:
+        subprocess.run(["strace", "-f", "-e", "trace=read,pread64", "-o", trace.name] + command,
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        total = 0
+        for line in trace:
+            if "read(" in line and "= " in line:
+                try:
+                    total += max(0, int(line.rsplit("= ", 1)[1].split()[0]))
+                except ValueError:
+                    pass
+        return total
 
 
 def folder_size(folder):
@@ -93,11 +126,22 @@ def main():
             with open(path, "rb") as handle:
                 while handle.read(1 << 24):
                     pass
-        ours, theirs = extract_vs_nccopy(args.tilecast, files, runs, work)
+        medians = extract_vs_nccopy(args.tilecast, files, runs, work, more=True)
+        ours, theirs = medians["extract"], medians["nccopy"]
         store = os.path.join(work, "store")
         shutil.rmtree(store, ignore_errors=True)
         peak = peak_of([args.tilecast, "extract"] + files + ["--store", store, "--quiet"])
-        result["B5"] = {"extract_s": ours, "nccopy_V_s": theirs, "ratio": ours / theirs, "peak_kB": peak, "runs": runs}
+        result["B5"] = {"extract_s": ours, "nccopy_V_s": theirs, "ratio": ours / theirs, "peak_kB": peak, "runs": runs,
+                        "extract_before_issue_11_s": medians["extract_before_issue_11"],
+                        "nccopy_whole_s": medians["nccopy_whole"], "ratio_whole": ours / medians["nccopy_whole"]}
+        # What each reads: the extraction reads more bytes than the list it is compared with.
+        traced = os.path.join(work, "traced")
+        result["B5"]["extract_bytes_read"] = bytes_read([args.tilecast, "extract"] + files + ["--store", traced, "--quiet"])
+        shutil.rmtree(traced, ignore_errors=True)
+        os.makedirs(traced)
+        result["B5"]["nccopy_bytes_read"] = bytes_read(["bash", "-c", " ".join(
+            f"nccopy -V {VARIABLES} '{path}' '{traced}/{i}.nc';" for i, path in enumerate(files))])
+        shutil.rmtree(traced, ignore_errors=True)
         result["B5_growth"] = []
         for folder in args.growth_run + [args.run]:
             growth_files = inputs_of(folder)
