@@ -170,31 +170,19 @@ enum OpenMeteoFlatBuffers {
         return units[symbol] ?? 0
     }
 
-    static func aggregation(_ field: DailyField) -> UInt8 {
-        switch field {
-        case .dominantWindDirection: return 9
-        case .statistic(let daily):
-            switch daily.statistic {
-            case .min: return 1
-            case .max: return 2
-            case .mean: return 3
-            case .sum: return 10
-            case .mostSevere, .daylight, .hours, .sunrise, .sunset: return 0
-            case .dominant: return 9
-            }
-        }
-    }
-
-    static func dailyVariable(_ field: DailyField) -> OutputVariable {
-        switch field {
-        case .statistic(let daily): return daily.variable
-        case .dominantWindDirection: return .windDirection10m
+    static func aggregation(_ daily: DailyVariable) -> UInt8 {
+        switch daily.statistic {
+        case .min: return 1
+        case .max: return 2
+        case .mean: return 3
+        case .sum: return 10
+        case .mostSevere, .daylight, .hours, .sunrise, .sunset: return 0
+        case .dominant: return 9
         }
     }
 
     /// Daily fields that are not a statistic of one hourly variable: their own Variable code.
-    static func dailyCode(_ field: DailyField) -> UInt8? {
-        guard case .statistic(let daily) = field else { return nil }
+    static func dailyCode(_ daily: DailyVariable) -> UInt8? {
         switch daily.statistic {
         case .daylight: return 7
         case .sunrise: return 40
@@ -232,9 +220,9 @@ enum OpenMeteoFlatBuffers {
             }
             if !parameters.daily.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.daily.map { field in
-                    let v = dailyVariable(field), code = variable(v), series = place.daily[field] ?? []
+                    let v = field.variable, code = variable(v), series = place.daily[field] ?? []
                     let variableCode = dailyCode(field) ?? code.code
-                    if case .statistic(let daily) = field, daily.isTimeOfDay {
+                    if field.isTimeOfDay {
                         // Sunrise and sunset as unix seconds in values_int64, as Open-Meteo sends them.
                         let seconds = series.indices.map { d -> Int64 in
                             let start = d < times.dayStarts.count ? times.dayStarts[d] : 0

@@ -12,7 +12,7 @@ package struct PlaceForecast: Sendable {
     /// The forecast on the `hourly` block's times (NaN where the cycle has no value).
     package let hourly: PointForecast
     /// Daily values per requested field, aligned with `times.days`.
-    package let daily: [DailyField: [Float]]
+    package let daily: [DailyVariable: [Float]]
     /// Values at the current time (NaN when the cycle does not cover it).
     package let current: [OutputVariable: Float]
 }
@@ -70,7 +70,7 @@ package struct ForecastEngine: Sendable {
         var forecastTimes = choice.times
         if forecastTimes.isEmpty, let first = store.runTimes.first { forecastTimes = [first] }
 
-        let statistics = parameters.daily.flatMap(\.statistics)
+        let statistics = parameters.daily
         let variables: [OutputVariable]
         do throws(QueryError) { variables = try store.resolveVariables(requested: parameters.hourly, daily: statistics) } catch { throw APIError(query: error) }
         let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
@@ -81,21 +81,13 @@ package struct ForecastEngine: Sendable {
                                        daily: statistics, zone: times.zone)
         let forecast = answer.forecast
 
-        var daily: [DailyField: [Float]] = [:]
+        var daily: [DailyVariable: [Float]] = [:]
         if wantsDaily, let summary = answer.daily {
             func values(_ statistic: DailyVariable) -> [Float] {
                 let series = summary.values[statistic] ?? []
                 return times.days.map { day in summary.dates.firstIndex(of: day).map { $0 < series.count ? series[$0] : .nan } ?? .nan }
             }
-            for field in parameters.daily {
-                switch field {
-                case .statistic(let statistic): daily[field] = values(statistic)
-                case .dominantWindDirection:
-                    guard let uMean = field.statistics.first, let vMean = field.statistics.last else { continue }
-                    let u = values(uMean), v = values(vMean)
-                    daily[field] = zip(u, v).map { u, v in u.isNaN || v.isNaN ? .nan : windDirection(u: u, v: v) }
-                }
-            }
+            for field in parameters.daily { daily[field] = values(field) }
         }
         // `current` is a forecast of its own at the current quarter hour: asking for it never
         // changes the domain the hourly values come from. Null when the cycle does not cover it.

@@ -2,34 +2,6 @@ import Foundation
 import Meteorology
 import PointQuery
 
-/// A daily value as Open-Meteo names it: one of the library's daily statistics (including
-/// shortwave_radiation_sum in MJ/m², sunrise and sunset), or the dominant wind direction.
-package enum DailyField: Sendable, Hashable {
-    /// NAME_max, NAME_min, NAME_mean, NAME_sum, weather_code (the library's `DailyVariable`).
-    case statistic(DailyVariable)
-    /// wind_direction_10m_dominant: the direction of the day's mean wind vector (from the
-    /// daily means of u and v), as Open-Meteo computes it.
-    case dominantWindDirection
-
-    package var name: String {
-        switch self {
-        case .statistic(let daily): return daily.description
-        case .dominantWindDirection: return "wind_direction_10m_dominant"
-        }
-    }
-
-    // The library's own parser makes them (its initializer is not public); the names are fixed.
-    private static let windMeans = ["wind_u_10m_mean", "wind_v_10m_mean"].compactMap(DailyVariable.parse)
-
-    /// The library statistics it is computed from.
-    var statistics: [DailyVariable] {
-        switch self {
-        case .statistic(let daily): return [daily]
-        case .dominantWindDirection: return Self.windMeans
-        }
-    }
-}
-
 /// How the times of the answer are chosen (Open-Meteo's parameters).
 package struct TimeSelection: Sendable, Equatable {
     var forecastDays: Int = 7
@@ -57,7 +29,7 @@ package struct ForecastParameters: Sendable {
     package var latitudes: [Double] = []
     package var longitudes: [Double] = []
     package var hourly: [OutputVariable] = []
-    package var daily: [DailyField] = []
+    package var daily: [DailyVariable] = []
     package var current: [OutputVariable] = []
     /// The legacy `current_weather=true` block.
     package var currentWeather = false
@@ -245,13 +217,13 @@ package struct ForecastParameters: Sendable {
         return result
     }
 
-    static func dailyField(_ name: String) throws(APIError) -> DailyField {
-        if name == "wind_direction_10m_dominant" { return .dominantWindDirection }
-        if let daily = DailyVariable.parse(name) { return .statistic(daily) }
+    /// A daily name as the library parses it (wind_direction_10m_dominant included: one
+    /// vector-mean path for the command line and the API), after Open-Meteo's old spellings.
+    static func dailyField(_ name: String) throws(APIError) -> DailyVariable {
+        if let daily = DailyVariable.parse(name) { return daily }
         let modern = modernName(name)
-        if modern == "wind_direction_10m_dominant" { return .dominantWindDirection }
         if let refusal = OutputVariable.refusal(modern) { throw APIError(refusal) }
-        if let daily = DailyVariable.parse(modern) { return .statistic(daily) }
+        if let daily = DailyVariable.parse(modern) { return daily }
         throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
     }
 

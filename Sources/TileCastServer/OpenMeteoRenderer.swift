@@ -29,33 +29,28 @@ struct OpenMeteoRenderer {
 
     /// A daily value as the JSON prints it. A time of day (sunrise, sunset; seconds after the
     /// day's local midnight `dayStart`) is a quoted local time to the minute, or unix seconds.
-    static func dailyValue(_ value: Float, _ field: DailyField, _ units: OutputUnits, dayStart: Int64,
+    static func dailyValue(_ value: Float, _ daily: DailyVariable, _ units: OutputUnits, dayStart: Int64,
                            timeZone: TimeZone, timeFormat: ForecastParameters.TimeFormat) -> String {
-        switch field {
-        case .statistic(let daily) where daily.isTimeOfDay:
+        switch daily {
+        case _ where daily.isTimeOfDay:
             guard value.isFinite else { return "null" }
             let time = dayStart + Int64((Double(value) / 60).rounded()) * 60
             if timeFormat == .unixtime { return String(time) }
             return JSONText.quoted(RequestTimes.label(time, offset: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))))
-        case .statistic(let daily) where daily.statistic == .sum && daily.variable == .shortwaveRadiation:
+        case _ where daily.statistic == .sum && daily.variable == .shortwaveRadiation:
             return ForecastRenderer.number(value, 2) ?? "null"
-        case .statistic(let daily): return Self.value(value, daily.variable, units)
-        case .dominantWindDirection: return Self.value(value, .windDirection10m, units)
+        default: return Self.value(value, daily.variable, units)
         }
     }
 
     /// `times`: the place's own (its zone with `timezone=auto`).
-    private func dailyValue(_ value: Float, _ field: DailyField, day: Int, _ times: RequestTimes) -> String {
-        Self.dailyValue(value, field, parameters.units, dayStart: day < times.dayStarts.count ? times.dayStarts[day] : 0,
+    private func dailyValue(_ value: Float, _ daily: DailyVariable, day: Int, _ times: RequestTimes) -> String {
+        Self.dailyValue(value, daily, parameters.units, dayStart: day < times.dayStarts.count ? times.dayStarts[day] : 0,
                         timeZone: times.zone, timeFormat: parameters.timeFormat)
     }
 
-    static func dailyUnit(_ field: DailyField, _ units: OutputUnits, timeFormat: ForecastParameters.TimeFormat = .iso8601) -> String {
-        switch field {
-        case .statistic(let daily) where daily.isTimeOfDay: return timeFormat.rawValue
-        case .statistic(let daily): return daily.unit(units)
-        case .dominantWindDirection: return "°"
-        }
+    static func dailyUnit(_ daily: DailyVariable, _ units: OutputUnits, timeFormat: ForecastParameters.TimeFormat = .iso8601) -> String {
+        daily.isTimeOfDay ? timeFormat.rawValue : daily.unit(units)
     }
 
     // MARK: JSON
@@ -141,7 +136,7 @@ struct OpenMeteoRenderer {
         }
         if !parameters.daily.isEmpty {
             out.raw(",\"daily_units\":{\"time\":"); out.quoted(parameters.timeFormat == .iso8601 ? "iso8601" : "unixtime")
-            for field in parameters.daily { out.member(field.name); out.quoted(Self.dailyUnit(field, units, timeFormat: parameters.timeFormat)) }
+            for field in parameters.daily { out.member(field.description); out.quoted(Self.dailyUnit(field, units, timeFormat: parameters.timeFormat)) }
             out.raw("},\"daily\":{\"time\":[")
             for index in times.days.indices {
                 if index > 0 { out.raw(",") }
@@ -149,7 +144,7 @@ struct OpenMeteoRenderer {
             }
             out.raw("]")
             for field in parameters.daily {
-                out.member(field.name); out.raw("[")
+                out.member(field.description); out.raw("[")
                 for (k, value) in (place.daily[field] ?? []).enumerated() {
                     if k > 0 { out.raw(",") }
                     out.raw(dailyValue(value, field, day: k, times))
@@ -201,7 +196,7 @@ struct OpenMeteoRenderer {
         }
         if !parameters.daily.isEmpty {
             lines.append("")
-            lines.append(id + "time," + parameters.daily.map { "\($0.name) (\(Self.dailyUnit($0, units, timeFormat: parameters.timeFormat)))" }.joined(separator: ","))
+            lines.append(id + "time," + parameters.daily.map { "\($0.description) (\(Self.dailyUnit($0, units, timeFormat: parameters.timeFormat)))" }.joined(separator: ","))
             for (k, place) in places.enumerated() {
                 for d in place.times.days.indices {
                     var row = (several ? "\(k)," : "") + plain(dayValue(d, place.times))
