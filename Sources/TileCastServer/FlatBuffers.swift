@@ -143,8 +143,8 @@ enum OpenMeteoFlatBuffers {
         case .shortwaveRadiation: return (32, 0)
         case .windU10m: return (149, 10)
         case .windV10m: return (150, 10)
-        // Issue 11 (codes from openmeteo-sdk's Variable). Soil layers carry no depth fields
-        // here yet: a FlatBuffers client tells them apart by their order in the request.
+        // Issue 11 (codes from openmeteo-sdk's Variable). Soil layers are told apart by their
+        // depth fields (`depth`), as Open-Meteo sends them.
         case .rain: return (28, 0)
         case .showers: return (34, 0)
         case .snowDepth: return (35, 0)
@@ -161,6 +161,29 @@ enum OpenMeteoFlatBuffers {
         case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
         }
+    }
+
+    /// Soil layers' top and bottom in cm (VariableWithValues' depth and depth_to), nil for the rest.
+    static func depth(_ v: OutputVariable) -> (from: Int16, to: Int16)? {
+        switch v {
+        case .soilTemperature0to10cm, .soilMoisture0to10cm: return (0, 10)
+        case .soilTemperature10to40cm, .soilMoisture10to40cm: return (10, 40)
+        case .soilTemperature40to100cm, .soilMoisture40to100cm: return (40, 100)
+        case .soilTemperature100to200cm, .soilMoisture100to200cm: return (100, 200)
+        default: return nil
+        }
+    }
+
+    /// One VariableWithValues table in the schema's field order: variable, unit, value, values,
+    /// values_int64, altitude, aggregation, pressure_level, depth, depth_to. Fields at their
+    /// default (0) are left out, as FlatBuffers writers do.
+    static func variableTable(_ v: OutputVariable, code: UInt8? = nil, unit: UInt8, value: FlatBufferWriter.Field? = nil,
+                              values: FlatBufferWriter.Field? = nil, int64s: FlatBufferWriter.Field? = nil,
+                              aggregation: UInt8? = nil) -> [FlatBufferWriter.Field?] {
+        let known = variable(v), depth = depth(v)
+        return [.u8(code ?? known.code), .u8(unit), value, values, int64s, known.altitude == 0 ? nil : .i16(known.altitude),
+                aggregation.map { .u8($0) }, nil,
+                depth.flatMap { $0.from == 0 ? nil : .i16($0.from) }, depth.map { .i16($0.to) }]
     }
 
     static func unit(_ symbol: String) -> UInt8 {
@@ -211,41 +234,36 @@ enum OpenMeteoFlatBuffers {
             root[8] = .object { $0.string(times.abbreviation) }
             if !parameters.current.isEmpty {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.current.map { v in
-                    let code = variable(v)
-                    return [.u8(code.code), .u8(unit(units.symbol(v))), .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))),
-                            nil, nil, code.altitude == 0 ? nil : .i16(code.altitude)]
+                    variableTable(v, unit: unit(units.symbol(v)), value: .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))))
                 }
                 root[9] = .object { w in w.table([.i64(times.current), .i64(times.current + RequestTimes.currentInterval),
                                                   .i32(Int32(RequestTimes.currentInterval)), .object { $0.tables(variables) }]) }
             }
             if !parameters.daily.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.daily.map { field in
-                    let v = field.variable, code = variable(v), series = place.daily[field] ?? []
-                    let variableCode = dailyCode(field) ?? code.code
+                    let series = place.daily[field] ?? []
                     if field.isTimeOfDay {
                         // Sunrise and sunset as unix seconds in values_int64, as Open-Meteo sends them.
                         let seconds = series.indices.map { d -> Int64 in
                             let start = d < times.dayStarts.count ? times.dayStarts[d] : 0
                             return series[d].isFinite ? start + Int64((Double(series[d]) / 60).rounded()) * 60 : 0
                         }
-                        return [.u8(variableCode), .u8(37), nil, nil, .object { $0.int64s(seconds) }, nil, nil]
+                        return variableTable(field.variable, code: dailyCode(field), unit: 37, int64s: .object { $0.int64s(seconds) })
                     }
                     let values = series.indices.map { d in
                         printed(OpenMeteoRenderer.dailyValue(series[d], field, units, dayStart: d < times.dayStarts.count ? times.dayStarts[d] : 0,
                                                              timeZone: parameters.timeZone, timeFormat: parameters.timeFormat))
                     }
                     let unitCode = dailyCode(field) == 7 ? 36 : unit(OpenMeteoRenderer.dailyUnit(field, units))
-                    return [.u8(variableCode), .u8(unitCode), nil, .object { $0.floats(values) },
-                            nil, code.altitude == 0 ? nil : .i16(code.altitude), .u8(aggregation(field))]
+                    return variableTable(field.variable, code: dailyCode(field), unit: UInt8(unitCode), values: .object { $0.floats(values) },
+                                         aggregation: aggregation(field))
                 }
                 root[10] = .object { w in w.table([.i64(first), .i64(last + 86400), .i32(86400), .object { $0.tables(variables) }]) }
             }
             if !parameters.hourly.isEmpty, let first = times.hourly.first, let last = times.hourly.last {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.hourly.map { v in
-                    let code = variable(v)
                     let values = (place.hourly.values[v] ?? []).map { printed(OpenMeteoRenderer.value($0, v, units)) }
-                    return [.u8(code.code), .u8(unit(units.symbol(v))), nil, .object { $0.floats(values) },
-                            nil, code.altitude == 0 ? nil : .i16(code.altitude)]
+                    return variableTable(v, unit: unit(units.symbol(v)), values: .object { $0.floats(values) })
                 }
                 root[11] = .object { w in w.table([.i64(first), .i64(last + 3600), .i32(3600), .object { $0.tables(variables) }]) }
             }

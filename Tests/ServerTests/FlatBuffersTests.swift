@@ -54,4 +54,46 @@ final class FlatBuffersTests: XCTestCase {
             }
         }
     }
+
+    /// Soil layers carry their depths (Variable soil_temperature/soil_moisture with depth and
+    /// depth_to in cm, as Open-Meteo sends them), and sunrise/sunset come as unix seconds in
+    /// values_int64: both read by the official SDK on a store of the real allvars sample, and
+    /// equal to the same request's JSON (timeformat=unixtime).
+    func testOfficialSDKReadsSoilDepthsAndSunTimes() async throws {
+        let python = try requireSDK()
+        let directory = try TemporaryDirectory("tilecast-server-flatbuffers-soil")
+        let store = directory.path("store")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        XCTAssertEqual(try StoreMaker.run(["extract", sample, "--store", store]).status, 0)
+        let script = Repository.root.appendingPathComponent("Tests/ServerTests/openmeteo_sdk_depths.py").path
+        try await LiveServer.with(configuration(store)) { server in
+            let result = try runTool(python, [script, server.base])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+            let hourly = try XCTUnwrap(answer["hourly"] as? [[String: Any]])
+            // (Variable, depth, depth_to): soil_temperature 44, soil_moisture 42 in openmeteo-sdk.
+            let expected: [(Int, Int, Int)] = [(44, 0, 10), (44, 10, 40), (42, 40, 100), (42, 100, 200), (47, 0, 0)]
+            XCTAssertEqual(hourly.count, expected.count)
+            for (layer, want) in zip(hourly, expected) {
+                XCTAssertEqual(layer["variable"] as? Int, want.0, "\(layer)")
+                XCTAssertEqual(layer["depth"] as? Int, want.1, "\(layer)")
+                XCTAssertEqual(layer["depth_to"] as? Int, want.2, "\(layer)")
+                XCTAssertEqual(layer["same_as_json"] as? Bool, true, "\(layer)")
+                XCTAssertGreaterThan(layer["known"] as? Int ?? 0, 0, "the sample covers the day: \(layer)")
+            }
+            XCTAssertEqual(hourly.last?["altitude"] as? Int, 2, "temperature_2m keeps its altitude")
+            let daily = try XCTUnwrap(answer["daily"] as? [[String: Any]])
+            XCTAssertEqual(daily.map { $0["variable"] as? Int }, [40, 41], "sunrise, sunset")
+            for day in daily {
+                let seconds = try XCTUnwrap(day["int64"] as? [Int], "\(day)")
+                XCTAssertEqual(seconds, day["json"] as? [Int], "values_int64 equal the JSON's unix seconds: \(day)")
+                // 2005-09-21 at 29.9 N, 86.8 E: sunrise about 00:10Z, sunset about 12:20Z.
+                let first = try XCTUnwrap(seconds.first)
+                XCTAssertTrue((1_127_222_000...1_127_311_200).contains(first), "\(day)")
+            }
+            if let rise = (daily.first?["int64"] as? [Int])?.first, let set = (daily.last?["int64"] as? [Int])?.first {
+                XCTAssertEqual(Double(set - rise), 12.1 * 3600, accuracy: 0.15 * 3600, "about 12 h 6 min of day at the equinox")
+            }
+        }
+    }
 }
