@@ -42,6 +42,8 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case cloudCoverLow = "cloud_cover_low"
     case cloudCoverMid = "cloud_cover_mid"
     case cloudCoverHigh = "cloud_cover_high"
+    /// Horizontal visibility from the lowest model level (UPP CALVIS_GSD), capped at 24.135 km.
+    case visibility = "visibility"
 
     /// The soil temperature variables, top layer first (index = Noah layer).
     public static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
@@ -69,6 +71,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .cape: return "J/kg"
         case .windGusts10m: return "m/s"
         case .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
+        case .visibility: return "m"
         }
     }
 
@@ -96,6 +99,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .cape: return 1
         case .windGusts10m: return 0.05
         case .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return 1
+        // 5 m: the 24 135 m cap is a whole number of steps (a 10 m step would store it as
+        // 24 140), and fog's 1000 m threshold is far coarser.
+        case .visibility: return 5
         }
     }
 
@@ -103,11 +109,12 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     public var isStatic: Bool { self == .elevation }
 
     /// True for variables made from fields many runs do not write (snow and soil fields of
-    /// the land-surface model, SWDDIR/SWDDIF, CAPE, UST): extraction does not warn when they
+    /// the land-surface model, SWDDIR/SWDDIF, CAPE, UST, the ice species of visibility): extraction does not warn when they
     /// are absent (every plain wrfout would), `inspect` still lists them as missing.
     public var isOptional: Bool {
         switch self {
-        case .snowDepth, .directRadiation, .diffuseRadiation, .cape, .windGusts10m, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return true
+        case .snowDepth, .directRadiation, .diffuseRadiation, .cape, .windGusts10m, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh,
+             .visibility: return true
         default: return Self.soilTemperatures.contains(self) || Self.soilMoistures.contains(self)
         }
     }
@@ -151,6 +158,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .cloudCoverLow: return "cloud cover below 2 km above ground (CLDFRA maximum, heights from PH + PHB)"
         case .cloudCoverMid: return "cloud cover 2-6 km above ground (CLDFRA maximum)"
         case .cloudCoverHigh: return "cloud cover above 6 km above ground (CLDFRA maximum)"
+        case .visibility: return "visibility from the lowest model level's hydrometeors and humidity (UPP CALVIS_GSD), at most 24.135 km"
         }
     }
 
@@ -190,6 +198,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .cloudCoverLow: return 30
         case .cloudCoverMid: return 31
         case .cloudCoverHigh: return 32
+        case .visibility: return 33
         }
     }
 

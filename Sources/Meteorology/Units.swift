@@ -125,6 +125,21 @@ public enum PrecipitationUnit: String, CaseIterable, Sendable {
         }
     }
 
+    /// A distance stored in metres (visibility) in the length unit that goes with this
+    /// precipitation unit: metres for `mm`, feet for `inch`, as Open-Meteo converts its
+    /// metre-valued variables when `precipitation_unit=inch` (`SiUnit.swift`,
+    /// `convertAndRound`: × 3.280839895, unit "ft").
+    @inlinable
+    public func convertDistance(_ metres: Float) -> Float {
+        switch self {
+        case .mm: return metres
+        case .inch: return Float(Double(metres) * 3.280839895)
+        }
+    }
+
+    /// The symbol of `convertDistance`'s unit.
+    public var distanceSymbol: String { self == .inch ? "ft" : "m" }
+
     /// Snowfall (stored in cm) in the length unit that goes with this precipitation unit:
     /// cm for `mm`, inches for `inch`, as the open weather APIs do.
     @inlinable

@@ -10,6 +10,7 @@
 //   input (per hour)                                   code
 //   ---------------------------------------------------------------------------------
 //   any given input NaN                                 none (NaN): missing stays missing
+//   water < 0.1 mm, visibility <= 1000 m                45 fog (48 depositing rime fog with T2 < 0 °C)
 //   water < 0.1 mm, cloud cover < 20 %                  0  clear sky
 //   water < 0.1 mm, cloud cover 20 ..< 50 %             1  mainly clear
 //   water < 0.1 mm, cloud cover 50 ..< 80 %             2  partly cloudy
@@ -68,8 +69,14 @@
 //   freezing rain as well (WMO 4677 has no freezing-shower code, and the ice is the hazard).
 // * No thunderstorm (95/96/99): open-meteo needs CAPE and lifted index, which WRF's 2-D
 //   output does not carry, and rate alone would label heavy frontal rain a thunderstorm.
-// * No fog (45/48): there is no visibility field, and CLDFRA on the lowest level is not
-//   validated as a fog indicator.
+// * Fog (45) from the model's `visibility` (Visibility.swift, after UPP's CALVIS_GSD) at
+//   Open-Meteo's threshold, visibility <= 1000 m, in Open-Meteo's place: after every
+//   precipitation code, before the cloud codes. Only when the run has visibility's sources
+//   (QCLOUD ... QSNOW); without them the code is as before, never fog. Our dry threshold
+//   is 0.1 mm/h, so fog with 0.01-0.1 mm/h is 45 here and drizzle (51) at Open-Meteo.
+// * Depositing rime fog (48) when that fog has T2 < 0 °C: WMO 4677 48 is fog whose
+//   supercooled droplets freeze on what they touch, which is fog below freezing. Open-Meteo
+//   never gives 48. Unknown T2 (NaN) leaves a fog code unknown, as a rain code.
 //
 // Daily code: the most severe code of the day by `WeatherCode.severity` (below), not the
 // numeric maximum, which would rank slight showers (80) above heavy rain (65).
@@ -80,6 +87,8 @@ public enum WeatherCode: Int, Sendable, CaseIterable {
     case mainlyClear = 1
     case partlyCloudy = 2
     case overcast = 3
+    case fog = 45
+    case depositingRimeFog = 48
     case lightDrizzle = 51
     case moderateDrizzle = 53
     case denseDrizzle = 55
@@ -106,6 +115,8 @@ public enum WeatherCode: Int, Sendable, CaseIterable {
         case .mainlyClear: return "Mainly clear"
         case .partlyCloudy: return "Partly cloudy"
         case .overcast: return "Overcast"
+        case .fog: return "Fog"
+        case .depositingRimeFog: return "Depositing rime fog"
         case .lightDrizzle: return "Light drizzle"
         case .moderateDrizzle: return "Moderate drizzle"
         case .denseDrizzle: return "Dense drizzle"
@@ -134,9 +145,11 @@ extension WeatherCode {
     /// within one intensity the harder to live with comes later: showers before steady rain
     /// (a shower passes), rain before snow (snow blocks roads), snow before freezing
     /// precipitation (glaze ice). So heavy rain (65) outranks slight showers (80), and
-    /// moderate-or-heavy freezing rain (67) is the most severe code we produce.
+    /// moderate-or-heavy freezing rain (67) is the most severe code we produce. Fog (and rime
+    /// fog, which glazes roads) ranks above any dry sky and below any precipitation, as in
+    /// WMO 4677's numbering and Open-Meteo's daily maximum.
     public static let severityOrder: [WeatherCode] = [
-        .clearSky, .mainlyClear, .partlyCloudy, .overcast,
+        .clearSky, .mainlyClear, .partlyCloudy, .overcast, .fog, .depositingRimeFog,
         .lightDrizzle, .moderateDrizzle, .denseDrizzle, .lightFreezingDrizzle, .denseFreezingDrizzle,
         .slightRainShowers, .slightRain, .slightSnowShowers, .slightSnowfall, .lightFreezingRain,
         .moderateRainShowers, .moderateRain, .moderateSnowfall,
@@ -154,9 +167,10 @@ extension WeatherCode {
         return codes.max { rank($0) < rank($1) } ?? .nan
     }
 
-    /// The freezing counterpart of a rain or drizzle code (T2 below 0 °C); other codes as they are.
+    /// The freezing counterpart of a rain, drizzle or fog code (T2 below 0 °C); other codes as they are.
     public var freezing: WeatherCode {
         switch self {
+        case .fog: return .depositingRimeFog
         case .lightDrizzle: return .lightFreezingDrizzle
         case .moderateDrizzle, .denseDrizzle: return .denseFreezingDrizzle
         case .slightRain, .slightRainShowers: return .lightFreezingRain
@@ -194,8 +208,10 @@ public enum WeatherCodeThresholds {
     @inlinable public static var snowShare: Float { 0.5 }
     /// Share of the water that must be convective (RAINC) for a shower code.
     @inlinable public static var convectiveShare: Float { 0.5 }
-    /// 2 m temperature (°C) below which rain and drizzle freeze on contact.
+    /// 2 m temperature (°C) below which rain and drizzle freeze on contact (and fog deposits rime).
     @inlinable public static var freezingTemperature: Float { 0 }
+    /// Visibility (m) at or below which a dry hour is fog (Open-Meteo's `<= 1000`).
+    @inlinable public static var fogVisibility: Float { 1000 }
 }
 
 extension WeatherCode {
@@ -207,16 +223,18 @@ extension WeatherCode {
     ///   - snowfallRate: snowfall, cm/h; nil when the model has no snow field.
     ///   - convectivePrecipitationRate: the cumulus-scheme part (RAINC), mm/h; nil when
     ///     unknown, which classifies as steady precipitation.
-    ///   - temperature2m: 2 m temperature, °C; below 0 rain and drizzle codes become
+    ///   - temperature2m: 2 m temperature, °C; below 0 rain, drizzle and fog codes become
     ///     freezing ones. nil when unknown (no freezing codes).
+    ///   - visibility: m; nil when the model has no visibility (never fog).
     /// - Returns: the code, or nil when a given input is NaN.
     @inlinable
     public static func classify(
         cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
-        convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil
+        convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil, visibility: Float? = nil
     ) -> WeatherCode? {
         guard let code = classifyLiquid(cloudCover: cloudCover, precipitationRate: precipitationRate,
-                                        snowfallRate: snowfallRate, convectivePrecipitationRate: convectivePrecipitationRate)
+                                        snowfallRate: snowfallRate, convectivePrecipitationRate: convectivePrecipitationRate,
+                                        visibility: visibility)
         else { return nil }
         guard let temperature2m else { return code }
         if temperature2m.isNaN { return code.freezing == code ? code : nil }
@@ -226,15 +244,18 @@ extension WeatherCode {
     /// The table without the freezing rule.
     @inlinable
     static func classifyLiquid(
-        cloudCover: Float, precipitationRate: Float, snowfallRate: Float?, convectivePrecipitationRate: Float?
+        cloudCover: Float, precipitationRate: Float, snowfallRate: Float?, convectivePrecipitationRate: Float?,
+        visibility: Float? = nil
     ) -> WeatherCode? {
         let t = WeatherCodeThresholds.self
         let snowfall = snowfallRate ?? 0
         let convective = convectivePrecipitationRate ?? 0
-        if cloudCover.isNaN || precipitationRate.isNaN || snowfall.isNaN || convective.isNaN { return nil }
+        let seen = visibility ?? .infinity
+        if cloudCover.isNaN || precipitationRate.isNaN || snowfall.isNaN || convective.isNaN || seen.isNaN { return nil }
 
         let water = max(precipitationRate, snowWaterEquivalentMillimetres(snowfallCentimetres: snowfall))
         if water < t.precipitation {
+            if seen <= t.fogVisibility { return .fog }
             if cloudCover >= t.overcastCloudCover { return .overcast }
             if cloudCover >= t.partlyCloudyCloudCover { return .partlyCloudy }
             if cloudCover >= t.mainlyClearCloudCover { return .mainlyClear }
@@ -266,11 +287,11 @@ extension WeatherCode {
 @inlinable
 public func weatherCode(
     cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
-    convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil
+    convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil, visibility: Float? = nil
 ) -> Float {
     guard let code = WeatherCode.classify(
         cloudCover: cloudCover, precipitationRate: precipitationRate, snowfallRate: snowfallRate,
-        convectivePrecipitationRate: convectivePrecipitationRate, temperature2m: temperature2m)
+        convectivePrecipitationRate: convectivePrecipitationRate, temperature2m: temperature2m, visibility: visibility)
     else { return .nan }
     return Float(code.rawValue)
 }

@@ -46,7 +46,16 @@ enum BuiltinProfiles {
     "cape":                { "names": ["CAPE", "AFWA_CAPE"], "unit": "J/kg" },
     "friction_velocity":   { "names": ["UST"], "unit": "m/s" },
     "geopotential_perturbation": { "names": ["PH"], "unit": "m2/s2" },
-    "geopotential_base":   { "names": ["PHB"], "unit": "m2/s2" }
+    "geopotential_base":   { "names": ["PHB"], "unit": "m2/s2" },
+    "pressure_perturbation": { "names": ["P"], "unit": "Pa" },
+    "pressure_base":       { "names": ["PB"], "unit": "Pa" },
+    "potential_temperature_perturbation": { "names": ["T"], "unit": "K" },
+    "vapour_mixing_ratio": { "names": ["QVAPOR"], "unit": "kg/kg" },
+    "cloud_water_mixing_ratio": { "names": ["QCLOUD"], "unit": "kg/kg" },
+    "rain_mixing_ratio":   { "names": ["QRAIN"], "unit": "kg/kg" },
+    "ice_mixing_ratio":    { "names": ["QICE"], "unit": "kg/kg" },
+    "snow_mixing_ratio":   { "names": ["QSNOW"], "unit": "kg/kg" },
+    "graupel_mixing_ratio": { "names": ["QGRAUP"], "unit": "kg/kg" }
   }
 }
 """#

@@ -11,7 +11,8 @@ package struct Derivation: Sendable {
     package let allOf: [SourceRole]
     /// Sources of which one must be present (none when empty).
     package let oneOf: [SourceRole]
-    /// Stored variables it is derived from (weather code from cloud cover and precipitation).
+    /// Stored variables it is derived from (weather code from cloud cover and precipitation;
+    /// it also uses visibility for fog where the domain has visibility, and is made without).
     package let from: [ForecastVariable]
     /// A source that alone suffices (MM5's stored sea-level pressure).
     package let orDirectly: SourceRole?
@@ -50,6 +51,12 @@ package enum Derivations {
         Derivation(variable: .cloudCoverLow, allOf: layered, oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverMid, allOf: layered, oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverHigh, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+        // The lowest level's state and the four species every ice scheme writes; QGRAUP only
+        // when present (schemes without graupel do not write it), as UPP counts a species it
+        // lacks as zero.
+        Derivation(variable: .visibility, allOf: [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation,
+                                                  .vapourMixingRatio, .cloudWaterMixingRatio, .rainMixingRatio,
+                                                  .iceMixingRatio, .snowMixingRatio], oneOf: [], from: [], orDirectly: nil),
     ] + ForecastVariable.soilTemperatures.map {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {

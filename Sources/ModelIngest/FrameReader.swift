@@ -23,6 +23,9 @@ package struct FrameReader {
     private let cells: Int
     private let rotation: (cos: [Float], sin: [Float])
     private let elevation: [Float]?
+    /// Whether the domain has visibility's sources: then it is made for the weather code's
+    /// fog even when not stored.
+    private let hasVisibility: Bool
     private var rain: Deaccumulator?
     private var convective: Deaccumulator?
     private var snow: Deaccumulator?
@@ -44,6 +47,7 @@ package struct FrameReader {
         self.domain = domain
         let wanted = variables ?? domain.variables.available
         self.variables = wanted.filter(domain.variables.available.contains).sorted()
+        hasVisibility = domain.variables.available.contains(.visibility)
         cells = domain.grid.westEast * domain.grid.southNorth
         let first = domain.files[0]
         elevation = try Self.staticField(first, .terrainHeight, cells: cells)
@@ -85,6 +89,8 @@ package struct FrameReader {
         let raw = RawFrame(file: file, frame: frame.frameIndex, cells: cells, missing: MissingCounter())
         var out: [ForecastVariable: [Float]] = [:]
         let wants = Set(variables)
+        // Lowest levels the sea-level pressure reads, for visibility to reuse.
+        let kept = LowestLevels()
 
         let t2 = try raw.field(.temperature2m)
         let q2 = try raw.field(.mixingRatio2m)
@@ -124,7 +130,7 @@ package struct FrameReader {
             if let direct = try raw.field(.seaLevelPressure) {
                 out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
             } else if let columns = SeaLevelColumns(file: file, cells: cells) {
-                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex)
+                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex, keeping: kept)
                 // A column without a level 100 hPa above the ground (none in real output)
                 // falls back to the reduction rather than staying empty.
                 out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: fromLevels[$0].isNaN ? reduced($0) : fromLevels[$0]) }
@@ -187,6 +193,9 @@ package struct FrameReader {
                 out[.cloudCoverHigh] = layers.high
             }
         }
+        if hasVisibility && (wants.contains(.visibility) || wants.contains(.weatherCode)) {
+            out[.visibility] = try raw.visibility(reusing: kept)
+        }
 
         let hours = previousTime.map { Float(frame.time - $0) / 3600 }
         previousTime = frame.time
@@ -234,11 +243,14 @@ package struct FrameReader {
         if wants.contains(.weatherCode), let cover = out[.cloudCover], let rain = out[.precipitation] {
             let perHour = hours.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
             let snowfall = out[.snowfall]
+            // Fog only where the run has visibility; without it the code is as it always was.
+            let visibility = out[.visibility]
             out[.weatherCode] = (0..<cells).map { cell in
                 weatherCode(cloudCover: cover[cell], precipitationRate: rain[cell] * perHour,
                             snowfallRate: snowfall.map { $0[cell] * perHour },
                             convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour },
-                            temperature2m: t2.map { celsius(fromKelvin: $0[cell]) })
+                            temperature2m: t2.map { celsius(fromKelvin: $0[cell]) },
+                            visibility: visibility.map { $0[cell] })
             }
         }
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
@@ -355,6 +367,50 @@ struct RawFrame {
         let absent = Self.countMissing(values)
         if absent > 0 { missing.add(variable.name, absent) }
         return (0..<shape[1]).map { Array(values[($0 * cells)..<(($0 + 1) * cells)]) }
+    }
+
+    /// The lowest level (index 0, WRF's bottom_top) of a (time, level, south_north, west_east)
+    /// source at this frame, read as a one-level hyperslab unless `kept` already holds it; a
+    /// (time, south_north, west_east) source is its own lowest level. nil when the file lacks it.
+    func lowestLevel(_ role: SourceRole, reusing kept: LowestLevels) throws -> [Float]? {
+        guard let variable = file.variable(role) else { return nil }
+        let shape = variable.shape
+        var values: [Float]
+        if let raw = kept.fields[variable.name] {
+            values = raw
+        } else {
+            do {
+                switch shape.count {
+                case 4: values = try variable.readFloats(start: [frame, 0, 0, 0], count: [1, 1, shape[2], shape[3]])
+                case 3: values = try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
+                default: return nil
+                }
+            } catch { throw IngestError.unreadable(error) }
+        }
+        guard values.count == cells else {
+            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
+        }
+        file.conversion(role).apply(&values)
+        let absent = Self.countMissing(values)
+        if absent > 0 { missing.add(variable.name, absent) }
+        return values
+    }
+
+    /// Visibility (m) from the lowest model level (`visibility` in Meteorology, after UPP's
+    /// CALVIS_GSD); nil when a required source is missing. QGRAUP counts as zero when the
+    /// file has none (its scheme has no graupel).
+    func visibility(reusing kept: LowestLevels) throws -> [Float]? {
+        guard let p = try lowestLevel(.pressurePerturbation, reusing: kept), let pb = try lowestLevel(.pressureBase, reusing: kept),
+              let t = try lowestLevel(.potentialTemperaturePerturbation, reusing: kept),
+              let qv = try lowestLevel(.vapourMixingRatio, reusing: kept), let qc = try lowestLevel(.cloudWaterMixingRatio, reusing: kept),
+              let qr = try lowestLevel(.rainMixingRatio, reusing: kept), let qi = try lowestLevel(.iceMixingRatio, reusing: kept),
+              let qs = try lowestLevel(.snowMixingRatio, reusing: kept) else { return nil }
+        let qg = try lowestLevel(.graupelMixingRatio, reusing: kept)
+        return (0..<cells).map { cell in
+            // P + PB summed in Float, as the sea-level pressure sums them; theta = T + 300 (WRF's T0).
+            Meteorology.visibility(pressure: p[cell] + pb[cell], potentialTemperature: t[cell] + 300, vapour: qv[cell],
+                                   cloudWater: qc[cell], rain: qr[cell], cloudIce: qi[cell], snow: qs[cell], graupel: qg?[cell] ?? 0)
+        }
     }
 
     /// Whether the role's variable has a level dimension (time, level, south_north, west_east).

@@ -203,6 +203,18 @@ public enum SourceRole: String, CaseIterable, Sendable {
     /// WRF's geopotential on staggered levels, perturbation and base (PH, PHB).
     case geopotentialPerturbation = "geopotential_perturbation"
     case geopotentialBase = "geopotential_base"
+    /// The lowest model level of WRF's state and microphysics, for visibility: pressure
+    /// perturbation and base (P, PB), perturbation potential temperature (T, theta - 300 K),
+    /// and the mixing ratios of vapour and the five hydrometeor species.
+    case pressurePerturbation = "pressure_perturbation"
+    case pressureBase = "pressure_base"
+    case potentialTemperaturePerturbation = "potential_temperature_perturbation"
+    case vapourMixingRatio = "vapour_mixing_ratio"
+    case cloudWaterMixingRatio = "cloud_water_mixing_ratio"
+    case rainMixingRatio = "rain_mixing_ratio"
+    case iceMixingRatio = "ice_mixing_ratio"
+    case snowMixingRatio = "snow_mixing_ratio"
+    case graupelMixingRatio = "graupel_mixing_ratio"
 
     /// The unit ingest works in for this role.
     var canonicalUnit: String {
@@ -211,9 +223,10 @@ public enum SourceRole: String, CaseIterable, Sendable {
         case .longitude: return "degree_east"
         case .timeText: return "1"
         case .timeMinutes: return "minutes"
-        case .temperature2m: return "K"
-        case .mixingRatio2m: return "kg/kg"
-        case .surfacePressure, .pstar, .seaLevelPressure, .modelTopPressure: return "Pa"
+        case .temperature2m, .potentialTemperaturePerturbation: return "K"
+        case .mixingRatio2m, .vapourMixingRatio, .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio,
+             .graupelMixingRatio: return "kg/kg"
+        case .surfacePressure, .pstar, .seaLevelPressure, .modelTopPressure, .pressurePerturbation, .pressureBase: return "Pa"
         case .u10m, .v10m, .frictionVelocity: return "m/s"
         case .rainConvective, .rainNonConvective, .rainShallow, .snowWater, .graupel, .hail: return "mm"
         case .snowDepth, .soilDepths: return "m"

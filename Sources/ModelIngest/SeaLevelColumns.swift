@@ -46,8 +46,21 @@ struct SeaLevelColumns {
     }
 
     /// Sea-level pressure (Pa) at one frame; NaN where a cell's column has no level 100 hPa
-    /// above the ground.
-    func seaLevelPressure(frame: Int) throws -> [Float] {
+    /// above the ground. The lowest level of each field read is left in `kept`, so that
+    /// visibility, which needs the lowest level of P, PB, T and QVAPOR, does not read them again.
+    func seaLevelPressure(frame: Int, keeping kept: LowestLevels? = nil) throws -> [Float] {
+        let readKeeping = { (name: String, levels: Int) throws -> [Float] in
+            let values = try read(name, frame: frame, levels: levels)
+            kept?.fields[name] = Array(values[0..<min(self.cells, values.count)])
+            return values
+        }
+        func sum(_ a: String, _ b: String, frame: Int, levels: Int) throws -> [Float] {
+            var total = try readKeeping(a, levels)
+            let base = try readKeeping(b, levels)
+            for k in total.indices { total[k] += base[k] }
+            return total
+        }
+        // Perturbation plus base state (P + PB, PH + PHB), summed in Float as WRF stores them.
         var searched = min(Self.firstSearchLevels, levels)
         var pressure = try sum("P", "PB", frame: frame, levels: searched)
         var search = wrfSeaLevelSearchLevels(pressure: pressure, levels: searched, cells: cells)
@@ -58,9 +71,9 @@ struct SeaLevelColumns {
         }
         let upper = search.filter { $0 >= 0 }.map { wrfSeaLevelUpperLevel(searchLevel: $0, totalLevels: levels) }.max() ?? 0
         let used = upper + 1
-        var theta = try read("T", frame: frame, levels: used)
+        var theta = try readKeeping("T", used)
         for k in theta.indices { theta[k] += 300 }
-        let vapour = try read("QVAPOR", frame: frame, levels: used)
+        let vapour = try readKeeping("QVAPOR", used)
         let geopotential = try sum("PH", "PHB", frame: frame, levels: used + 1)
         return wrfSeaLevelPressure(pressure: pressure, potentialTemperature: theta, mixingRatio: vapour,
                                    geopotential: geopotential, levels: used, totalLevels: levels, cells: cells,
@@ -77,12 +90,10 @@ struct SeaLevelColumns {
             throw IngestError.unreadable(error)
         }
     }
+}
 
-    /// Perturbation plus base state (P + PB, PH + PHB), summed in Float as WRF stores them.
-    private func sum(_ a: String, _ b: String, frame: Int, levels: Int) throws -> [Float] {
-        var total = try read(a, frame: frame, levels: levels)
-        let base = try read(b, frame: frame, levels: levels)
-        for k in total.indices { total[k] += base[k] }
-        return total
-    }
+/// The lowest model level of 3-D fields already read for one frame, raw as in the file,
+/// by variable name (`SeaLevelColumns` leaves them; `RawFrame.lowestLevel` takes them).
+final class LowestLevels {
+    var fields: [String: [Float]] = [:]
 }

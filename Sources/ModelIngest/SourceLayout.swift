@@ -80,7 +80,9 @@ extension SourceRole {
         case .timeText, .timeMinutes, .soilDepths: return .unchecked
         case .latitude, .longitude, .terrainHeight, .cosAlpha, .sinAlpha: return .staticField
         case .modelTopPressure: return .scalar
-        case .cloudFraction, .soilTemperature, .soilMoisture, .geopotentialPerturbation, .geopotentialBase: return .column
+        case .cloudFraction, .soilTemperature, .soilMoisture, .geopotentialPerturbation, .geopotentialBase,
+             .pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation, .vapourMixingRatio,
+             .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio: return .column
         default: return .field
         }
     }

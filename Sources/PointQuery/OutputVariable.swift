@@ -44,6 +44,8 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
     case isDay = "is_day"
     /// FAO-56 hourly Penman-Monteith reference evapotranspiration (`Evapotranspiration`), mm.
     case et0FaoEvapotranspiration = "et0_fao_evapotranspiration"
+    /// Visibility from the lowest model level (UPP CALVIS_GSD), m (ft with inches).
+    case visibility = "visibility"
 
     /// Returned when no `--variables` are given: the variables from before issue 11 (the
     /// wind components and issue 11's additions only on request, so that a default answer
@@ -89,6 +91,7 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .cloudCoverHigh: return [.cloudCoverHigh]
         case .isDay: return []
         case .et0FaoEvapotranspiration: return [.temperature2m, .dewPoint2m, .windU10m, .windV10m, .shortwaveRadiation, .surfacePressure]
+        case .visibility: return [.visibility]
         }
     }
 
@@ -167,6 +170,7 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .cloudCoverHigh: return 33
         case .isDay: return 34
         case .et0FaoEvapotranspiration: return 35
+        case .visibility: return 36
         }
     }
 
@@ -205,6 +209,7 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .cloudCoverLow: return .cloudCoverLow
         case .cloudCoverMid: return .cloudCoverMid
         case .cloudCoverHigh: return .cloudCoverHigh
+        case .visibility: return .visibility
         // Computed from the place and time (is_day) or from several sources (ET0, read
         // one by one): the temperature stands for them where one stored variable is asked.
         case .isDay, .et0FaoEvapotranspiration: return .temperature2m
@@ -232,6 +237,7 @@ public struct OutputUnits: Sendable, Equatable {
         case .relativeHumidity2m, .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
         case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.symbol
         case .snowDepth: return "m"
+        case .visibility: return precipitation.distanceSymbol
         case .vapourPressureDeficit: return "kPa"
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return "m³/m³"
         case .isDay: return ""
@@ -254,6 +260,7 @@ public struct OutputUnits: Sendable, Equatable {
              .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.convert(value)
         case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.convert(value)
         case .snowfall: return precipitation.convertSnowfall(value)
+        case .visibility: return precipitation.convertDistance(value)
         case .windSpeed10m, .windU10m, .windV10m, .windGusts10m: return windSpeed.convert(value)
         default: return value
         }

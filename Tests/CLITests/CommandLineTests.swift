@@ -333,7 +333,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(extract.status, 0, extract.stderr)
         let hourly = ["rain", "showers", "snow_depth", "vapour_pressure_deficit", "soil_temperature_0_to_10cm",
                       "soil_temperature_100_to_200cm", "soil_moisture_0_to_10cm", "soil_moisture_40_to_100cm", "is_day", "wind_gusts_10m",
-                      "cloud_cover_low", "cloud_cover_mid", "cloud_cover_high"]
+                      "cloud_cover_low", "cloud_cover_mid", "cloud_cover_high", "visibility"]
         let daily = ["precipitation_hours", "daylight_duration", "wind_direction_10m_dominant", "rain_sum", "showers_sum",
                      "snowfall_sum", "apparent_temperature_max", "apparent_temperature_min", "wind_gusts_10m_max"]
         let result = try run(["query", "--store", store, "--lat", "29.865", "--lon", "86.8444", "--start", "2005-09-21T03Z",
@@ -365,6 +365,58 @@ final class CommandLineTests: XCTestCase {
                                "--time", "2026-11-22T06Z", "--variables", "precipitation_probability"])
         XCTAssertEqual(refused.status, 2, refused.stdout)
         XCTAssertTrue(refused.stderr.contains("precipitation_probability") && refused.stderr.contains("ensemble"), refused.stderr)
+    }
+
+    /// visibility and the fog codes through extract and query, on `Scripts/make_fog_sample.py`'s
+    /// copy of the real allvars sample: at two grid nodes at 06Z the queried visibility is
+    /// `Scripts/visibility_reference.py`'s (within the 5 m store step), the code is 45 (fog)
+    /// at 9 °C and 48 (rime fog) at -3 °C; with inches it is in feet; and a store without the
+    /// sources refuses visibility naming them.
+    func testVisibilityAndFogCodesThroughExtractAndQuery() throws {
+        let check = try runTool("python3", ["-c", "import numpy, netCDF4"])
+        try XCTSkipIf(check.status != 0, "python3 with numpy and netCDF4 is needed: \(check.stderr)")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let fog = directory.path("wrfout_d01_fog.nc")
+        let made = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/make_fog_sample.py").path, sample, fog])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let reference = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/visibility_reference.py").path, fog])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        func expected(_ j: Int, _ i: Int) throws -> Double {
+            let line = try XCTUnwrap(reference.stdout.split(separator: "\n").first { $0.hasPrefix("visibility,2,\(j),\(i),") })
+            return try XCTUnwrap(Double(line.split(separator: ",")[4]))
+        }
+        let store = directory.path("store")
+        let extract = try run(["extract", fog, "--store", store, "--quiet"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        // Grid nodes (XLAT, XLONG of the file): (j 2, i 2) at 9.4 °C, (j 3, i 1) at -3 °C.
+        let nodes: [(j: Int, i: Int, lat: String, lon: String, code: Int)] = [
+            (2, 2, "29.592853546142578", "86.22445678710938", 45), (3, 1, "29.86025619506836", "85.91107177734375", 48),
+        ]
+        for node in nodes {
+            let want = try expected(node.j, node.i)
+            XCTAssertLessThanOrEqual(want, 1000, "the reference has fog at the node")
+            for unit in ["mm", "inch"] {
+                let result = try run(["query", "--store", store, "--lat", node.lat, "--lon", node.lon, "--time", "2005-09-21T06Z",
+                                      "--variables", "visibility,weather_code", "--precipitation-unit", unit, "--format", "json"])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+                let hourly = try XCTUnwrap(answer["hourly"] as? [String: Any])
+                let units = try XCTUnwrap(answer["hourly_units"] as? [String: String])
+                let seen = try XCTUnwrap((hourly["visibility"] as? [Double])?.first, result.stdout)
+                let feet = unit == "inch"
+                XCTAssertEqual(units["visibility"], feet ? "ft" : "m")
+                // Half the 5 m store step, plus the printed whole unit; 1 m = 3.280839895 ft.
+                XCTAssertEqual(seen, want * (feet ? 3.280839895 : 1), accuracy: feet ? 2.5 * 3.28084 + 0.5 : 3, "node \(node)")
+                XCTAssertEqual((hourly["weather_code"] as? [Int])?.first, node.code, "node \(node)")
+            }
+        }
+        // SampleGrids' WRF has no 3-D fields: exit 2 naming the missing sources.
+        let grids = directory.path("grids")
+        XCTAssertEqual(try run(["extract", Repository.sampleGrids.path, "--store", grids, "--quiet"]).status, 0)
+        let lacking = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                               "--time", "2026-11-22T06Z", "--variables", "visibility"])
+        XCTAssertEqual(lacking.status, 2, lacking.stdout)
+        XCTAssertTrue(lacking.stderr.contains("visibility") && lacking.stderr.contains("QCLOUD"), lacking.stderr)
     }
 
     /// Daily sunrise and sunset (issue 11) on the real allvars sample, as local times like

@@ -103,7 +103,7 @@ final class WeatherCodeTests: XCTestCase {
     }
 
     func testEveryCodeIsAWmoCodeWithASummary() {
-        let wmo: Set<Int> = [0, 1, 2, 3, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 80, 81, 82, 85, 86]
+        let wmo: Set<Int> = [0, 1, 2, 3, 45, 48, 51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 71, 73, 75, 80, 81, 82, 85, 86]
         XCTAssertEqual(Set(WeatherCode.allCases.map(\.rawValue)), wmo)
         XCTAssert(WeatherCode.allCases.allSatisfy { !$0.summary.isEmpty })
         XCTAssertEqual(Set(WeatherCode.severityOrder), Set(WeatherCode.allCases), "every code has a severity")
@@ -129,5 +129,42 @@ final class WeatherCodeTests: XCTestCase {
         XCTAssertEqual(code(0, t: -5), 3)
         XCTAssertEqual(code(2.0, t: .nan), nil, "unknown temperature: rain code unknown")
         XCTAssertEqual(code(0, t: .nan), 3)
+    }
+
+    /// Fog (45) when a dry hour's visibility is at most 1000 m (Open-Meteo's `<= 1000`), rime
+    /// fog (48) below 0 °C; precipitation codes come first, cloud codes after; without a
+    /// visibility the codes are as before.
+    func testFogAndRimeFogFromVisibility() {
+        func code(rain: Float = 0, snow: Float = 0, cloud: Float = 10, t: Float? = nil, visibility: Float?) -> Int? {
+            WeatherCode.classify(cloudCover: cloud, precipitationRate: rain, snowfallRate: snow,
+                                 temperature2m: t, visibility: visibility)?.rawValue
+        }
+        // Cloud water 0.5 g/m3 (the sample's fog): Kunkel's beta = 144.7 * 0.5^0.88 /km =
+        // 144.7 * exp(0.88 ln 0.5) = 144.7 * 0.54333 = 78.620 /km, CALVIS_GSD's visibility
+        // 3.0 / 78.620 km = 38.16 m: fog.
+        let fog = Float(3.0 / (144.7 * pow(0.5, 0.88)) * 1000)
+        XCTAssertEqual(Double(fog), 38.16, accuracy: 0.01)
+        XCTAssertEqual(code(visibility: fog), 45)
+        XCTAssertEqual(code(t: 5, visibility: fog), 45)
+        XCTAssertEqual(code(t: -0.1, visibility: fog), 48, "below 0 °C the droplets freeze on contact")
+        XCTAssertEqual(code(t: 0, visibility: fog), 45, "0 °C is not below freezing")
+        // The threshold is inclusive: 1000 m is fog, the next Float above it is not.
+        XCTAssertEqual(code(visibility: 1000), 45)
+        XCTAssertEqual(code(visibility: Float(1000).nextUp), 0)
+        XCTAssertEqual(code(cloud: 90, visibility: 24_135), 3)
+        // Precipitation first (0.1 mm/h is drizzle even in fog), cloud codes after.
+        XCTAssertEqual(code(rain: 0.1, visibility: fog), 51)
+        XCTAssertEqual(code(rain: 0.1, t: -1, visibility: fog), 56)
+        XCTAssertEqual(code(rain: 0.099, cloud: 100, visibility: fog), 45)
+        XCTAssertEqual(code(snow: 0.07, visibility: fog), 71)
+        // No visibility: the old codes; unknown visibility or unknown T2 in fog: unknown.
+        XCTAssertEqual(code(cloud: 100, visibility: nil), 3)
+        XCTAssertNil(code(visibility: .nan))
+        XCTAssertNil(code(t: .nan, visibility: fog))
+        XCTAssertEqual(weatherCode(cloudCover: 0, precipitationRate: 0, temperature2m: -3, visibility: 500), 48)
+        // Fog ranks above a dry sky and below any precipitation for the daily code.
+        XCTAssertEqual(WeatherCode.mostSevere([3, 45, 0]), 45)
+        XCTAssertEqual(WeatherCode.mostSevere([45, 48]), 48)
+        XCTAssertEqual(WeatherCode.mostSevere([48, 51]), 51)
     }
 }

@@ -106,6 +106,97 @@ final class NewVariablesReferenceTests: XCTestCase {
         }
     }
 
+    /// Reference values of `Scripts/visibility_reference.py` for a file: [frame][j * 1000 + i].
+    private func visibilityReference(_ path: String) throws -> [Int: [Int: Double]] {
+        let check = try runTool("python3", ["-c", "import numpy, netCDF4"])
+        try XCTSkipIf(check.status != 0, "python3 with numpy and netCDF4 is needed for the reference: \(check.stderr)")
+        let script = Repository.root.appendingPathComponent("Scripts/visibility_reference.py").path
+        let result = try runTool("python3", [script, path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        var reference: [Int: [Int: Double]] = [:]
+        for line in result.stdout.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",")
+            guard fields.count == 5, let frame = Int(fields[1]), let j = Int(fields[2]), let i = Int(fields[3]) else { continue }
+            reference[frame, default: [:]][j * 1000 + i] = Double(fields[4]) ?? .nan
+        }
+        return reference
+    }
+
+    /// visibility against `Scripts/visibility_reference.py` (numpy transcription of UPP's
+    /// CALVIS_GSD Fortran) at every cell and frame of the real allvars sample, which has fog
+    /// (tens of metres) on the plateau at 00Z, haze (12-24 km) and clear air (the cap).
+    func testVisibilityMatchesTheUPPReferenceOnTheAllvarsSample() throws {
+        let path = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let reference = try visibilityReference(path)
+        let domain = try onlyDomain(ModelRun.read(paths: [path]))
+        XCTAssertTrue(domain.variables.available.contains(.visibility))
+        let frames = try readAllFrames(domain, variables: [.visibility])
+        let we = domain.grid.westEast, sn = domain.grid.southNorth
+        var worst = 0.0, worstRelative = 0.0, compared = 0, fog = 0, capped = 0
+        for (index, frame) in frames.enumerated() {
+            let values = try XCTUnwrap(frame.values[.visibility])
+            for j in 0..<sn {
+                for i in 0..<we {
+                    let want = try XCTUnwrap(reference[index]?[j * 1000 + i], "frame \(index) j \(j) i \(i)")
+                    let got = Double(values[j * we + i])
+                    worst = max(worst, abs(got - want))
+                    worstRelative = max(worstRelative, abs(got - want) / want)
+                    compared += 1
+                    if want <= 1000 { fog += 1 }
+                    if want == 24_135 { capped += 1 }
+                }
+            }
+        }
+        print("visibility vs Scripts/visibility_reference.py: worst \(worst) m (relative \(worstRelative)) over \(compared) cell-frames, \(fog) of them fog, \(capped) at the cap")
+        XCTAssertEqual(compared, 4 * we * sn)
+        XCTAssertGreaterThan(fog, 20, "the sample's fog is compared")
+        XCTAssertGreaterThan(capped, 0)
+        XCTAssertLessThan(compared - fog - capped, compared, "haze values are compared")
+        XCTAssertLessThanOrEqual(worst, 0.05)
+        XCTAssertLessThanOrEqual(worstRelative, 1e-5)
+    }
+
+    /// Fog codes end to end at ingest, on `Scripts/make_fog_sample.py`'s copy of the allvars
+    /// sample (the sample's 00Z fog moved into the dry 06Z frame, T2 -3 °C on row 3): 06Z is
+    /// 45 where the reference visibility is <= 1000 m and T2 >= 0, 48 on the frozen row, and
+    /// the cloud code elsewhere; the same copy without QICE offers no visibility and keeps
+    /// the old codes (no fog anywhere).
+    func testFogCodesFromVisibilityAndOldCodesWithoutItsSources() throws {
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let directory = try TemporaryDirectory("tilecast-fog")
+        let path = directory.path("wrfout_d01_fog.nc"), withoutIce = directory.path("wrfout_d01_noice.nc")
+        let script = Repository.root.appendingPathComponent("Scripts/make_fog_sample.py").path
+        let made = try runTool("python3", [script, sample, path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let plain = try runTool("python3", [script, sample, withoutIce, "--without", "QICE"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        let reference = try visibilityReference(path)
+        let domain = try onlyDomain(ModelRun.read(paths: [path]))
+        let frames = try readAllFrames(domain, variables: [.weatherCode, .visibility, .cloudCover])
+        let we = domain.grid.westEast, sn = domain.grid.southNorth
+        let codes = try XCTUnwrap(frames[2].values[.weatherCode]), cover = try XCTUnwrap(frames[2].values[.cloudCover])
+        let t2 = try rawField(path, "T2", frame: 2)
+        var counts: [Float: Int] = [:]
+        for j in 0..<sn {
+            for i in 0..<we {
+                let cell = j * we + i
+                let seen = try XCTUnwrap(reference[2]?[j * 1000 + i])
+                // CLDFRA is 0 everywhere at 06Z: clear sky (0) where there is no fog.
+                XCTAssertLessThan(cover[cell], 20)
+                let expected: Float = seen <= 1000 ? (t2[cell] < 273.15 ? 48 : 45) : 0
+                XCTAssertEqual(codes[cell], expected, "j \(j) i \(i): visibility \(seen) m, T2 \(t2[cell]) K")
+                counts[codes[cell], default: 0] += 1
+            }
+        }
+        XCTAssertGreaterThan(counts[45] ?? 0, 10, "\(counts)")
+        XCTAssertGreaterThan(counts[48] ?? 0, 3, "\(counts)")
+        let noIce = try onlyDomain(ModelRun.read(paths: [withoutIce]))
+        XCTAssertFalse(noIce.variables.available.contains(.visibility))
+        XCTAssertEqual(Dictionary(noIce.variables.missing, uniquingKeysWith: { a, _ in a })[.visibility], "no QICE")
+        let old = try readAllFrames(noIce, variables: [.weatherCode])
+        XCTAssertEqual(old[2].values[.weatherCode], [Float](repeating: 0, count: we * sn), "clear sky, no fog without visibility")
+    }
+
     /// A file without a variable's sources does not offer it, and says which source is
     /// missing (SampleGrids: WRF has no SNOWH or soil fields; MM5 has no SNOWNC, so no rain).
     func testMissingSourcesAreNamed() throws {
@@ -114,11 +205,13 @@ final class NewVariablesReferenceTests: XCTestCase {
         XCTAssertEqual(missing[.snowDepth], "no SNOWH")
         XCTAssertEqual(missing[.soilTemperature0to10cm], "no TSLB, ZS")
         XCTAssertTrue(try XCTUnwrap(wrf.domains.first).variables.available.contains(.rain))
+        XCTAssertEqual(missing[.visibility], "no P, PB, T, QVAPOR, QCLOUD, QRAIN, QICE, QSNOW")
         let mm5 = try ModelRun.read(paths: [Repository.sampleGrids.appendingPathComponent("mm5_2026-11-22_00.nc").path])
         let mm5Domain = try XCTUnwrap(mm5.domains.first)
         XCTAssertFalse(mm5Domain.variables.available.contains(.rain))
         XCTAssertTrue(mm5Domain.variables.available.contains(.showers), "rain_con gives showers")
         let reason = Dictionary(mm5Domain.variables.missing, uniquingKeysWith: { a, _ in a })[.rain] ?? ""
+        XCTAssertFalse(mm5Domain.variables.available.contains(.visibility))
         XCTAssertTrue(reason.contains("snow_water"), reason)
     }
 }

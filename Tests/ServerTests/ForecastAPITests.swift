@@ -221,6 +221,7 @@ final class ForecastAPITests: XCTestCase {
                 ("latitude=39.3&longitude=-8&hourly=precipitation_probability&\(day)", "ensemble"),
                 ("latitude=39.3&longitude=-8&daily=uv_index_max&\(day)", "ultraviolet"),
                 ("latitude=39.3&longitude=-8&hourly=snow_depth&\(day)", "no SNOWH"),
+                ("latitude=39.3&longitude=-8&hourly=visibility&\(day)", "QCLOUD"),
             ]
             for (query, expected) in cases {
                 let reply = try await server.get("/v1/forecast?" + query)
