@@ -29,7 +29,7 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         case .sunrise: return "sunrise"
         case .sunset: return "sunset"
         // Open-Meteo's daily name for the day's ET0 total has no "_sum".
-        case .sum where variable == .et0FaoEvapotranspiration: return variable.rawValue
+        case .sum where variable == .et0FaoEvapotranspiration || variable == .sunshineDuration: return variable.rawValue
         default: return "\(variable.rawValue)_\(statistic.rawValue)"
         }
     }
@@ -66,6 +66,8 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         if name == "precipitation_hours" { return DailyVariable(variable: .precipitation, statistic: .hours) }
         if name == "daylight_duration" { return DailyVariable(variable: .isDay, statistic: .daylight) }
         if name == OutputVariable.et0FaoEvapotranspiration.rawValue { return DailyVariable(variable: .et0FaoEvapotranspiration, statistic: .sum) }
+        // Open-Meteo's daily sunshine_duration: the day's total seconds (no "_sum" either).
+        if name == OutputVariable.sunshineDuration.rawValue { return DailyVariable(variable: .sunshineDuration, statistic: .sum) }
         if name == "sunrise" { return DailyVariable(variable: .isDay, statistic: .sunrise) }
         if name == "sunset" { return DailyVariable(variable: .isDay, statistic: .sunset) }
         if name == "wind_direction_10m_dominant" { return DailyVariable(variable: .windDirection10m, statistic: .dominant) }
@@ -139,9 +141,9 @@ public struct DailyForecast: Sendable {
             default: break
             }
             let series = forecast.values[daily.variable] ?? []
-            // Weather codes describe the interval ending at their time, like the amounts, so
-            // they go by the same day rule (issue 15, item 6).
-            let isAmount = daily.variable.isAmount || daily.variable == .weatherCode
+            // Weather codes and sunshine describe the interval ending at their time, like the
+            // amounts, so they go by the same day rule (issue 15, item 6).
+            let isAmount = daily.variable.isAmount || daily.variable == .weatherCode || daily.variable == .sunshineDuration
             // shortwave_radiation_sum: hourly mean W/m² times the step's seconds, in MJ/m².
             let scale: Float = daily.statistic == .sum && daily.variable == .shortwaveRadiation ? Self.radiationScale(window: window) : 1
             values[daily] = dates.map { date in

@@ -72,7 +72,7 @@ public struct ForecastRenderer: Sendable {
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return 3
         case .relativeHumidity2m, .pressureMSL, .surfacePressure: return 1
         case .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh, .windDirection10m, .shortwaveRadiation, .weatherCode, .isDay, .directRadiation, .diffuseRadiation, .cape,
-             .visibility: return 0
+             .visibility, .sunshineDuration: return 0
         }
     }
 
@@ -221,6 +221,12 @@ public struct ForecastRenderer: Sendable {
             fields.field("latitude", to: &out); out.append(contentsOf: "\(forecast.latitude)".utf8)
             fields.field("longitude", to: &out); out.append(contentsOf: "\(forecast.longitude)".utf8)
             fields.field("elevation", to: &out); out.append(contentsOf: (forecast.elevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
+            // Which elevation the values are for: the requested one (moved from the model
+            // terrain, which is then given too) or the model terrain's.
+            fields.field("elevation_source", to: &out); Self.appendQuoted(forecast.isDownscaled ? "requested" : "model_terrain", to: &out)
+            if forecast.isDownscaled {
+                fields.field("model_elevation", to: &out); out.append(contentsOf: (forecast.modelElevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
+            }
             fields.field("model", to: &out); Self.appendQuoted(p.model, to: &out)
             fields.field("model_title", to: &out); Self.appendQuoted(p.modelTitle, to: &out)
             fields.field("cycle", to: &out); Self.appendQuoted(p.cycle, to: &out)
@@ -462,7 +468,8 @@ public struct ForecastRenderer: Sendable {
             let p = forecast.provenance
             var lines: [String] = []
             let place = (answer.name.map { "\($0)  " } ?? "") + "\(forecast.latitude), \(forecast.longitude)"
-            lines.append("\(place)  elevation \(forecast.elevation.flatMap { Self.number($0, 0) } ?? "-") m")
+            let terrain = forecast.isDownscaled ? " (requested; model terrain \(forecast.modelElevation.flatMap { Self.number($0, 0) } ?? "-") m)" : " (model terrain)"
+            lines.append("\(place)  elevation \(forecast.elevation.flatMap { Self.number($0, 0) } ?? "-") m" + terrain)
             lines.append("\(p.model) cycle \(p.cycle), \(p.domain) (\(String(format: "%g", p.gridSpacingKilometres)) km), grid position i=\(p.gridI) j=\(p.gridJ)")
             let columns = forecast.variables
             let timeHeader = "time" + (timeZone.map { " (\($0.identifier))" } ?? " (UTC)")

@@ -46,6 +46,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
     case et0FaoEvapotranspiration = "et0_fao_evapotranspiration"
     /// Visibility from the lowest model level (UPP CALVIS_GSD), m (ft with inches).
     case visibility = "visibility"
+    /// Seconds of sunshine (direct normal irradiance above WMO's 120 W/m²) in the hour ending
+    /// at the time, 0...3600, from the radiation and the sun's position (`Sunshine`).
+    case sunshineDuration = "sunshine_duration"
 
     /// Returned when no `--variables` are given: the variables from before issue 11 (the
     /// wind components and issue 11's additions only on request, so that a default answer
@@ -92,6 +95,8 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .isDay: return []
         case .et0FaoEvapotranspiration: return [.temperature2m, .dewPoint2m, .windU10m, .windV10m, .shortwaveRadiation, .surfacePressure]
         case .visibility: return [.visibility]
+        // SWDDIR (direct_radiation) is used when stored, but the global radiation suffices.
+        case .sunshineDuration: return [.shortwaveRadiation]
         }
     }
 
@@ -171,6 +176,7 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .isDay: return 34
         case .et0FaoEvapotranspiration: return 35
         case .visibility: return 36
+        case .sunshineDuration: return 37
         }
     }
 
@@ -213,6 +219,7 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         // Computed from the place and time (is_day) or from several sources (ET0, read
         // one by one): the temperature stands for them where one stored variable is asked.
         case .isDay, .et0FaoEvapotranspiration: return .temperature2m
+        case .sunshineDuration: return .shortwaveRadiation
         }
     }
 }
@@ -241,6 +248,7 @@ public struct OutputUnits: Sendable, Equatable {
         case .vapourPressureDeficit: return "kPa"
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return "m³/m³"
         case .isDay: return ""
+        case .sunshineDuration: return "s"
         case .directRadiation, .diffuseRadiation: return "W/m²"
         case .cape: return "J/kg"
         case .snowfall: return precipitation == .inch ? "inch" : "cm"

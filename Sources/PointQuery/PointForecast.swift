@@ -1,4 +1,6 @@
 import Catalog
+import Foundation
+import Meteorology
 
 /// Where an answer came from: model, run, domain, grid spacing and the grid position used.
 public struct Provenance: Codable, Sendable, Equatable {
@@ -19,8 +21,14 @@ public struct PointForecast: Sendable {
     public let latitude: Double
     public let longitude: Double
     public let provenance: Provenance
-    /// Model terrain height at the place (bilinear), metres; nil when not stored.
+    /// The elevation the values are for, metres: the requested one when the place asked for
+    /// one (`QueryPoint.elevation`), else the model terrain; nil when neither is known.
     public let elevation: Float?
+    /// The model terrain height at the place (bilinear in HGT), metres; nil when not stored.
+    public let modelElevation: Float?
+    /// True when `elevation` is the requested one and the values were moved to it
+    /// (`Downscaling`); false when they are the model terrain's.
+    public let isDownscaled: Bool
     public let times: [Int64]
     public let values: [OutputVariable: [Float]]
     public let units: OutputUnits
@@ -40,6 +48,7 @@ extension PointForecast {
             padded[variable] = allTimes.map { time in index[time].map { $0 < series.count ? series[$0] : .nan } ?? .nan }
         }
         return PointForecast(latitude: latitude, longitude: longitude, provenance: provenance, elevation: elevation,
+                             modelElevation: modelElevation, isDownscaled: isDownscaled,
                              times: allTimes, values: padded, units: units, variables: variables)
     }
 }
@@ -52,12 +61,16 @@ public struct QueryPoint: Sendable, Equatable {
     public var times: [Int64]?
     /// The line of the points file it came from, for messages.
     public var line: Int?
+    /// The elevation to answer for, metres: temperatures and surface pressure are moved from
+    /// the model terrain to it (`Downscaling`); nil answers for the model terrain.
+    public var elevation: Double?
 
-    public init(latitude: Double, longitude: Double, times: [Int64]? = nil, line: Int? = nil) {
+    public init(latitude: Double, longitude: Double, times: [Int64]? = nil, line: Int? = nil, elevation: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.times = times
         self.line = line
+        self.elevation = elevation
     }
 }
 
@@ -94,4 +107,20 @@ extension QueryPoint {
     public static func isValid(latitude: Double) -> Bool { latitude.isFinite && abs(latitude) <= 90 }
     /// A longitude a query accepts: -180..360 (0..360 is folded onto -180..180).
     public static func isValid(longitude: Double) -> Bool { longitude.isFinite && longitude >= -180 && longitude <= 360 }
+
+    /// A requested elevation as text: "nan" (Open-Meteo's "no downscaling": nil), or metres
+    /// within `Downscaling.validElevations`. The one place the rule is written (command line,
+    /// points file and API); the error says what is wrong.
+    public static func parseElevation(_ text: String) -> Result<Double?, QueryError> {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.lowercased() == "nan" { return .success(nil) }
+        let range = Downscaling.validElevations
+        guard let value = Double(trimmed), value.isFinite else {
+            return .failure(.badRequest("elevation \"\(text)\": expected metres (\(Int(range.lowerBound))..\(Int(range.upperBound))) or nan for the model terrain"))
+        }
+        guard range.contains(value) else {
+            return .failure(.badRequest("elevation \(trimmed): expected \(Int(range.lowerBound))..\(Int(range.upperBound)) m (or nan for the model terrain)"))
+        }
+        return .success(value)
+    }
 }

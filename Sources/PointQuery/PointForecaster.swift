@@ -46,9 +46,19 @@ public struct PointForecaster: Sendable {
             try quantized.withUnsafeMutableBufferPointer { (quantized) throws(QueryError) in
                 let reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded,
                                           floats: floats, scratch: quantized)
-                let values = try Self.values(variables, reader: reader, plan: plan, units: request.units,
-                                             times: times, latitude: latitude, longitude: longitude)
                 let elevation = domain.reader.steps(.elevation) == 0 ? nil : try reader.spatial(.elevation) { $0.first }
+                // A requested elevation moves the values from the model terrain to it; without
+                // the terrain height there is nothing to move from (never a silent no-op).
+                var downscaling: Downscale?
+                if let target = point.elevation {
+                    guard let model = elevation, model.isFinite else {
+                        throw .badRequest("elevation \(target): the \(domain.name) domain stores no terrain height (HGT) to move the values from; leave the elevation out")
+                    }
+                    downscaling = Downscale(model: Double(model), target: target)
+                }
+                let context = Context(reader: reader, plan: plan, units: request.units, times: times, latitude: latitude,
+                                      longitude: longitude, window: request.accumulationWindow, downscaling: downscaling)
+                let values = try Self.values(variables, context)
                 return (values, elevation)
             }
         }
@@ -59,13 +69,59 @@ public struct PointForecaster: Sendable {
             gridSpacingKilometres: domain.metadata.projection.dx / 1000,
             gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000)
         return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
-                             provenance: provenance, elevation: elevation, times: times, values: values,
+                             provenance: provenance, elevation: point.elevation.map { Float($0) } ?? elevation,
+                             modelElevation: elevation, isDownscaled: point.elevation != nil, times: times, values: values,
                              units: units, variables: variables)
     }
 
+    /// What every variable of one forecast is computed with.
+    struct Context {
+        let reader: SeriesReader
+        let plan: TimePlan
+        let units: OutputUnits
+        let times: [Int64]
+        let latitude: Double
+        let longitude: Double
+        /// Amounts and sunshine are over this many seconds ending at each time.
+        let window: Int64
+        let downscaling: Downscale?
+
+        /// The variable's series at the times, in °C / the store's units before `units`.
+        func atTimes(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
+            try reader.spatial(variable) { plan.atTimes($0) }
+        }
+    }
+
+    /// A requested elevation against the model terrain (`Downscaling`, Open-Meteo's rule).
+    struct Downscale {
+        let model: Double
+        let target: Double
+
+        /// Kelvin added to the temperatures Open-Meteo moves (2 m air, dew point, apparent
+        /// temperature, soil): the standard lapse rate times the height difference.
+        var shift: Float { Float(Downscaling.temperatureShift(model: model, target: target)) }
+
+        /// Whether a variable is moved by `shift`. Relative humidity is not moved (Open-Meteo
+        /// keeps it as the model has it), nor anything but temperatures and surface pressure.
+        static func isShifted(_ variable: OutputVariable) -> Bool {
+            switch variable {
+            case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
+                 .soilTemperature40to100cm, .soilTemperature100to200cm: return true
+            default: return false
+            }
+        }
+
+        /// Surface pressures (hPa) moved to the target for the 2 m temperatures (°C) at the terrain.
+        func surfacePressure(_ pressure: [Float], temperature: [Float]) -> [Float] {
+            zip(pressure, temperature).map { p, t in
+                Float(Double(p) * Downscaling.surfacePressureFactor(temperature: Double(t), model: model, target: target))
+            }
+        }
+    }
+
     /// Each variable's values at the requested times, in the requested units.
-    private static func values(_ variables: [OutputVariable], reader: SeriesReader, plan: TimePlan, units: OutputUnits,
-                               times: [Int64], latitude: Double, longitude: Double) throws(QueryError) -> [OutputVariable: [Float]] {
+    private static func values(_ variables: [OutputVariable], _ c: Context) throws(QueryError) -> [OutputVariable: [Float]] {
+        let (reader, plan, units, times, latitude, longitude) = (c.reader, c.plan, c.units, c.times, c.latitude, c.longitude)
         var values: [OutputVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
         var windCache: (u: [Float], v: [Float])?
@@ -93,11 +149,16 @@ public struct PointForecaster: Sendable {
             case .weatherCode:
                 values[variable] = try reader.nearest(.weatherCode) { plan.intervalValues($0) }
             case .et0FaoEvapotranspiration:
-                values[variable] = try Self.referenceEvapotranspiration(reader: reader, plan: plan, times: times, latitude: latitude,
-                                                                      longitude: longitude)
-                    .map { units.convert($0, variable) }
+                values[variable] = try Self.referenceEvapotranspiration(c).map { units.convert($0, variable) }
+            case .sunshineDuration:
+                values[variable] = try Self.sunshineDuration(c)
+            case .surfacePressure where c.downscaling != nil:
+                if let downscaling = c.downscaling {
+                    values[variable] = downscaling.surfacePressure(try c.atTimes(.surfacePressure), temperature: try c.atTimes(.temperature2m))
+                }
             default:
-                values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0, variable) } }
+                let shift = c.downscaling.map { Downscale.isShifted(variable) ? $0.shift : 0 } ?? 0
+                values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0 + shift, variable) } }
             }
         }
         return values
@@ -105,13 +166,23 @@ public struct PointForecaster: Sendable {
 
     /// FAO-56 hourly ET0 (mm) at each time from the interpolated 2 m temperature and dew
     /// point, 10 m wind, shortwave and surface pressure (`Evapotranspiration.hourly`); the
-    /// clear-sky radiation uses the model terrain height (0 m when the store has none).
-    static func referenceEvapotranspiration(reader: SeriesReader, plan: TimePlan, times: [Int64], latitude: Double,
-                                            longitude: Double) throws(QueryError) -> [Float] {
-        let t = try reader.spatial(.temperature2m) { plan.atTimes($0) }, td = try reader.spatial(.dewPoint2m) { plan.atTimes($0) }
-        let u = try reader.spatial(.windU10m) { plan.atTimes($0) }, v = try reader.spatial(.windV10m) { plan.atTimes($0) }
-        let sw = try reader.spatial(.shortwaveRadiation) { plan.atTimes($0) }, p = try reader.spatial(.surfacePressure) { plan.atTimes($0) }
-        let z = reader.domain.reader.steps(.elevation) == 0 ? 0 : Double(try reader.spatial(.elevation) { $0.first } ?? 0)
+    /// clear-sky radiation uses the model terrain height (0 m when the store has none). With a
+    /// requested elevation, its inputs are the moved ones and the elevation the requested one
+    /// (Open-Meteo computes ET0 from its moved temperature at the target elevation).
+    static func referenceEvapotranspiration(_ c: Context) throws(QueryError) -> [Float] {
+        let (reader, times, latitude, longitude) = (c.reader, c.times, c.latitude, c.longitude)
+        let shift = c.downscaling?.shift ?? 0
+        let t0 = try c.atTimes(.temperature2m)
+        let t = t0.map { $0 + shift }, td = try c.atTimes(.dewPoint2m).map { $0 + shift }
+        let u = try c.atTimes(.windU10m), v = try c.atTimes(.windV10m)
+        let sw = try c.atTimes(.shortwaveRadiation), p0 = try c.atTimes(.surfacePressure)
+        let p = c.downscaling.map { $0.surfacePressure(p0, temperature: t0) } ?? p0
+        var z = 0.0
+        if let target = c.downscaling?.target {
+            z = target
+        } else if reader.domain.reader.steps(.elevation) > 0 {
+            z = Double(try reader.spatial(.elevation) { $0.first } ?? 0)
+        }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         var ratio = 0.7
@@ -123,6 +194,34 @@ public struct PointForecaster: Sendable {
             return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
                                                    shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
                                                    dayOfYear: dayOfYear, ratio: &ratio))
+        }
+    }
+
+    /// Seconds of sunshine in the window ending at each time (`Sunshine`): each frame's direct
+    /// normal irradiance from SWDDIR when stored, else from the global radiation by Erbs, at
+    /// the place (bilinear) and the frame's sun; then minute samples interpolated in time.
+    static func sunshineDuration(_ c: Context) throws(QueryError) -> [Float] {
+        let domain = c.reader.domain
+        let hasDirect = domain.reader.steps(.directRadiation) > 0
+        let frames = domain.metadata.times
+        let series = try c.reader.spatial(hasDirect ? .directRadiation : .shortwaveRadiation) { Array($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        let normal: [Double] = series.indices.map { f in
+            guard f < frames.count else { return .nan }
+            let time = Double(frames[f])
+            let zenith = SolarPosition.zenith(latitude: c.latitude, longitude: c.longitude, time: time)
+            if hasDirect { return Sunshine.directNormal(direct: Double(series[f]), zenith: zenith) }
+            let dayOfYear = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: time)) ?? 1
+            return Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: dayOfYear)
+        }
+        return c.times.map { end in
+            Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude) { time in
+                guard let bracket = domain.times.bracket(at: time), bracket.lower < normal.count else { return nil }
+                if bracket.isOnFrame { return normal[bracket.lower] }
+                guard bracket.upper < normal.count else { return nil }
+                return Double(bracket.lowerWeight) * normal[bracket.lower] + Double(bracket.upperWeight) * normal[bracket.upper]
+            }
         }
     }
 

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// Parses a `--points` CSV: a header naming `lat` and `lon` (or `latitude`, `longitude`) and
-/// optionally `time` (ISO 8601, UTC unless it carries an offset) and `name`.
+/// optionally `time` (ISO 8601, UTC unless it carries an offset), `name` and `elevation`
+/// (metres to move the values to, `Downscaling`; empty or nan for the model terrain).
 public enum PointsFile {
     /// One place of the file, with its name and time when the file gives them.
     public typealias Row = (point: QueryPoint, name: String?, time: Int64?)
@@ -81,6 +82,7 @@ public enum PointsFile {
         }
         let timeColumn = header.firstIndex(of: "time")
         let nameColumn = header.firstIndex(of: "name")
+        let elevationColumn = header.firstIndex(of: "elevation")
         var result: [Row] = []
         for (offset, line) in lines.enumerated().dropFirst() {
             let number = offset + 1
@@ -104,8 +106,15 @@ public enum PointsFile {
                 }
                 time = parsed
             }
+            var elevation: Double?
+            if let elevationColumn, elevationColumn < fields.count, !fields[elevationColumn].isEmpty {
+                switch QueryPoint.parseElevation(fields[elevationColumn]) {
+                case .success(let value): elevation = value
+                case .failure(let error): throw .badRequest("\(source):\(number): \(error.description)")
+                }
+            }
             let name = nameColumn.flatMap { $0 < fields.count ? fields[$0] : nil }
-            result.append((QueryPoint(latitude: lat, longitude: lon, line: number), name, time))
+            result.append((QueryPoint(latitude: lat, longitude: lon, line: number, elevation: elevation), name, time))
         }
         guard !result.isEmpty else { throw .badRequest("\(source): no points after the header") }
         return result

@@ -159,6 +159,7 @@ enum OpenMeteoFlatBuffers {
         case .cloudCoverHigh: return (4, 0)
         case .et0FaoEvapotranspiration: return (15, 0)
         case .visibility: return (55, 0)
+        case .sunshineDuration: return (103, 0)
         case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
         }
@@ -190,7 +191,7 @@ enum OpenMeteoFlatBuffers {
     static func unit(_ symbol: String) -> UInt8 {
         let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
                                       "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
-                                      "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10]
+                                      "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10, "s": 36]
         return units[symbol] ?? 0
     }
 

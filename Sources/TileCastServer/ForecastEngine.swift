@@ -47,7 +47,8 @@ package struct ForecastEngine: Sendable {
     }
 
     /// The forecast of one place.
-    package func place(latitude: Double, longitude: Double, parameters: ForecastParameters,
+    /// - Parameter elevation: metres to move the values to (`Downscaling`); nil: the model terrain.
+    package func place(latitude: Double, longitude: Double, elevation: Double? = nil, parameters: ForecastParameters,
                        times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
         let wantsDaily = !parameters.daily.isEmpty
         let blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
@@ -78,7 +79,7 @@ package struct ForecastEngine: Sendable {
         // The daily summaries are the command line's (`AnswerAssembly`'s policy): a day the
         // cycle covers only in part is summarised over the hours it has.
         let answer = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude,
-                                       daily: statistics, zone: times.zone)
+                                       elevation: elevation, daily: statistics, zone: times.zone)
         let forecast = answer.forecast
 
         var daily: [DailyVariable: [Float]] = [:]
@@ -100,7 +101,7 @@ package struct ForecastEngine: Sendable {
             do throws(QueryError) { _ = try store.resolveVariables(requested: currentVariables, daily: []) } catch { throw APIError(query: error) }
             let values: PointForecast? = ModelChoice.covered([times.current], by: store).isEmpty ? nil
                 : try? Self.forecast(store: store, request: ForecastRequest(times: [times.current], variables: currentVariables, units: parameters.units),
-                                     latitude: latitude, longitude: longitude).forecast
+                                     latitude: latitude, longitude: longitude, elevation: elevation).forecast
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
         return PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
@@ -108,10 +109,10 @@ package struct ForecastEngine: Sendable {
 
     /// The command line's path for one place: `AnswerAssembly` over `PointForecaster`, with its
     /// daily summaries on local days of `zone`.
-    static func forecast(store: ForecastStore, request: ForecastRequest, latitude: Double, longitude: Double,
+    static func forecast(store: ForecastStore, request: ForecastRequest, latitude: Double, longitude: Double, elevation: Double? = nil,
                          daily: [DailyVariable] = [], zone: TimeZone? = nil) throws(APIError) -> (forecast: PointForecast, daily: DailyForecast?) {
         let assembly = AnswerAssembly(forecaster: PointForecaster(store: store), request: request, dailyVariables: daily, timeZone: zone)
-        let answer = assembly.answer(QueryPoint(latitude: latitude, longitude: longitude))
+        let answer = assembly.answer(QueryPoint(latitude: latitude, longitude: longitude, elevation: elevation))
         switch answer.result {
         case .success(let value): return (value, answer.daily)
         case .failure(let error): throw APIError(query: error)
@@ -135,8 +136,8 @@ package struct ForecastEngine: Sendable {
         let (latitude, longitude) = (parameters.latitudes[0], parameters.longitudes[0])
         let zone = parameters.zone(latitude: latitude, longitude: longitude)
         let times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
-        let place = try place(latitude: latitude, longitude: longitude, parameters: parameters,
-                              times: times, stores: try stores(for: parameters.model))
+        let place = try place(latitude: latitude, longitude: longitude, elevation: parameters.elevations.first ?? nil,
+                              parameters: parameters, times: times, stores: try stores(for: parameters.model))
         return try Meteogram.svg(parameters: parameters, times: times,
                                  values: place.hourly.values[parameters.hourly[0]] ?? [], place: place)
     }
@@ -149,16 +150,16 @@ package struct ForecastEngine: Sendable {
         let stores = try stores(for: parameters.model)
         // The times of each zone the places are in (one zone unless timezone=auto).
         var timesByZone: [String: RequestTimes] = [:]
-        var jobs: [(latitude: Double, longitude: Double, times: RequestTimes)] = []
+        var jobs: [(latitude: Double, longitude: Double, elevation: Double?, times: RequestTimes)] = []
         jobs.reserveCapacity(parameters.latitudes.count)
-        for (latitude, longitude) in zip(parameters.latitudes, parameters.longitudes) {
+        for (k, (latitude, longitude)) in zip(parameters.latitudes, parameters.longitudes).enumerated() {
             let zone = parameters.zone(latitude: latitude, longitude: longitude)
             let times: RequestTimes
             if let known = timesByZone[zone.name] { times = known } else {
                 times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
                 timesByZone[zone.name] = times
             }
-            jobs.append((latitude, longitude, times))
+            jobs.append((latitude, longitude, k < parameters.elevations.count ? parameters.elevations[k] : nil, times))
         }
         // A request of a few places is computed on this worker thread; one of many places is
         // split over the cores (it holds one in-flight slot, and answers sooner: S3).
@@ -167,8 +168,8 @@ package struct ForecastEngine: Sendable {
         let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
             (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
                 do throws(APIError) {
-                    return .success(try place(latitude: work[k].latitude, longitude: work[k].longitude, parameters: parameters,
-                                              times: work[k].times, stores: stores))
+                    return .success(try place(latitude: work[k].latitude, longitude: work[k].longitude, elevation: work[k].elevation,
+                                              parameters: parameters, times: work[k].times, stores: stores))
                 } catch { return .failure(error) }
             }
         }

@@ -28,6 +28,9 @@ package struct ForecastParameters: Sendable {
 
     package var latitudes: [Double] = []
     package var longitudes: [Double] = []
+    /// `elevation=`: one per place, nil for "nan" (the model terrain, Open-Meteo's "no
+    /// downscaling"); empty when not given (every place at its model terrain).
+    package var elevations: [Double?] = []
     package var hourly: [OutputVariable] = []
     package var daily: [DailyVariable] = []
     package var current: [OutputVariable] = []
@@ -83,6 +86,20 @@ package struct ForecastParameters: Sendable {
         }
         guard latitudes.count <= Self.maxPlaces else {
             throw APIError("At most \(Self.maxPlaces) locations a request; given \(latitudes.count)")
+        }
+
+        if let texts = list("elevation") {
+            guard texts.count == latitudes.count else {
+                throw APIError("Parameter 'elevation' must have the same number of elements as coordinates")
+            }
+            elevations = try texts.map { text throws(APIError) -> Double? in
+                switch QueryPoint.parseElevation(text) {
+                case .success(let value): return value
+                case .failure:
+                    let range = Downscaling.validElevations
+                    throw APIError("Parameter 'elevation' must be a number of metres in \(Int(range.lowerBound))...\(Int(range.upperBound)), or nan for the model terrain. Given: \(text)")
+                }
+            }
         }
 
         hourly = try Self.hourlyVariables(list("hourly") ?? [], key: "hourly")

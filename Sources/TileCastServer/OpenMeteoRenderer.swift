@@ -90,7 +90,11 @@ struct OpenMeteoRenderer {
         out.raw(",\"domain\":"); out.quoted(p.domain)
         out.raw(",\"grid_spacing_km\":"); out.raw(JSONText.number(p.gridSpacingKilometres))
         out.raw(",\"grid_position\":{\"i\":"); out.raw(JSONText.number(p.gridI))
-        out.raw(",\"j\":"); out.raw(JSONText.number(p.gridJ)); out.raw("}}")
+        out.raw(",\"j\":"); out.raw(JSONText.number(p.gridJ)); out.raw("}")
+        // `elevation` above is the requested one (values moved to it) or the model terrain.
+        out.raw(",\"elevation_source\":"); out.quoted(forecast.isDownscaled ? "requested" : "model_terrain")
+        out.raw(",\"model_elevation\":"); out.raw(forecast.modelElevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")
+        out.raw("}")
         if !parameters.current.isEmpty {
             out.raw(",\"current_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue); out.raw(",\"interval\":\"seconds\"")
             for variable in parameters.current { out.member(variable.rawValue); out.quoted(units.symbol(variable)) }

@@ -50,8 +50,12 @@ struct QueryCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Longitude, degrees east (-180..180 or 0..360).")
     var lon: Double?
 
-    @Option(help: "A CSV of places (UTF-8; - for standard input): a header with lat,lon and optionally time and name.")
+    @Option(help: "A CSV of places (UTF-8; - for standard input): a header with lat,lon and optionally time, name and elevation.")
     var points: String?
+
+    // `.unconditional` so that "--elevation -20" is taken as a value.
+    @Option(parsing: .unconditional, help: "Elevation of the place, metres (-500..9000; nan: the model terrain): temperatures and surface pressure are moved to it from the model terrain by the standard lapse rate (docs/VARIABLES.md).")
+    var elevation: String?
 
     @Option(help: "One time (ISO 8601, e.g. 2026-11-22T06:00Z).")
     var time: String?
@@ -114,8 +118,19 @@ struct QueryCommand: ParsableCommand {
         }
         if let lat, !QueryPoint.isValid(latitude: lat) { throw ValidationError("--lat \(lat): expected -90..90") }
         if let lon, !QueryPoint.isValid(longitude: lon) { throw ValidationError("--lon \(lon): expected -180..360") }
+        if elevation != nil && points != nil { throw ValidationError("--elevation is for --lat/--lon; give a points file an elevation column instead") }
+        _ = try parsedElevation()
         _ = try parsedVariables()
         _ = try parsedDaily()
+    }
+
+    /// The requested elevation in metres; nil when not given or "nan" (the model terrain).
+    func parsedElevation() throws -> Double? {
+        guard let elevation else { return nil }
+        switch QueryPoint.parseElevation(elevation) {
+        case .success(let value): return value
+        case .failure(let error): throw ValidationError("--\(error.description)")
+        }
     }
 
     /// The variables asked for; nil when not given (the cycle's defaults).
@@ -179,7 +194,7 @@ struct QueryCommand: ParsableCommand {
             #if TILECAST_REMOTE
             remote.prefetch(latitude: lat ?? .nan, longitude: lon ?? .nan, times: request.times, variables: variables)
             #endif
-            let answer = assembly.answer(QueryPoint(latitude: lat ?? .nan, longitude: lon ?? .nan))
+            let answer = assembly.answer(QueryPoint(latitude: lat ?? .nan, longitude: lon ?? .nan, elevation: try parsedElevation()))
             if case .failure(let error) = answer.result { throw Failure(code: error.exitCode, message: error.description) }
             var writer = ForecastWriter(renderer: renderer, format: format, single: true, variables: variables, names: false, sink: output.write)
             writer.write(answer)

@@ -58,7 +58,8 @@ final class OutputFormatTests: XCTestCase {
         var values = forecast.values
         values[.temperature2m]?[1] = .nan
         let gapped = PointForecast(latitude: forecast.latitude, longitude: forecast.longitude, provenance: forecast.provenance,
-                                   elevation: 12.4, times: forecast.times, values: values, units: forecast.units,
+                                   elevation: 12.4, modelElevation: forecast.modelElevation, isDownscaled: true,
+                                   times: forecast.times, values: values, units: forecast.units,
                                    variables: forecast.variables)
         let answers = [PlaceAnswer(name: "Sintra, \"old\" town", latitude: 38.55, longitude: -9.35, result: .success(gapped)),
                        PlaceAnswer(latitude: 1, longitude: 2, line: 3, result: .failure(.outsideDomains(latitude: 1, longitude: 2, extents: ["d01"])))]
@@ -88,6 +89,9 @@ final class OutputFormatTests: XCTestCase {
                 let p = f.provenance
                 fields += [("latitude", "\(f.latitude)"), ("longitude", "\(f.longitude)"),
                            ("elevation", f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null"),
+                           ("elevation_source", quote(f.isDownscaled ? "requested" : "model_terrain"))]
+                if f.isDownscaled { fields.append(("model_elevation", f.modelElevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")) }
+                fields += [
                            ("model", quote(p.model)), ("model_title", quote(p.modelTitle)), ("cycle", quote(p.cycle)),
                            ("domain", quote(p.domain)), ("grid_spacing_km", String(format: "%g", p.gridSpacingKilometres)),
                            ("grid_position", "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}")]

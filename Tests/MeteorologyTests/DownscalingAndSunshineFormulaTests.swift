@@ -1,0 +1,57 @@
+import Meteorology
+import XCTest
+
+/// The formulas behind `--elevation` and `sunshine_duration`, against published tables and
+/// pvlib's numbers (computed with pvlib 0.16.1 and written here).
+final class DownscalingAndSunshineFormulaTests: XCTestCase {
+    /// U.S. Standard Atmosphere 1976 (NOAA-S/T 76-1562, table I, by geometric altitude Z):
+    /// from 1013.25 hPa and 15 °C at sea level, 898.76 hPa at 1,000 m, 795.01 hPa at 2,000 m,
+    /// 540.48 hPa at 5,000 m. The lapse rate runs in geopotential metres, H = r0 Z / (r0 + Z)
+    /// with r0 = 6,356,766 m (its eq. 18); and back down from 5,000 m to sea level.
+    func testSurfacePressureFactorIsTheStandardAtmosphere() {
+        func geopotential(_ z: Double) -> Double { 6_356_766 * z / (6_356_766 + z) }
+        for (height, expected) in [(1000.0, 898.76), (2000.0, 795.01), (5000.0, 540.48)] {
+            let pressure = 1013.25 * Downscaling.surfacePressureFactor(temperature: 15, model: 0, target: geopotential(height))
+            XCTAssertEqual(pressure, expected, accuracy: 0.02, "\(height) m")
+        }
+        let top = geopotential(5000), kelvin = 288.15 - 0.0065 * top
+        XCTAssertEqual(540.48 * Downscaling.surfacePressureFactor(temperature: kelvin - 273.15, model: top, target: 0), 1013.25, accuracy: 0.05)
+        XCTAssertEqual(Downscaling.temperatureShift(model: 1000, target: 0), 6.5, accuracy: 1e-12)
+        XCTAssertEqual(Downscaling.temperatureShift(model: 0, target: 1000), -6.5, accuracy: 1e-12)
+        XCTAssertEqual(Downscaling.surfacePressureFactor(temperature: 10, model: 321, target: 321), 1)
+    }
+
+    /// pvlib.irradiance.erbs (dni) and get_extra_radiation (Spencer) at five cases: sunny,
+    /// winter, low sun, high sun, beyond 87° zenith (no DNI).
+    func testErbsDirectNormalMatchesPvlib() {
+        let cases: [(ghi: Double, zenith: Double, day: Int, dni: Double, extra: Double)] = [
+            (800, 30, 172, 696.885128765351, 1321.6235925714136),
+            (300, 60, 1, 118.88612701940977, 1413.981805),
+            (50, 80, 264, 5.50663232528206, 1355.052052083609),
+            (1000, 10, 100, 826.1661962894772, 1360.7897915626618),
+            (400, 88, 200, 0, 1321.7686199481045),
+        ]
+        for c in cases {
+            XCTAssertEqual(Sunshine.extraterrestrial(dayOfYear: c.day), c.extra, accuracy: 1e-6, "day \(c.day)")
+            XCTAssertEqual(Sunshine.directNormal(global: c.ghi, zenith: c.zenith, dayOfYear: c.day), c.dni, accuracy: 1e-6, "\(c)")
+        }
+        XCTAssertEqual(Sunshine.directNormal(direct: 500, zenith: 60), 1000, accuracy: 1e-9)
+        XCTAssertTrue(Sunshine.directNormal(global: .nan, zenith: 30, dayOfYear: 1).isNaN)
+    }
+
+    /// An hour's count on minute samples: all sunny, none (DNI at the threshold is not above
+    /// it), night never asks for data, and a missing sample with the sun up is unknown.
+    func testSecondsCountMinutesAboveTheThreshold() {
+        // 2005-09-21 06:00Z, near local noon at 87 E.
+        let noon: Int64 = 1_127_282_400
+        XCTAssertEqual(Sunshine.seconds(end: noon, window: 3600, latitude: 30, longitude: 87) { _ in 121 }, 3600)
+        XCTAssertEqual(Sunshine.seconds(end: noon, window: 3600, latitude: 30, longitude: 87) { _ in 120 }, 0)
+        XCTAssertTrue(Sunshine.seconds(end: noon, window: 3600, latitude: 30, longitude: 87) { _ in nil }.isNaN)
+        // The first half hour sunny only.
+        XCTAssertEqual(Sunshine.seconds(end: noon, window: 3600, latitude: 30, longitude: 87) { $0 < noon - 1800 ? 500 : 0 }, 1800)
+        // 18:00Z is local midnight there: no sample is asked for.
+        var asked = false
+        XCTAssertEqual(Sunshine.seconds(end: noon + 12 * 3600, window: 3600, latitude: 30, longitude: 87) { _ in asked = true; return nil }, 0)
+        XCTAssertFalse(asked)
+    }
+}
