@@ -165,6 +165,8 @@ def main():
         places = 5000 if args.quick else 20000
         b3 = json.loads(run([args.store_bench, store, "wrf", str(places)]).stdout)
         result["B3"] = b3
+        # Issue 11: the same places with every variable the store answers.
+        result["B3_all"] = json.loads(run([args.store_bench, store, "wrf", str(places), "all"]).stdout)
         result["B3_growth"] = []
         for count in ([1000, 5000] if args.quick else [1000, 10000, 50000]):
             point = json.loads(run([args.store_bench, store, "wrf", str(count)]).stdout)

@@ -1,8 +1,9 @@
 // B3 of SPEC section 7: point forecasts from the on-disk store, warm page cache, in process.
 // Random seeded places over the coarsest domain (so both d01 and d02 answer), 24 hourly
-// times x all variables each. Prints one JSON object for the report.
+// times x the default variables each (or, with `all`, every variable the store answers).
+// Prints one JSON object for the report.
 //
-// Usage: store-bench STORE MODEL [places]
+// Usage: store-bench STORE MODEL [places] [all]
 import Dispatch
 import Foundation
 import GridGeometry
@@ -24,7 +25,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.c
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: store-bench STORE MODEL [places]\n".utf8))
+    FileHandle.standardError.write(Data("usage: store-bench STORE MODEL [places] [all]\n".utf8))
     exit(2)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 20_000 : 20_000
@@ -32,7 +33,14 @@ let store = try ForecastStore(root: arguments[1], model: arguments[2])
 guard let outer = store.domains.last, outer.metadata.times.count > 30 else { exit(2) }
 var random = SplitMix64(state: 0x7113_CA57_2026_1122)
 let start = outer.metadata.times[6]
-let request = ForecastRequest(times: ForecastRequest.hourly(from: start, hours: 24))
+// `all`: every variable the store answers (issue 11's included), else the default set.
+let everyVariable = arguments.count > 4 && arguments[4] == "all"
+let variables: [OutputVariable]? = everyVariable
+    ? OutputVariable.allCases.filter { (try? store.resolveVariables(requested: [$0], daily: [])) != nil } : nil
+let request = ForecastRequest(times: ForecastRequest.hourly(from: start, hours: 24), variables: variables)
+// Stored variables a forecast reads, for the blocks-per-forecast figure.
+let storedRead = (try? store.resolveVariables(requested: variables, daily: []))
+    .map { Set($0.flatMap(\.sources)).count } ?? 14
 let points: [QueryPoint] = (0..<count).map { _ in
     let position = GridPosition(i: Double.random(in: 1...Double(outer.metadata.westEast - 2), using: &random),
                                 j: Double.random(in: 1...Double(outer.metadata.southNorth - 2), using: &random))
@@ -51,7 +59,7 @@ for point in points {
     let tile = { (i: Int, j: Int) in (i / 8, j / 8) }
     let i0 = Int(forecast.provenance.gridI), j0 = Int(forecast.provenance.gridJ)
     let tiles = Set([tile(i0, j0), tile(i0 + 1, j0), tile(i0, j0 + 1), tile(i0 + 1, j0 + 1)].map { "\($0.0),\($0.1)" })
-    blocksTouched += tiles.count * 14
+    blocksTouched += tiles.count * storedRead
 }
 
 // Latency, one thread, every place once.
@@ -86,6 +94,7 @@ let result: [String: Any] = [
     "cores": ProcessInfo.processInfo.activeProcessorCount, "blocks_per_forecast": Double(blocksTouched) / Double(points.count),
     "mean_block_bytes": sizes.reduce(0, +) / Double(sizes.count),
     "cache_hit_rate": Double(hits) / Double(max(hits + misses, 1)), "cache_misses": misses,
+    "variables": (try? store.resolveVariables(requested: variables, daily: []))?.count ?? 0,
 ]
 let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
