@@ -58,10 +58,20 @@ public final class DomainFileReader: Sendable {
                   let version = header.read(UInt32.self) else { throw .notAStoreFile(path: path) }
             return version
         }
+        let trailerStart = size - DomainFileFormat.trailerSize
         guard version <= DomainFileFormat.version, version >= 1 else {
+            // A damaged header byte (a flip in transit) must not pass for a newer format: when
+            // the trailer reads whole (its own CRC holds) and names a version this reader knows,
+            // the header is what is wrong. A newer file's trailer may have another layout, so
+            // anything else is still "newer".
+            if trailerStart >= DomainFileFormat.headerSize,
+               let bytes = try? source.read(offset: trailerStart, count: DomainFileFormat.trailerSize),
+               let trailer = try? withBytes(bytes, { (bytes) throws(StoreError) in try Self.readTrailer(bytes, at: 0, path: path) }),
+               (1...DomainFileFormat.version).contains(trailer.version) {
+                throw .corrupt(path: path, detail: "header says version \(version), trailer \(trailer.version): the header is damaged")
+            }
             throw .unsupportedVersion(path: path, found: version, supported: DomainFileFormat.version)
         }
-        let trailerStart = size - DomainFileFormat.trailerSize
         guard trailerStart >= DomainFileFormat.headerSize else {
             throw .truncated(path: path, detail: "\(size) bytes, shorter than header and trailer")
         }

@@ -105,6 +105,18 @@ final class DamageTests: XCTestCase {
         }
     }
 
+    /// A flipped bit in the header's version (trailer intact) is damage, not "a newer format":
+    /// the old reader said "store format version 65 is newer" and sent operators to upgrade.
+    func testFlippedHeaderVersionIsDamageNotANewerFormat() throws {
+        for flipped: UInt8 in [0x41, 0x03, 0x81] {
+            var bytes = pristine
+            bytes[8] ^= flipped
+            let error = errorReading(try write(bytes))
+            guard case .corrupt(_, let detail)? = error else { return XCTFail("flip \(flipped): \(String(describing: error))") }
+            XCTAssertTrue(detail.contains("header"), detail)
+        }
+    }
+
     func testMissingFile() {
         guard case .missing? = errorReading(directory.path("nothing.tcs")) else { return XCTFail() }
     }
