@@ -68,24 +68,8 @@ final class ManyServersTests: XCTestCase {
 extension Peer {
     /// nginx in front of servers on loopback (round robin), as Scripts/ops/nginx-tilecast.conf.
     static func nginxFront(upstreams: [Int]) throws -> Peer {
-        guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("nginx is not installed (Scripts/setup installs it)")
-        }
-        let folder = try TemporaryDirectory("nginx-front")
-        let port = try freePort()
-        let config = """
-        daemon off;
-        worker_processes 1;
-        pid \(folder.path("nginx.pid"));
-        error_log \(folder.path("error.log"));
-        events { worker_connections 256; }
-        http {
-            access_log off;
-            client_body_temp_path \(folder.path("body"));
-            proxy_temp_path \(folder.path("proxy"));
-            fastcgi_temp_path \(folder.path("fastcgi"));
-            uwsgi_temp_path \(folder.path("uwsgi"));
-            scgi_temp_path \(folder.path("scgi"));
+        try nginx(name: "nginx-front") { port in
+            """
             upstream tilecast {
                 \(upstreams.map { "server 127.0.0.1:\($0);" }.joined(separator: "\n        "))
                 keepalive 8;
@@ -98,9 +82,7 @@ extension Peer {
                     proxy_set_header Connection "";
                 }
             }
+            """
         }
-        """
-        try config.write(toFile: folder.path("nginx.conf"), atomically: true, encoding: .utf8)
-        return try launch(nginx, ["-c", folder.path("nginx.conf"), "-p", folder.url.path], port: port, folder: folder)
     }
 }

@@ -87,10 +87,24 @@ final class Peer {
 
     /// nginx (Debian's) serving `root` with byte ranges, as a CDN or static host would.
     static func nginx(serving root: String) throws -> Peer {
+        try nginx(name: "nginx") { port in
+            """
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+                location / { }
+            }
+            """
+        }
+    }
+
+    /// nginx with its scratch paths in a temporary folder, in the foreground, on a free port;
+    /// `site` gives what goes inside `http { }` after them (upstreams, servers) for that port.
+    static func nginx(name: String, site: (Int) -> String) throws -> Peer {
         guard let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw XCTSkip("nginx is not installed (Scripts/setup installs it)")
         }
-        let folder = try TemporaryDirectory("nginx")
+        let folder = try TemporaryDirectory(name)
         let port = try freePort()
         let config = """
         daemon off;
@@ -105,11 +119,7 @@ final class Peer {
             fastcgi_temp_path \(folder.path("fastcgi"));
             uwsgi_temp_path \(folder.path("uwsgi"));
             scgi_temp_path \(folder.path("scgi"));
-            server {
-                listen 127.0.0.1:\(port);
-                root \(root);
-                location / { }
-            }
+        \(site(port))
         }
         """
         try config.write(toFile: folder.path("nginx.conf"), atomically: true, encoding: .utf8)

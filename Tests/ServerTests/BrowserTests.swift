@@ -15,6 +15,23 @@ final class BrowserTests: XCTestCase {
         throw XCTSkip("chromium is not installed (apt-get install chromium): the page's browser test is skipped")
     }
 
+    /// Headless Chromium's options: scripts run for up to 10 s of virtual time, console
+    /// messages go to stderr.
+    private static func headless(profile: String) -> [String] {
+        ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + profile,
+         "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--window-size=1000,1600"]
+    }
+
+    /// The page's DOM after its scripts ran, asserting Chromium exited cleanly and the console
+    /// stayed silent (no script error, no failed request).
+    private func load(_ url: String, in browser: String, profile: String, line: UInt = #line) throws -> ToolOutput {
+        let dom = try runTool(browser, Self.headless(profile: profile) + ["--dump-dom", url])
+        XCTAssertEqual(dom.status, 0, dom.stderr, line: line)
+        let console = dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
+        XCTAssertEqual(console, [], "console messages: \(console)", line: line)
+        return dom
+    }
+
     func testPageLoadsInChromiumWithoutConsoleErrors() async throws {
         let browser = try chromium()
         let directory = try TemporaryDirectory("tilecast-server-browser")
@@ -24,17 +41,12 @@ final class BrowserTests: XCTestCase {
         let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("tilecast-page.png").path
         try? FileManager.default.removeItem(atPath: screenshot)
         try await LiveServer.with(configuration(store)) { server in
-            let common = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + directory.path("profile"),
-                          "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--window-size=1000,1600"]
-            let dom = try runTool(browser, common + ["--dump-dom", server.base + "/"])
-            XCTAssertEqual(dom.status, 0, dom.stderr)
-            let console = dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
-            XCTAssertEqual(console, [], "console messages: \(console)")
+            let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
             // The script ran: provenance, filled tables and the chart's address.
             XCTAssertTrue(dom.stdout.contains("wrf cycle 2026-11-22T00:00Z, d02"), String(dom.stdout.prefix(2000)))
             XCTAssertTrue(dom.stdout.contains("<td>2026-11-22T00:00</td>"), String(dom.stdout.prefix(2000)))
             XCTAssertTrue(dom.stdout.contains("/v1/meteogram.svg?latitude="), String(dom.stdout.prefix(2000)))
-            let shot = try runTool(browser, common + ["--screenshot=" + screenshot, server.base + "/"])
+            let shot = try runTool(browser, Self.headless(profile: directory.path("profile")) + ["--screenshot=" + screenshot, server.base + "/"])
             XCTAssertEqual(shot.status, 0, shot.stderr)
             XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot), "screenshot at \(screenshot)")
         }
@@ -54,12 +66,7 @@ final class BrowserTests: XCTestCase {
         XCTAssertEqual(config.places, [NamedPlace(name: "Porto", latitude: 41.1579, longitude: -8.6291),
                                        NamedPlace(name: "Lisbon, Baixa", latitude: 38.7223, longitude: -9.1393)])
         try await LiveServer.with(config) { server in
-            let common = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=" + directory.path("profile"),
-                          "--enable-logging=stderr", "--v=0", "--virtual-time-budget=10000", "--window-size=1000,1600"]
-            let dom = try runTool(browser, common + ["--dump-dom", server.base + "/"])
-            XCTAssertEqual(dom.status, 0, dom.stderr)
-            let console = dom.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
-            XCTAssertEqual(console, [], "console messages: \(console)")
+            let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
             XCTAssertTrue(dom.stdout.contains("<option value=\"0\">Porto</option><option value=\"1\">Lisbon, Baixa</option>"), String(dom.stdout.prefix(3000)))
             XCTAssertTrue(dom.stdout.contains("Porto: wrf cycle 2026-11-22T00:00Z, d01 (9 km)"), String(dom.stdout.prefix(3000)))
         }
