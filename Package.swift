@@ -51,6 +51,8 @@ let package = Package(
         // Pure meteorological formulas: humidity, dew point, sea-level pressure, wind, ... No I/O.
         .target(name: "Meteorology"),
         // zlib, for CRC-32 checksums of store blocks (already a dependency of libnetcdf/HDF5).
+        // glibc's mallopt for `tilecast extract` (see ExtractCommand's keepFreedMemoryForReuse).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"]), .yum(["zlib-devel"])]),
         // The store format: domain files (writer, reader, codec, checksums) and cycles.
         .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib"]),
@@ -82,7 +84,7 @@ let package = Package(
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",
-            dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `tilecast serve`: the server's executable.
         .executableTarget(

@@ -75,10 +75,20 @@ package struct Variable: Sendable {
     ///   the variable, `.typeMismatch` for character or string variables, or the library's error.
     package func readFloats(start: [Int]? = nil, count: [Int]? = nil) throws(NetCDFError) -> [Float] {
         let slab = try hyperslab(start: start, count: count)
-        var values = [Float](repeating: 0, count: slab.count.reduce(1, *))
-        try values.withUnsafeMutableBufferPointer { (buffer) throws(NetCDFError) in
-            try readFloats(into: buffer, start: slab.start, count: slab.count)
+        // Uninitialized: the library writes every value, and zeroing first cost 4-8 % of an
+        // extraction (a memset of every field read).
+        let total = slab.count.reduce(1, *)
+        var failure: NetCDFError?
+        let values = [Float](unsafeUninitializedCapacity: total) { buffer, initialized in
+            do throws(NetCDFError) {
+                try readFloats(into: buffer, start: slab.start, count: slab.count)
+                initialized = total
+            } catch {
+                failure = error
+                initialized = 0
+            }
         }
+        if let failure { throw failure }
         return values
     }
 
