@@ -36,6 +36,8 @@ public struct RunDescription: Codable, Sendable {
         /// Whether `extract` can use this domain, in words: "extractable", or why not
         /// ("static: no times, cannot be extracted alone").
         public var status: String
+        /// What wrote the file: "model output", or "geo_em", "met_em", "wrfinput" (not extracted).
+        public var fileKind: String
     }
 
     public var model: String
@@ -45,8 +47,8 @@ public struct RunDescription: Codable, Sendable {
     public var domains: [DomainDescription]
     public var warnings: [String]
 
-    /// Describes each model's run found in the inputs; a set of WPS files without times
-    /// (geo_em.d01.nc, geo_em.d02.nc, ...) is described as its domains and nest tree.
+    /// Describes each model's run found in the inputs; a set of WPS or real.exe files (geo_em,
+    /// met_em, wrfinput: never extracted) is described as its domains and nest tree.
     public static func describeRuns(paths: [String], profile: ModelProfile?) throws -> [RunDescription] {
         do {
             return try ModelRun.readRuns(paths: paths, profile: profile).map(RunDescription.init(run:))
@@ -56,10 +58,11 @@ public struct RunDescription: Codable, Sendable {
         }
     }
 
-    /// Describes a set of static files (no times: WPS geo_em), each domain from its own file,
-    /// nests placed by their attributes and checked against their parent's coordinates.
+    /// Describes a set of files that are not model output (WPS geo_em without times, met_em,
+    /// real.exe's wrfinput), each domain from its own files, nests placed by their attributes
+    /// and checked against their parent's coordinates.
     ///
-    /// - Throws: when a file cannot be read or when not every file is static.
+    /// - Throws: when a file cannot be read or when one of them is model output.
     public init(staticFiles paths: [String], profile chosenProfile: ModelProfile?) throws {
         var files: [SourceFile] = []
         for path in paths {
@@ -76,20 +79,25 @@ public struct RunDescription: Codable, Sendable {
                 files.append(try SourceFile(path: member, profile: chosen, allowStatic: true))
             }
         }
-        guard let first = files.first, files.allSatisfy(\.isStatic) else { throw IngestError.noInput(paths: paths) }
+        guard let first = files.first, files.allSatisfy({ $0.isStatic || $0.kind != .modelOutput }) else {
+            throw IngestError.noInput(paths: paths)
+        }
         model = first.title
         profile = first.profile.name
-        simulationStart = nil
-        cycle = "none (static files)"
+        simulationStart = files.compactMap(\.simulationStart).min().map(ModelTime.iso)
+        cycle = "none (not model output)"
         warnings = []
         let grids = try Dictionary(files.map { ($0.domainID, try $0.grid) }, uniquingKeysWith: { a, _ in a })
-        domains = try files.sorted { $0.domainID < $1.domainID }.map { file in
-            let grid = try file.grid
+        // A domain's files (met_em.d01 at several times) are described together.
+        domains = try Set(files.map(\.domainID)).sorted().map { id in
+            let members = files.filter { $0.domainID == id }
+            let file = members[0], grid = try file.grid
             let check = file.nest.flatMap { nest in grids[nest.parentID].map { parent in
                 NestCheck(expected: nest.parentPositionOfOrigin, measured: parent.position(of: grid.southWestCorner),
                           spacingRatio: parent.parameters.dx / grid.parameters.dx)
             } }
-            return Self.describe(files: [file], id: file.domainID, grid: grid, times: [], nest: file.nest, nestCheck: check,
+            return Self.describe(files: members, id: id, grid: grid, times: members.flatMap(\.times).sorted(), nest: file.nest,
+                                 nestCheck: check,
                                  availability: VariableAvailability(roles: Set(file.variables.keys), profile: file.profile, soilProblem: file.soilLayersProblem))
         }
     }
@@ -112,7 +120,7 @@ public struct RunDescription: Codable, Sendable {
         model = file.title
         profile = file.profile.name
         simulationStart = file.simulationStart.map(ModelTime.iso)
-        cycle = ModelTime.isoMinutes(file.simulationStart ?? file.times.first ?? 0)
+        cycle = file.kind == .modelOutput ? ModelTime.isoMinutes(file.simulationStart ?? file.times.first ?? 0) : "none (not model output)"
         warnings = []
         let availability = VariableAvailability(roles: Set(file.variables.keys), profile: file.profile, soilProblem: file.soilLayersProblem)
         domains = [Self.describe(files: [file], id: file.domainID, grid: try file.grid, times: file.times,
@@ -156,13 +164,25 @@ public struct RunDescription: Codable, Sendable {
             provides: availability.available.map(\.rawValue),
             seaLevelPressure: availability.available.contains(.pressureMSL) ? seaLevelMethod(files[0], cells: grid.westEast * grid.southNorth).rawValue : nil,
             missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }),
-            status: status(files: files, availability: availability))
+            status: status(files: files, availability: availability),
+            fileKind: files.first?.kind.rawValue ?? FileKind.modelOutput.rawValue)
     }
 
     /// Whether extraction can use these files, and if not, why (in the terms a user acts on).
     private static func status(files: [SourceFile], availability: VariableAvailability) -> String {
         if files.contains(where: \.isStatic) {
             return "static: no times, cannot be extracted alone (a WPS file describes the domain; extract the run's wrfout files)"
+        }
+        // Their one time is an analysis, not a forecast frame: named for what they are.
+        switch files.first?.kind {
+        case .metgrid?:
+            return "WPS metgrid input (for real.exe): not model output, cannot be extracted (extract the run's wrfout files)"
+        case .initialConditions?:
+            return "real.exe initial conditions (one time, no forecast): cannot be extracted (extract the run's wrfout files)"
+        case .geogrid?:
+            return "WPS geogrid file: not model output, cannot be extracted (extract the run's wrfout files)"
+        case .modelOutput?, nil:
+            break
         }
         if let worst = files.map(\.projectionRoundTripCells).max(), worst > DomainStitcher.maximumRoundTripCells {
             return "cannot be extracted: the projection attributes contradict the coordinates"
@@ -222,16 +242,20 @@ public struct RunDescription: Codable, Sendable {
             row("  Extent", String(format: "lat %.3f .. %.3f, lon %.3f .. %.3f", domain.latitudeRange[0], domain.latitudeRange[1], domain.longitudeRange[0], domain.longitudeRange[1]))
             if domain.frames == 0 {
                 row("  Times", domain.timeSource)
+            } else if domain.fileKind != FileKind.modelOutput.rawValue {
+                let valid = domain.frames == 1 ? domain.firstTime : "\(domain.frames) times, \(domain.firstTime) .. \(domain.lastTime)"
+                row("  Valid at", "\(valid) (from \(domain.timeSource); \(domain.fileKind): not a forecast frame)")
             } else {
                 row("  Times", "\(domain.frames) frames, \(domain.firstTime) .. \(domain.lastTime)" + (domain.step.map { ", every \($0)" } ?? "") + " (from \(domain.timeSource))")
             }
             let refused = domain.projectionRoundTripCells <= DomainStitcher.maximumRoundTripCells ? ""
                 : " (over the \(DomainStitcher.maximumRoundTripCells)-cell limit: the attributes contradict the coordinates; extract refuses this file)"
             row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells) + refused)
-            row("  Provides", domain.provides.joined(separator: ", "))
+            // A file that is not extracted provides nothing: its fields are what it holds.
+            row(domain.fileKind == FileKind.modelOutput.rawValue ? "  Provides" : "  Holds", domain.provides.joined(separator: ", "))
             if let method = domain.seaLevelPressure { row("  Sea level", "pressure_msl from " + method) }
             // A static file lacks every forecast source by nature: listing them says nothing.
-            if !domain.missing.isEmpty && domain.frames > 0 {
+            if !domain.missing.isEmpty && domain.frames > 0 && domain.fileKind == FileKind.modelOutput.rawValue {
                 row("  Missing", domain.missing.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }.joined(separator: ", "))
             }
             row("  Status", domain.status)

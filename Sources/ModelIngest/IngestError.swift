@@ -33,6 +33,9 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     case inconsistentGrid(domain: Int, paths: [String], detail: String)
     /// The grid moves over time; TileCast refuses moving nests rather than use frame 0.
     case movingNest(domain: Int, path: String, detail: String)
+    /// A WRF-family file that is not the model's output (met_em, wrfinput, geo_em): it holds no
+    /// forecast, so `extract` refuses it when named and passes over it in a folder.
+    case notModelOutput(path: String, what: String)
     /// Nothing extractable was left after skipping what is absent.
     case nothingUsable(path: String, detail: String)
     /// The run is not complete (shorter than expected, or still being written).
@@ -78,6 +81,8 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(domainName(domain)): files disagree on the grid (\(detail)): \(paths.joined(separator: ", "))"
         case .movingNest(let domain, let path, let detail):
             return "\(path): \(domainName(domain)) is a moving nest (\(detail)); moving nests are not supported: extract the static domains only"
+        case .notModelOutput(let path, let what):
+            return "\(path): not model output but \(what); extract reads the model's history files (wrfout_d0N_...): `tilecast inspect` describes this one"
         case .nothingUsable(let path, let detail):
             return "\(path): nothing to extract: \(detail)"
         case .incompleteRun(let detail):

@@ -123,6 +123,7 @@ public struct ModelRun: Sendable {
     /// damaged netCDF file or anything but a regular file (a FIFO would block the open).
     private static func openInputs(paths: [String], profile: ModelProfile?, warnings: inout [IngestWarning]) throws -> [SourceFile] {
         var result: [SourceFile] = []
+        var passedOver: IngestError?
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -147,9 +148,16 @@ public struct ModelRun: Sendable {
                     throw IngestError.unreadableOutput(path: child, detail: "\(error)")
                 } catch IngestError.missingMetadata(let file, let what) where profile == nil && !looksLikeModelOutput(name) {
                     warnings.append(IngestWarning(.skippedFile, "\(file): not a model output file (missing \(what)), skipped"))
+                } catch IngestError.notModelOutput(let file, let what) {
+                    // A run folder often holds met_em, wrfinput and geo_em files beside wrfout:
+                    // they are not part of the forecast, so they are passed over, said once each.
+                    warnings.append(IngestWarning(.skippedFile, "\(file): \(what), not model output: skipped"))
+                    passedOver = passedOver ?? .notModelOutput(path: file, what: what)
                 }
             }
         }
+        // Only such files: say what they are rather than "no input".
+        if result.isEmpty, let passedOver { throw passedOver }
         return result
     }
 

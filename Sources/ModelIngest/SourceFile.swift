@@ -20,6 +20,43 @@ package struct NestPlacement: Sendable, Equatable, Codable {
     }
 }
 
+/// Which program wrote a WRF-family file, from its TITLE. Only the model's history output holds
+/// a forecast; geogrid, metgrid and real.exe write the same grid with the same attributes, and
+/// metgrid's and real.exe's files even carry a real date in Times, so the title is what tells a
+/// met_em or a wrfinput from a one-frame wrfout.
+package enum FileKind: String, Sendable, Codable {
+    case modelOutput = "model output"
+    case geogrid = "geo_em"
+    case metgrid = "met_em"
+    case initialConditions = "wrfinput"
+
+    /// geogrid writes "OUTPUT FROM GEOGRID V4.x", metgrid "OUTPUT FROM METGRID V4.x", real.exe
+    /// (wrfinput, and wrfbdy/wrflowinp/wrffdda) " OUTPUT FROM REAL_EM V4.x PREPROCESSOR";
+    /// wrf.exe " OUTPUT FROM WRF V4.x MODEL". Anything else is taken for model output.
+    init(title: String) {
+        let title = title.uppercased()
+        if title.contains("FROM METGRID") {
+            self = .metgrid
+        } else if title.contains("FROM GEOGRID") {
+            self = .geogrid
+        } else if title.contains("REAL_EM") || title.contains("PREPROCESSOR") {
+            self = .initialConditions
+        } else {
+            self = .modelOutput
+        }
+    }
+
+    /// What the file is, in the words of a refusal or of `inspect`.
+    var what: String {
+        switch self {
+        case .modelOutput: return "model output"
+        case .geogrid: return "a WPS geogrid file (geo_em: static fields of the domain, no Times)"
+        case .metgrid: return "WPS metgrid input for real.exe (met_em: the driving analysis interpolated to the grid at one time)"
+        case .initialConditions: return "real.exe's initial conditions (wrfinput: the state at the start, one time, no forecast)"
+        }
+    }
+}
+
 /// How the file's coordinates behave over its frames.
 package enum CoordinateBehaviour: Sendable, Equatable {
     /// The same in every frame (or stored without a time dimension).
@@ -81,14 +118,21 @@ package struct SourceFile: Sendable {
     /// Whether the file has no time axis at all (a WPS geo_em file): it describes a domain but
     /// holds no forecast, so it is described by `inspect` and never extracted.
     package let isStatic: Bool
+    /// Which program wrote the file; `extract` reads only `.modelOutput`.
+    package let kind: FileKind
     /// Why TSLB/SMOIS are not used (not on Noah's four layers), for `inspect`; nil otherwise.
     package let soilLayersProblem: String?
 
-    /// - Parameter allowStatic: describe a file without times (geo_em) instead of refusing it;
-    ///   only `inspect` asks for this, extraction needs times.
+    /// - Parameter allowStatic: describe a file that is not model output (geo_em without times,
+    ///   met_em, wrfinput) instead of refusing it; only `inspect` asks for this.
+    /// - Throws: also `.notModelOutput` for a WPS or real.exe file unless `allowStatic`.
     package init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
+        // Decided before anything else, so that a met_em or wrfinput is refused for what it is
+        // rather than for a layout detail of its fields.
+        kind = profile.convention == .wrf ? FileKind(title: file.attribute("TITLE")?.string ?? "") : .modelOutput
+        if kind != .modelOutput && !allowStatic { throw IngestError.notModelOutput(path: path, what: kind.what) }
         self.path = path
         self.file = file
         self.profile = profile

@@ -114,3 +114,28 @@ extension IngestRefusalTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: store + "/wrf/latest"))
     }
 }
+
+extension IngestRefusalTests {
+    // MARK: issue 11 C: met_em and wrfinput through the binary
+
+    func testExtractRefusesMetEmAndWrfinputWithExit3AndInspectDescribesThem() throws {
+        let folder = Repository.sampleGrids.appendingPathComponent("static")
+        let cases = [("metgrid/met_em.d01.2026-11-22_00:00:00.nc", "WPS metgrid input for real.exe",
+                      "WPS metgrid input (for real.exe): not model output, cannot be extracted"),
+                     ("real/wrfinput_d01", "real.exe's initial conditions",
+                      "real.exe initial conditions (one time, no forecast): cannot be extracted")]
+        for (name, what, status) in cases {
+            let path = folder.appendingPathComponent(name).path
+            let store = directory.path("store-" + (name as NSString).lastPathComponent)
+            assertUnusable(try run(["extract", path, "--store", store, "--quiet"]), mentioning: [path, "not model output", what], store: store)
+            let inspect = try run(["inspect", path])
+            XCTAssertEqual(inspect.status, 0, inspect.stderr)
+            XCTAssertTrue(inspect.stdout.contains("Status       " + status), inspect.stdout)
+            XCTAssertTrue(inspect.stdout.contains("Valid at     2026-11-22T00:00:00Z"), inspect.stdout)
+        }
+        let pair = try run(["inspect", folder.appendingPathComponent("metgrid").path])
+        XCTAssertEqual(pair.status, 0, pair.stderr)
+        XCTAssertTrue(pair.stdout.contains("d02: nest of d01, ratio 3, parent start i=13 j=11 (placement checked: 0.0"), pair.stdout)
+    }
+}
+

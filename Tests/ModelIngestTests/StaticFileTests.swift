@@ -59,4 +59,87 @@ final class StaticFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("Times"), "\(error)")
         }
     }
+
+    // MARK: met_em and wrfinput (issue 11 C)
+
+    private let metEm = "metgrid/met_em.d01.2026-11-22_00:00:00.nc"
+    private let metEmNest = "metgrid/met_em.d02.2026-11-22_00:00:00.nc"
+    private let wrfinput = "real/wrfinput_d01"
+    private static let metgridStatus = "WPS metgrid input (for real.exe): not model output, cannot be extracted"
+    private static let initialStatus = "real.exe initial conditions (one time, no forecast): cannot be extracted"
+
+    func testEachMetEmIsDescribedAsMetgridInputAtItsOneValidTime() throws {
+        for name in [metEm, metEmNest] {
+            let domain = try XCTUnwrap(try describe(name).domains.first)
+            XCTAssertEqual(domain.projection, "Lambert conformal, TRUELAT1 30, TRUELAT2 35, STAND_LON 87", name)
+            XCTAssertLessThan(domain.projectionRoundTripCells, 0.01, "\(name): pyproj's XLAT_M/XLONG_M against ours")
+            XCTAssertEqual(domain.fileKind, "met_em", name)
+            XCTAssertTrue(domain.status.hasPrefix(Self.metgridStatus), "\(name): \(domain.status)")
+            XCTAssertEqual(domain.frames, 1, name)
+            XCTAssertEqual(domain.firstTime, "2026-11-22T00:00:00Z", "\(name): its Times entry")
+        }
+        let nest = try XCTUnwrap(try describe(metEmNest).domains.first)
+        XCTAssertEqual([nest.westEast, nest.southNorth], [33, 27])
+        XCTAssertEqual(nest.spacingKilometres, 10, accuracy: 1e-6)
+        let text = try describe(metEm).text
+        XCTAssertTrue(text.contains("Valid at     2026-11-22T00:00:00Z (from Times; met_em: not a forecast frame)"), text)
+        XCTAssertTrue(text.contains("Cycle          none (not model output)"), text)
+        XCTAssertFalse(text.contains("Provides"), "a file that is not extracted provides nothing:\n\(text)")
+    }
+
+    func testAMetEmPairGivesTheNestTreeCheckedAgainstTheCoordinates() throws {
+        let run = try XCTUnwrap(try RunDescription.describeRuns(paths: [folder.appendingPathComponent("metgrid").path], profile: nil).first)
+        XCTAssertEqual(run.domains.map(\.domain), ["d01", "d02"])
+        XCTAssertEqual(run.simulationStart, "2026-11-22T00:00:00Z", "metgrid's SIMULATION_START_DATE")
+        let nest = run.domains[1]
+        XCTAssertEqual(nest.parent, "d01", "from metgrid's lower-case parent_id")
+        XCTAssertEqual(nest.parentGridRatio, 3)
+        XCTAssertEqual(nest.parentStart ?? [], [13, 11])
+        XCTAssertLessThan(try XCTUnwrap(nest.nestOffsetCells), 0.01, "pyproj placed d02 by the attributes")
+        XCTAssertTrue(run.domains.allSatisfy { $0.status.hasPrefix(Self.metgridStatus) })
+    }
+
+    func testWrfinputIsDescribedAsInitialConditions() throws {
+        let description = try describe(wrfinput)
+        let domain = try XCTUnwrap(description.domains.first)
+        XCTAssertEqual(domain.projection, "Lambert conformal, TRUELAT1 30, TRUELAT2 35, STAND_LON 87")
+        XCTAssertEqual([domain.westEast, domain.southNorth], [40, 36])
+        XCTAssertLessThan(domain.projectionRoundTripCells, 0.01, "pyproj's XLAT/XLONG against ours")
+        XCTAssertEqual(domain.fileKind, "wrfinput")
+        XCTAssertTrue(domain.status.hasPrefix(Self.initialStatus), domain.status)
+        XCTAssertEqual(domain.frames, 1)
+        XCTAssertEqual(domain.firstTime, "2026-11-22T00:00:00Z")
+        XCTAssertNil(domain.parent, "PARENT_ID 0 as real.exe writes it for d01")
+        XCTAssertEqual(description.cycle, "none (not model output)")
+    }
+
+    func testExtractionRefusesMetEmAndWrfinputNamingWhatTheyAre() throws {
+        let cases = [(metEm, "WPS metgrid input for real.exe"), (wrfinput, "real.exe's initial conditions"),
+                     ("metgrid", "WPS metgrid input for real.exe")]
+        for (name, what) in cases {
+            let path = folder.appendingPathComponent(name).path
+            XCTAssertThrowsError(try ModelRun.read(paths: [path])) { error in
+                guard case IngestError.notModelOutput(_, let said) = error else { return XCTFail("\(name): \(error)") }
+                XCTAssertTrue(said.hasPrefix(what), "\(name): \(said)")
+                XCTAssertTrue("\(error)".contains("not model output"), "\(error)")
+            }
+        }
+    }
+
+    /// A run folder holding wrfinput_d01 and met_em beside wrfout: they are passed over with a
+    /// warning; read as a frame, the wrfinput (another grid, GRID_ID 1) would make d01 refused.
+    func testARunFolderPassesOverMetEmAndWrfinputBesideWrfout() throws {
+        let directory = try TemporaryDirectory()
+        let baseline = Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path
+        try FileManager.default.copyItem(atPath: baseline, toPath: directory.path("wrfout_d01_2026-11-22_00:00:00"))
+        try FileManager.default.copyItem(atPath: folder.appendingPathComponent(wrfinput).path, toPath: directory.path("wrfinput_d01"))
+        try FileManager.default.copyItem(atPath: folder.appendingPathComponent(metEm).path, toPath: directory.path("met_em.d01.2026-11-22_00:00:00.nc"))
+        let run = try ModelRun.read(paths: [directory.url.path])
+        let alone = try ModelRun.read(paths: [baseline])
+        XCTAssertEqual(run.domains.map(\.times), alone.domains.map(\.times))
+        let skipped = run.warnings.filter { $0.kind == .skippedFile }.map(\.message)
+        XCTAssertEqual(skipped.count, 2, "\(skipped)")
+        XCTAssertTrue(skipped.contains { $0.contains("wrfinput_d01") && $0.contains("not model output") }, "\(skipped)")
+        XCTAssertTrue(skipped.contains { $0.contains("met_em.d01") && $0.contains("not model output") }, "\(skipped)")
+    }
 }
