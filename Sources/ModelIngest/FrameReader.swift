@@ -119,6 +119,19 @@ package struct FrameReader {
             }
         }
         if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
+        // PH + PHB at every staggered level when the cloud layers want them: the sea-level
+        // pressure then takes its lowest levels from this sum instead of reading them again.
+        let wantsLayers = [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains)
+        var geopotential: (values: [Float], levels: Int)?
+        if wantsLayers, raw.hasLevels(.cloudFraction), elevation != nil,
+           var perturbation = try raw.column(.geopotentialPerturbation), let base = try raw.column(.geopotentialBase) {
+            guard base.values.count == perturbation.values.count else {
+                throw IngestError.missingMetadata(path: file.path, what: "PH and PHB of one shape (\(perturbation.levels) and \(base.levels) levels)")
+            }
+            // Summed in Float, as WRF stores the split and as the sea-level pressure sums it.
+            for index in perturbation.values.indices { perturbation.values[index] += base.values[index] }
+            geopotential = perturbation
+        }
         if wants.contains(.pressureMSL) {
             // The file's own field, else wrf-python's slp from the lowest model levels, else
             // the WMO reduction of PSFC with T2 (SeaLevelMethod; docs/VARIABLES.md).
@@ -130,7 +143,7 @@ package struct FrameReader {
             if let direct = try raw.field(.seaLevelPressure) {
                 out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
             } else if let columns = SeaLevelColumns(file: file, cells: cells) {
-                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex, keeping: kept)
+                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex, keeping: kept, geopotential: geopotential?.values)
                 // A column without a level 100 hPa above the ground (none in real output)
                 // falls back to the reduction rather than staying empty.
                 out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: fromLevels[$0].isNaN ? reduced($0) : fromLevels[$0]) }
@@ -178,15 +191,9 @@ package struct FrameReader {
             for (variable, layer) in zip(ForecastVariable.soilMoistures, layers) { out[variable] = layer }
         }
         // CLDFRA is read once for the column maximum and the three layers.
-        let wantsLayers = [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains)
         if wants.contains(.cloudCover) || wants.contains(.weatherCode) || wantsLayers, let fraction = try raw.column(.cloudFraction) {
             if wants.contains(.cloudCover) || wants.contains(.weatherCode) { out[.cloudCover] = try raw.columnMaximumCloudPercent(fraction) }
-            if wantsLayers, raw.hasLevels(.cloudFraction), let elevation,
-               var geopotential = try raw.column(.geopotentialPerturbation), let base = try raw.column(.geopotentialBase) {
-                guard base.values.count == geopotential.values.count else {
-                    throw IngestError.missingMetadata(path: file.path, what: "PH and PHB of one shape (\(geopotential.levels) and \(base.levels) levels)")
-                }
-                for index in geopotential.values.indices { geopotential.values[index] += base.values[index] }
+            if wantsLayers, let elevation, let geopotential {
                 let layers = try raw.cloudLayers(fraction: fraction.values, geopotential: geopotential.values, levels: fraction.levels, terrainHeight: elevation)
                 out[.cloudCoverLow] = layers.low
                 out[.cloudCoverMid] = layers.mid

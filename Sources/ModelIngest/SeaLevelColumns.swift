@@ -48,7 +48,9 @@ struct SeaLevelColumns {
     /// Sea-level pressure (Pa) at one frame; NaN where a cell's column has no level 100 hPa
     /// above the ground. The lowest level of each field read is left in `kept`, so that
     /// visibility, which needs the lowest level of P, PB, T and QVAPOR, does not read them again.
-    func seaLevelPressure(frame: Int, keeping kept: LowestLevels? = nil) throws -> [Float] {
+    /// `geopotential`: PH + PHB at every staggered level when the caller already read them (the
+    /// cloud layers do); its lowest levels are then used instead of reading them again.
+    func seaLevelPressure(frame: Int, keeping kept: LowestLevels? = nil, geopotential whole: [Float]? = nil) throws -> [Float] {
         let readKeeping = { (name: String, levels: Int) throws -> [Float] in
             let values = try read(name, frame: frame, levels: levels)
             kept?.fields[name] = Array(values[0..<min(self.cells, values.count)])
@@ -74,7 +76,12 @@ struct SeaLevelColumns {
         var theta = try readKeeping("T", used)
         for k in theta.indices { theta[k] += 300 }
         let vapour = try readKeeping("QVAPOR", used)
-        let geopotential = try sum("PH", "PHB", frame: frame, levels: used + 1)
+        let geopotential: [Float]
+        if let whole, whole.count >= (used + 1) * cells {
+            geopotential = Array(whole[0..<((used + 1) * cells)])
+        } else {
+            geopotential = try sum("PH", "PHB", frame: frame, levels: used + 1)
+        }
         return wrfSeaLevelPressure(pressure: pressure, potentialTemperature: theta, mixingRatio: vapour,
                                    geopotential: geopotential, levels: used, totalLevels: levels, cells: cells,
                                    searchLevels: search)
