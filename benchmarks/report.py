@@ -194,18 +194,19 @@ def main():
     np_rate = numpy["values_per_second"]
     cores = fast["activeProcessors"]
     rows = [
-        ("B1", "portable: Swift SIMD / C `-O3`, 1 thread", ratio(p1, "swift_simd", "c_reference"), 0.60, "x"),
+        # SPEC section 7: at least 90 % of the C reference built for the same target; numpy is a peer.
+        ("B1", "portable: Swift SIMD / C `-O3`, 1 thread", ratio(p1, "swift_simd", "c_reference"), 0.90, "x"),
         ("B1", "fast: Swift SIMD (`x86-64-v3`) / C `-O3 -march=native`, 1 thread",
-         ratio(f1, "swift_simd", "c_reference"), 0.60, "x"),
-        ("B1", "fast: Swift SIMD / numpy, 1 thread", figures(f1, "swift_simd")["valuesPerSecond"] / np_rate, 15, "x"),
+         ratio(f1, "swift_simd", "c_reference"), 0.90, "x"),
         ("B2", f"portable: Swift SIMD on {cores} cores (concurrentPerform) / 1 thread", ratio(p1, "swift_simd_concurrent", "swift_simd"),
          1.8, "x"),
         ("B2", f"fast: Swift SIMD on {cores} cores (concurrentPerform) / 1 thread", ratio(f1, "swift_simd_concurrent", "swift_simd"),
          1.8, "x"),
     ]
     context = [
+        ("B1 peer: fast: Swift SIMD / numpy, 1 thread", figures(f1, "swift_simd")["valuesPerSecond"] / np_rate),
         ("portable: Swift SIMD / numpy", figures(p1, "swift_simd")["valuesPerSecond"] / np_rate),
-        ("fast: C `-O3 -march=native` / numpy (the ceiling for the 15x target)",
+        ("fast: C `-O3 -march=native` / numpy",
          figures(f1, "c_reference")["valuesPerSecond"] / np_rate),
         ("fast: Swift SIMD / Swift scalar reference loop", ratio(f1, "swift_simd", "swift_scalar")),
         (f"busy-wait work on {cores} cores / 1 thread, just before B1 (what the machine gave; B2 cannot exceed it)",
@@ -248,13 +249,24 @@ def main():
     if store:
         b3, b4, b5, b6 = store["B3"], store["B4"], store["B5"], store["B6"]
         store_rows = [
-            ("B3", "point forecast from the store, 24 h x all variables, warm, p50 (1 thread)", b3["p50_us"], 20, "us", False),
-            ("B3", "same, p99", b3["p99_us"], 200, "us", False),
-            ("B3", f"same, forecasts/s on {b3['cores']} cores", b3["all_cores_per_s"], 50000, "/s", True),
-            ("B4", f"`tilecast query`, one place, 24 h, all variables, JSON, whole process, median (Foundation hello-world: {b4['hello_ms']:.1f} ms)",
+            ("B3", "point forecast from the store, 24 h x the default variables, warm, p50 (1 thread)", b3["p50_us"], 15, "us", False),
+            ("B3", "same, p99", b3["p99_us"], 40, "us", False),
+            ("B3", f"same, forecasts/s on {b3['cores']} cores", b3["all_cores_per_s"], 100000, "/s", True),
+        ]
+        if "B3_all" in store:
+            a = store["B3_all"]
+            store_rows += [
+                ("B3", f"same with every variable the store answers ({a.get('variables', '?')}), p50", a["p50_us"], 15, "us", False),
+                ("B3", "same, p99", a["p99_us"], 40, "us", False),
+                ("B3", f"same, forecasts/s on {a['cores']} cores", a["all_cores_per_s"], 100000, "/s", True),
+            ]
+        store_rows += [
+            ("B4", f"`tilecast query`, one place, 24 h, the default variables, JSON, whole process, median (Foundation hello-world: {b4['hello_ms']:.1f} ms)",
              b4["query_ms"], 20, "ms", False),
             ("B5", f"extract {b6['input_bytes'] / 1e9:.2f} GB (2 domains, 73 frames) / `nccopy -V` of the same variables ({b5['nccopy_V_s']:.2f} s)",
              b5["ratio"], 1.0, "x", False),
+            ("B5", "same / `nccopy -V` of the list plus PH and PHB (the 3-D fields the cloud layers read whole)",
+             b5.get("ratio_whole", float("nan")), 1.0, "x", False),
             ("B5", "peak memory of the extraction", (b5["peak_kB"] or 0) / 1024, 512, "MB", False),
             ("B6", "store size / input", b6["of_input"] * 100, 1, "%", False),
             ("B6", f"store size / `nccopy -k nc4 -d4 -s -V` of the same variables ({b6['nccopy_d4_s_V_bytes'] / 1e6:.1f} MB)",
@@ -274,19 +286,15 @@ def main():
     out.append("")
 
     out.append("## Reading (generated from the figures above)\n")
-    b1p, b1f, b1n = rows[0][2], rows[1][2], rows[2][2]
-    ceiling = context[1][1]
+    b1p, b1f, b1n = rows[0][2], rows[1][2], context[0][1]
+    ceiling = context[2][1]
     out.append(f"- B1 against C: the portable build runs at {b1p:.0%} of C `-O3` and the fast build at "
-               f"{b1f:.0%} of C `-O3 -march=native`; target 60 %: "
-               f"{'met by both' if min(b1p, b1f) >= 0.6 else 'missed'}.")
-    if b1n >= 15:
-        out.append(f"- B1 against numpy: the fast build is {b1n:.1f}x numpy; target 15x: met.")
-    else:
-        out.append(f"- B1 against numpy: the fast build is {b1n:.1f}x numpy; target 15x: **missed**. "
-                   f"The C kernel built with `-march=native` reaches {ceiling:.1f}x numpy in the same run, "
-                   f"so {'no kernel doing this work reaches the target on this machine' if ceiling < 15 else 'the gap is in the Swift kernel'}.")
-    b2 = min(rows[3][2], rows[4][2])
-    out.append(f"- B2: all {cores} cores give {rows[3][2]:.2f}x (portable) and {rows[4][2]:.2f}x (fast) one thread; "
+               f"{b1f:.0%} of C `-O3 -march=native`; target 90 %: "
+               f"{'met by both' if min(b1p, b1f) >= 0.9 else '**missed**'}.")
+    out.append(f"- B1's peer: the fast build is {b1n:.1f}x numpy; the C kernel built with `-march=native` is "
+               f"{ceiling:.1f}x numpy in the same run.")
+    b2 = min(rows[2][2], rows[3][2])
+    out.append(f"- B2: all {cores} cores give {rows[2][2]:.2f}x (portable) and {rows[3][2]:.2f}x (fast) one thread; "
                f"target 1.8x on 2 cores: {'met by both' if b2 >= 1.8 else '**missed** by at least one build'}.")
     weak = [(label, b["cpuScaling"]) for label, b in (("portable", portable), ("fast", fast)) if b["cpuScaling"] < 1.9]
     if weak and cores >= 2:

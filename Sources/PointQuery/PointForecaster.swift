@@ -183,14 +183,12 @@ public struct PointForecaster: Sendable {
         } else if reader.domain.reader.steps(.elevation) > 0 {
             z = Double(try reader.spatial(.elevation) { $0.first } ?? 0)
         }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         var ratio = 0.7
         return times.indices.map { k in
             guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count else { return .nan }
             let time = Double(times[k])
             let cosZenith = cos(SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) * Double.pi / 180)
-            let dayOfYear = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: time)) ?? 1
+            let dayOfYear = SolarPosition.dayOfYear(times[k])
             return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
                                                    shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
                                                    dayOfYear: dayOfYear, ratio: &ratio))
@@ -205,22 +203,27 @@ public struct PointForecaster: Sendable {
         let hasDirect = domain.reader.steps(.directRadiation) > 0
         let frames = domain.metadata.times
         let series = try c.reader.spatial(hasDirect ? .directRadiation : .shortwaveRadiation) { Array($0) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        let normal: [Double] = series.indices.map { f in
-            guard f < frames.count else { return .nan }
-            let time = Double(frames[f])
-            let zenith = SolarPosition.zenith(latitude: c.latitude, longitude: c.longitude, time: time)
-            if hasDirect { return Sunshine.directNormal(direct: Double(series[f]), zenith: zenith) }
-            let dayOfYear = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: time)) ?? 1
-            return Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: dayOfYear)
+        // A frame's DNI when first needed: a forecast's windows touch a few of the run's frames.
+        var normal = [Double?](repeating: nil, count: series.count)
+        func frameNormal(_ f: Int) -> Double {
+            if let known = normal[f] { return known }
+            let value: Double
+            if f >= frames.count {
+                value = .nan
+            } else {
+                let zenith = SolarPosition.zenith(latitude: c.latitude, longitude: c.longitude, time: Double(frames[f]))
+                value = hasDirect ? Sunshine.directNormal(direct: Double(series[f]), zenith: zenith)
+                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: SolarPosition.dayOfYear(frames[f]))
+            }
+            normal[f] = value
+            return value
         }
         return c.times.map { end in
             Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude) { time in
                 guard let bracket = domain.times.bracket(at: time), bracket.lower < normal.count else { return nil }
-                if bracket.isOnFrame { return normal[bracket.lower] }
+                if bracket.isOnFrame { return frameNormal(bracket.lower) }
                 guard bracket.upper < normal.count else { return nil }
-                return Double(bracket.lowerWeight) * normal[bracket.lower] + Double(bracket.upperWeight) * normal[bracket.upper]
+                return Double(bracket.lowerWeight) * frameNormal(bracket.lower) + Double(bracket.upperWeight) * frameNormal(bracket.upper)
             }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Meteorology
 import XCTest
 
@@ -53,5 +55,40 @@ final class DownscalingAndSunshineFormulaTests: XCTestCase {
         var asked = false
         XCTAssertEqual(Sunshine.seconds(end: noon + 12 * 3600, window: 3600, latitude: 30, longitude: 87) { _ in asked = true; return nil }, 0)
         XCTAssertFalse(asked)
+    }
+}
+
+/// The shortcuts of the sunshine count and the day of year give the answers of the plain
+/// per-minute count and of Foundation's calendar (seeded places and times).
+final class SunshineShortcutTests: XCTestCase {
+    func testWindowShortcutCountsLikeEveryMinute() {
+        var random = SeededGenerator(seed: 0x5_0a5e_2026_1123)
+        for _ in 0..<400 {
+            let latitude = Double.random(in: -89...89, using: &random), longitude = Double.random(in: -180...180, using: &random)
+            let end = Int64.random(in: 0...4_102_444_800, using: &random) / 60 * 60
+            let window: Int64 = [3600, 10_800][Int.random(in: 0...1, using: &random)]
+            // A DNI that varies with time and crosses the threshold.
+            let dni: (Int64) -> Double? = { time in 120 + 200 * sin(Double(time) / 1700) }
+            var expected: Int64 = 0, unknown = false
+            for k in 0..<(window / 60) {
+                let time = end - window + k * 60 + 30
+                guard SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(time)) < 90 else { continue }
+                guard let value = dni(time) else { unknown = true; break }
+                if value > Sunshine.threshold { expected += 60 }
+            }
+            let got = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, directNormal: dni)
+            if unknown { XCTAssertTrue(got.isNaN) } else { XCTAssertEqual(got, Float(expected), "\(latitude), \(longitude) at \(end)") }
+        }
+    }
+
+    func testDayOfYearMatchesFoundationsCalendar() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        var random = SeededGenerator(seed: 0xd0_7e_2026_1123)
+        let edges: [Int64] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 951_868_800, 4_107_542_400, -2_208_988_800, 1_709_164_800]
+        for time in edges + (0..<2000).map({ _ in Int64.random(in: -2_208_988_800...7_258_118_400, using: &random) }) {
+            let expected = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: TimeInterval(time)))
+            XCTAssertEqual(SolarPosition.dayOfYear(time), expected, "\(time)")
+        }
     }
 }
