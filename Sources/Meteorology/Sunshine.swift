@@ -67,24 +67,38 @@ public enum Sunshine {
                                directNormal: (Int64) -> Double?) -> Float {
         let samples = max(window / sampleSeconds, 1)
         let step = window / samples
-        // The sun's zenith angle changes by at most 15°/h (the Earth's rotation; the declination
-        // adds under 0.02°/h), so one zenith at the window's middle tells whether the sun is up,
-        // or down, through the whole window; only windows around sunrise and sunset need the
-        // sun at every sample. Same answers, a zenith or two per hour instead of sixty.
-        let middle = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(end) - Double(window) / 2)
-        let reach = maxZenithRate * Double(window) / 2 / 3600
-        if middle - reach >= 90 { return 0 }
-        let alwaysUp = middle + reach < 90
+        let start = end - window
+        func sampleTime(_ k: Int64) -> Int64 { start + k * step + step / 2 }
+        // The sun's zenith angle changes by at most `maxZenithRate` (the Earth's rotation; the
+        // declination adds under 0.02°/h), so one zenith at the middle of a run of samples
+        // tells whether the sun is up, or down, through the whole run; a run it cannot decide
+        // (around sunrise or sunset) is halved. The same answer as a zenith at every sample,
+        // with a few zeniths an hour instead of sixty.
         var sunny: Int64 = 0
-        for k in 0..<samples {
-            let time = end - window + k * step + step / 2
-            if !alwaysUp {
-                guard SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(time)) < 90 else { continue }
+        var unknown = false
+        func count(_ first: Int64, _ last: Int64, sunUp: Bool) {
+            for k in first..<last where !unknown {
+                if !sunUp {
+                    guard SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(sampleTime(k))) < 90 else { continue }
+                }
+                guard let dni = directNormal(sampleTime(k)), dni.isFinite else { unknown = true; return }
+                if dni > threshold { sunny += 1 }
             }
-            guard let dni = directNormal(time), dni.isFinite else { return .nan }
-            if dni > threshold { sunny += 1 }
         }
-        return Float(sunny * step)
+        func visit(_ first: Int64, _ last: Int64) {
+            guard !unknown, first < last else { return }
+            if last - first <= 2 { return count(first, last, sunUp: false) }
+            let middle = Double(sampleTime(first) + sampleTime(last - 1)) / 2
+            let zenith = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: middle)
+            let reach = maxZenithRate * (Double(sampleTime(last - 1) - sampleTime(first)) / 2) / 3600
+            if zenith - reach >= 90 { return }                                  // down throughout
+            if zenith + reach < 90 { return count(first, last, sunUp: true) }   // up throughout
+            let half = (first + last) / 2
+            visit(first, half)
+            visit(half, last)
+        }
+        visit(0, samples)
+        return unknown ? .nan : Float(sunny * step)
     }
 
     /// A bound on how fast the sun's zenith angle changes, degrees an hour: 15°/h of the Earth's
