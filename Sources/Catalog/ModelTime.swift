@@ -98,6 +98,14 @@ public enum ModelTime {
         }
     }
 
+    /// Day of the year (1...366) of a time in seconds since 1970, UTC (proleptic Gregorian),
+    /// for the sun's position in per-hour loops where Foundation's Calendar cost microseconds.
+    public static func dayOfYear(_ seconds: Int64) -> Int {
+        let days = Int(floorDivide(seconds, 86_400))
+        let (year, _, _) = civilFromDays(days)
+        return days - daysFromCivil(year: year, month: 1, day: 1) + 1
+    }
+
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

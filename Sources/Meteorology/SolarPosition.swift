@@ -37,28 +37,6 @@ public enum SolarPosition {
 
     /// The Julian century of a time (seconds since 1970 UTC).
     @inlinable
-    /// Day of the year (1...366) of a time in seconds since 1970, UTC, by the proleptic
-    /// Gregorian calendar (Hinnant's civil-from-days), without Foundation's Calendar, which
-    /// cost microseconds a call in per-hour loops.
-    public static func dayOfYear(_ seconds: Int64) -> Int {
-        let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
-        func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-            let z = days + 719_468
-            let era = (z >= 0 ? z : z - 146_096) / 146_097
-            let doe = z - era * 146_097
-            let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-            let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-            let mp = (5 * doy + 2) / 153
-            let day = doy - (153 * mp + 2) / 5 + 1
-            let month = mp < 10 ? mp + 3 : mp - 9
-            return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-        }
-        let (year, month, day) = civil(days)
-        let isLeap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let cumulative: [Int64] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
-        return Int(cumulative[Int(month - 1)] + day + (isLeap && month > 2 ? 1 : 0))
-    }
-
     public static func julianCentury(_ seconds: Double) -> Double {
         (seconds / 86_400 + 2_440_587.5 - 2_451_545) / 36_525
     }

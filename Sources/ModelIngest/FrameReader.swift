@@ -334,13 +334,19 @@ struct RawFrame {
             default: return nil
             }
         } catch { throw IngestError.unreadable(error) }
-        guard values.count == cells else {
-            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
+        try finish(&values, variable, role, expected: cells)
+        return values
+    }
+
+    /// Checks a read's size (`expected` values), converts it to the role's unit and counts its
+    /// missing values for the run's warning: the tail every read of a source shares.
+    private func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws {
+        guard values.count == expected else {
+            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(variable.shape))")
         }
         file.conversion(role).apply(&values)
         let absent = Self.countMissing(values)
         if absent > 0 { missing.add(variable.name, absent) }
-        return values
     }
 
     /// A scalar source (a variable without dimensions, or a global attribute of that name).
@@ -367,12 +373,7 @@ struct RawFrame {
         do {
             values = try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
         } catch { throw IngestError.unreadable(error) }
-        guard values.count == shape[1] * cells else {
-            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
-        }
-        file.conversion(role).apply(&values)
-        let absent = Self.countMissing(values)
-        if absent > 0 { missing.add(variable.name, absent) }
+        try finish(&values, variable, role, expected: shape[1] * cells)
         return (0..<shape[1]).map { Array(values[($0 * cells)..<(($0 + 1) * cells)]) }
     }
 
@@ -394,12 +395,7 @@ struct RawFrame {
                 }
             } catch { throw IngestError.unreadable(error) }
         }
-        guard values.count == cells else {
-            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
-        }
-        file.conversion(role).apply(&values)
-        let absent = Self.countMissing(values)
-        if absent > 0 { missing.add(variable.name, absent) }
+        try finish(&values, variable, role, expected: cells)
         return values
     }
 
@@ -436,12 +432,7 @@ struct RawFrame {
                 ? try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
                 : try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
         } catch { throw IngestError.unreadable(error) }
-        guard values.count == levels * cells else {
-            throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(shape))")
-        }
-        file.conversion(role).apply(&values)
-        let absent = Self.countMissing(values)
-        if absent > 0 { missing.add(variable.name, absent) }
+        try finish(&values, variable, role, expected: levels * cells)
         return (values, levels)
     }
 

@@ -188,7 +188,7 @@ public struct PointForecaster: Sendable {
             guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count else { return .nan }
             let time = Double(times[k])
             let cosZenith = cos(SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) * Double.pi / 180)
-            let dayOfYear = SolarPosition.dayOfYear(times[k])
+            let dayOfYear = ModelTime.dayOfYear(times[k])
             return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
                                                    shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
                                                    dayOfYear: dayOfYear, ratio: &ratio))
@@ -213,7 +213,7 @@ public struct PointForecaster: Sendable {
             } else {
                 let zenith = SolarPosition.zenith(latitude: c.latitude, longitude: c.longitude, time: Double(frames[f]))
                 value = hasDirect ? Sunshine.directNormal(direct: Double(series[f]), zenith: zenith)
-                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: SolarPosition.dayOfYear(frames[f]))
+                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: ModelTime.dayOfYear(frames[f]))
             }
             normal[f] = value
             return value

@@ -58,8 +58,8 @@ final class DownscalingAndSunshineFormulaTests: XCTestCase {
     }
 }
 
-/// The shortcuts of the sunshine count and the day of year give the answers of the plain
-/// per-minute count and of Foundation's calendar (seeded places and times).
+/// The shortcut of the sunshine count gives the answers of the plain per-minute count
+/// (seeded places and times).
 final class SunshineShortcutTests: XCTestCase {
     func testWindowShortcutCountsLikeEveryMinute() {
         var random = SeededGenerator(seed: 0x5_0a5e_2026_1123)
@@ -78,17 +78,6 @@ final class SunshineShortcutTests: XCTestCase {
             }
             let got = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, directNormal: dni)
             if unknown { XCTAssertTrue(got.isNaN) } else { XCTAssertEqual(got, Float(expected), "\(latitude), \(longitude) at \(end)") }
-        }
-    }
-
-    func testDayOfYearMatchesFoundationsCalendar() {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
-        var random = SeededGenerator(seed: 0xd0_7e_2026_1123)
-        let edges: [Int64] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 951_868_800, 4_107_542_400, -2_208_988_800, 1_709_164_800]
-        for time in edges + (0..<2000).map({ _ in Int64.random(in: -2_208_988_800...7_258_118_400, using: &random) }) {
-            let expected = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: TimeInterval(time)))
-            XCTAssertEqual(SolarPosition.dayOfYear(time), expected, "\(time)")
         }
     }
 }
