@@ -68,8 +68,22 @@ public struct TimeInterpolation: Sendable {
         if frameTimes[lo] == time {
             return TimeBracket(lower: lo, upper: lo, lowerWeight: 1, upperWeight: 0)
         }
-        // Here frameTimes[lo] < time < frameTimes[lo + 1]. The differences are taken as
-        // unsigned bit patterns: they are non-negative but may not fit Int64 for extreme inputs.
+        return between(lo, time)
+    }
+
+    /// `bracket(at:)` with a guess of the lower frame (the last answer, when times are visited
+    /// in order, as the sunshine count's minutes are): a right guess skips the search.
+    public func bracket(at time: Int64, near guess: Int) -> TimeBracket? {
+        if guess >= 0, guess + 1 < frameTimes.count, frameTimes[guess] < time, time < frameTimes[guess + 1] {
+            return between(guess, time)
+        }
+        return bracket(at: time)
+    }
+
+    /// The bracket of a time strictly between frames `lo` and `lo + 1`.
+    private func between(_ lo: Int, _ time: Int64) -> TimeBracket {
+        // The differences are taken as unsigned bit patterns: they are non-negative but may
+        // not fit Int64 for extreme inputs.
         let span = UInt64(bitPattern: frameTimes[lo + 1] &- frameTimes[lo])
         let into = UInt64(bitPattern: time &- frameTimes[lo])
         let w = Double(into) / Double(span)

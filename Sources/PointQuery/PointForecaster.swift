@@ -218,9 +218,11 @@ public struct PointForecaster: Sendable {
             normal[f] = value
             return value
         }
+        var guess = 0   // the minutes come in order: the last bracket is the next one's guess
         return c.times.map { end in
             Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude) { time in
-                guard let bracket = domain.times.bracket(at: time), bracket.lower < normal.count else { return nil }
+                guard let bracket = domain.times.bracket(at: time, near: guess), bracket.lower < normal.count else { return nil }
+                guess = bracket.lower
                 if bracket.isOnFrame { return frameNormal(bracket.lower) }
                 guard bracket.upper < normal.count else { return nil }
                 return Double(bracket.lowerWeight) * frameNormal(bracket.lower) + Double(bracket.upperWeight) * frameNormal(bracket.upper)

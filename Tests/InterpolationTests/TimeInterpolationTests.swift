@@ -49,6 +49,28 @@ final class TimeInterpolationTests: XCTestCase {
         XCTAssertNil(one.bracket(at: 43))
     }
 
+    /// A bracket found from a guess is the searched bracket, whatever the guess (right, wrong,
+    /// out of range), on irregular frames, at seeded times inside, on and outside the run.
+    func testBracketFromAGuessEqualsTheSearchedOne() throws {
+        var rng = SeededGenerator(seed: testSeed(0x5EED_0B4A))
+        for _ in 0..<50 {
+            var times: [Int64] = [Int64.random(in: 1_700_000_000...1_800_000_000, using: &rng)]
+            for _ in 0..<Int.random(in: 0...80, using: &rng) {
+                times.append(times[times.count - 1] + Int64.random(in: 1...21_600, using: &rng))
+            }
+            let axis = try TimeInterpolation(frameTimes: times)
+            for _ in 0..<200 {
+                let time = Bool.random(using: &rng) ? times[Int.random(in: 0..<times.count, using: &rng)]
+                    : Int64.random(in: (times[0] - 7200)...(times[times.count - 1] + 7200), using: &rng)
+                let guess = Int.random(in: -2...(times.count + 1), using: &rng)
+                XCTAssertEqual(axis.bracket(at: time, near: guess), axis.bracket(at: time), "time \(time), guess \(guess)")
+                if let right = axis.bracket(at: time) {
+                    XCTAssertEqual(axis.bracket(at: time, near: right.lower), right)
+                }
+            }
+        }
+    }
+
     /// On a frame, a NaN in the neighbouring frames does not leak in; between a finite and
     /// a NaN frame the answer is NaN (missing), outside the run it is NaN too.
     func testOnFrameNaNNeighboursDoNotLeakAndOutsideIsNaN() throws {
