@@ -57,8 +57,11 @@ public enum SolarPosition {
     /// 1 while the sun's centre is above the sunrise/sunset line (zenith below 90.833°), else 0.
     @inlinable
     public static func isDay(latitude: Double, longitude: Double, time: Double) -> Float {
-        zenith(latitude: latitude, longitude: longitude, time: time) < horizonZenith ? 1 : 0
+        isDay(zenith: zenith(latitude: latitude, longitude: longitude, time: time))
     }
+
+    /// `isDay` from a zenith angle already computed (degrees).
+    public static func isDay(zenith: Double) -> Float { zenith < horizonZenith ? 1 : 0 }
 
     /// What the sun does on one UTC-anchored solar day.
     public enum Day: Equatable, Sendable {

@@ -57,7 +57,8 @@ public struct PointForecaster: Sendable {
                     downscaling = Downscale(model: Double(model), target: target)
                 }
                 let context = Context(reader: reader, plan: plan, units: request.units, times: times, latitude: latitude,
-                                      longitude: longitude, window: request.accumulationWindow, downscaling: downscaling)
+                                      longitude: longitude, window: request.accumulationWindow, downscaling: downscaling,
+                                      modelElevation: elevation)
                 let values = try Self.values(variables, context)
                 return (values, elevation)
             }
@@ -85,6 +86,8 @@ public struct PointForecaster: Sendable {
         /// Amounts and sunshine are over this many seconds ending at each time.
         let window: Int64
         let downscaling: Downscale?
+        /// The model terrain at the place (read once per forecast), nil without HGT.
+        let modelElevation: Float?
 
         /// The variable's series at the times, in °C / the store's units before `units`.
         func atTimes(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
@@ -125,6 +128,14 @@ public struct PointForecaster: Sendable {
         var values: [OutputVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
         var windCache: (u: [Float], v: [Float])?
+        // The sun's zenith at the times, for is_day and ET0 alike (computed once, when asked).
+        var zenithCache: [Double]?
+        func zeniths() -> [Double] {
+            if let known = zenithCache { return known }
+            let computed = times.map { SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double($0)) }
+            zenithCache = computed
+            return computed
+        }
         for variable in variables {
             switch variable {
             case .windSpeed10m, .windDirection10m, .windU10m, .windV10m:
@@ -145,11 +156,11 @@ public struct PointForecaster: Sendable {
             case .precipitation, .snowfall, .rain, .showers:
                 values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, variable) }
             case .isDay:
-                values[variable] = times.map { SolarPosition.isDay(latitude: latitude, longitude: longitude, time: Double($0)) }
+                values[variable] = zeniths().map(SolarPosition.isDay(zenith:))
             case .weatherCode:
                 values[variable] = try reader.nearest(.weatherCode) { plan.intervalValues($0) }
             case .et0FaoEvapotranspiration:
-                values[variable] = try Self.referenceEvapotranspiration(c).map { units.convert($0, variable) }
+                values[variable] = try Self.referenceEvapotranspiration(c, zeniths: zeniths()).map { units.convert($0, variable) }
             case .sunshineDuration:
                 values[variable] = try Self.sunshineDuration(c)
             case .surfacePressure where c.downscaling != nil:
@@ -169,25 +180,19 @@ public struct PointForecaster: Sendable {
     /// clear-sky radiation uses the model terrain height (0 m when the store has none). With a
     /// requested elevation, its inputs are the moved ones and the elevation the requested one
     /// (Open-Meteo computes ET0 from its moved temperature at the target elevation).
-    static func referenceEvapotranspiration(_ c: Context) throws(QueryError) -> [Float] {
-        let (reader, times, latitude, longitude) = (c.reader, c.times, c.latitude, c.longitude)
+    static func referenceEvapotranspiration(_ c: Context, zeniths: [Double]) throws(QueryError) -> [Float] {
+        let times = c.times
         let shift = c.downscaling?.shift ?? 0
         let t0 = try c.atTimes(.temperature2m)
         let t = t0.map { $0 + shift }, td = try c.atTimes(.dewPoint2m).map { $0 + shift }
         let u = try c.atTimes(.windU10m), v = try c.atTimes(.windV10m)
         let sw = try c.atTimes(.shortwaveRadiation), p0 = try c.atTimes(.surfacePressure)
         let p = c.downscaling.map { $0.surfacePressure(p0, temperature: t0) } ?? p0
-        var z = 0.0
-        if let target = c.downscaling?.target {
-            z = target
-        } else if reader.domain.reader.steps(.elevation) > 0 {
-            z = Double(try reader.spatial(.elevation) { $0.first } ?? 0)
-        }
+        let z = c.downscaling?.target ?? Double(c.modelElevation ?? 0)
         var ratio = 0.7
         return times.indices.map { k in
-            guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count else { return .nan }
-            let time = Double(times[k])
-            let cosZenith = cos(SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) * Double.pi / 180)
+            guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count, k < zeniths.count else { return .nan }
+            let cosZenith = cos(zeniths[k] * Double.pi / 180)
             let dayOfYear = ModelTime.dayOfYear(times[k])
             return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
                                                    shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,

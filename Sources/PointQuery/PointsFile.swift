@@ -126,6 +126,11 @@ public enum PointsFile {
         // Character by Character and trimming with Foundation was most of reading 100k places.
         var line = line
         if let fields = line.withUTF8({ bytes in bytes.allSatisfy({ $0 < 0x80 }) ? splitASCII(bytes) : nil }) { return fields }
+        return splitCharacters(line)
+    }
+
+    /// The general splitter, Character by Character (any UTF-8); `splitASCII` follows its rules.
+    static func splitCharacters(_ line: Substring) -> [String] {
         var fields: [String] = []
         var current = ""
         var quoted = false

@@ -256,8 +256,7 @@ enum OpenMeteoFlatBuffers {
                         printed(OpenMeteoRenderer.dailyValue(series[d], field, units, dayStart: d < times.dayStarts.count ? times.dayStarts[d] : 0,
                                                              timeZone: parameters.timeZone, timeFormat: parameters.timeFormat))
                     }
-                    let unitCode = dailyCode(field) == 7 ? 36 : unit(OpenMeteoRenderer.dailyUnit(field, units))
-                    return variableTable(field.variable, code: dailyCode(field), unit: UInt8(unitCode), values: .object { $0.floats(values) },
+                    return variableTable(field.variable, code: dailyCode(field), unit: unit(OpenMeteoRenderer.dailyUnit(field, units)), values: .object { $0.floats(values) },
                                          aggregation: aggregation(field))
                 }
                 root[10] = .object { w in w.table([.i64(first), .i64(last + 86400), .i32(86400), .object { $0.tables(variables) }]) }

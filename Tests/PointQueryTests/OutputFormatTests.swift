@@ -145,25 +145,13 @@ final class OutputFormatTests: XCTestCase {
             XCTAssertEqual(PointsFile.splitLines(text), text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline), text.debugDescription)
         }
         for line in [" 38.5 ,\t-9.1 ", "\"Lisbon, PT\",38.7,-9.1", "a,,b,", "\t", ""] {
-            let reference = line.split(separator: ",", omittingEmptySubsequences: false).isEmpty ? [""] : Self.referenceFields(line)
+            let reference = line.split(separator: ",", omittingEmptySubsequences: false).isEmpty ? [""] : PointsFile.splitCharacters(Substring(line))
             XCTAssertEqual(PointsFile.split(Substring(line)), reference, line.debugDescription)
             XCTAssertEqual(PointsFile.isBlank(Substring(line)), line.trimmingCharacters(in: .whitespaces).isEmpty, line.debugDescription)
         }
         for value in [9.0, 3.0, 1.0, 27.0, 0.0, 3.3333333, 0.5, 12_000.0, 123_456.0, -0.0, -3.0, 1e-7] {
             XCTAssertEqual(ForecastRenderer.shortest(value), String(format: "%g", value), "\(value)")
         }
-    }
-
-    /// CSV fields as the Character-by-Character splitter made them.
-    private static func referenceFields(_ line: String) -> [String] {
-        var fields: [String] = [], current = "", quoted = false
-        for character in line {
-            if character == "\"" { quoted.toggle(); continue }
-            if character == "," && !quoted { fields.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
-            current.append(character)
-        }
-        fields.append(current.trimmingCharacters(in: .whitespaces))
-        return fields
     }
 
     /// Variables are hashed and ordered by their place in the catalog, without building it.
