@@ -88,21 +88,26 @@ private func columnMaximum(
 ///
 /// - Parameters:
 ///   - cloudFraction: CLDFRA per mass level (0-1), bottom first, each a field of cells.
-///   - geopotential: PH + PHB per staggered level (one more than the mass levels), m²/s².
+///   - geopotential: PH + PHB per staggered level, m²/s²: `heightLevels + 1` of them at least.
 ///   - levelCount: the number of mass levels.
+///   - heightLevels: the mass levels whose height is computed; every level from this one up
+///     counts as high without its height. nil (all levels) unless `lowestHighLevel` found
+///     this level high in every cell: geopotential grows upwards in WRF's coordinate, so the
+///     levels above it are high too, and their PH and PHB need not be read.
 ///   - terrainHeight: HGT per cell, m.
 /// - Returns: low, mid and high cover in % (0-100); NaN where an input is NaN.
 ///
-/// The fields are flat, as the extraction reads them: `levelCount` mass levels of CLDFRA and
-/// `levelCount + 1` staggered levels of PH + PHB, level slowest.
+/// The fields are flat, as the extraction reads them, level slowest.
 ///
 /// - Throws: `MeteorologyError.fieldLengthMismatch` when the fields do not hold that many levels.
-public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], levelCount levels: Int, terrainHeight: [Float]) throws(MeteorologyError)
+public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], levelCount levels: Int, heightLevels: Int? = nil,
+                             terrainHeight: [Float]) throws(MeteorologyError)
     -> (low: [Float], mid: [Float], high: [Float]) {
     let cells = terrainHeight.count
     try validateColumns(count: cloudFraction.count, levelCount: levels, cellCount: cells)
-    if geopotential.count != (levels + 1) * cells {
-        throw .fieldLengthMismatch(argument: "geopotential", expected: (levels + 1) * cells, actual: geopotential.count)
+    let withHeight = min(max(heightLevels ?? levels, 0), levels)
+    if geopotential.count < (withHeight + 1) * cells || (heightLevels == nil && geopotential.count != (levels + 1) * cells) {
+        throw .fieldLengthMismatch(argument: "geopotential", expected: (withHeight + 1) * cells, actual: geopotential.count)
     }
     // low, mid and high side by side in one buffer, so one pointer serves all three.
     var layers = [Float](repeating: 0, count: 3 * cells)
@@ -114,21 +119,34 @@ public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], leve
                           let g = geopotential.baseAddress, let z = terrain.baseAddress else { return }
                     let mid = low + cells, high = mid + cells
                     for k in 0..<levels {
-                        // Row pointers and selects, no index arithmetic or branches in the
-                        // loop, so it vectorizes (it was a tenth of an extraction).
-                        let below = g + k * cells, above = below + cells, level = f + k * cells
-                        for cell in 0..<cells {
-                            let height = (below[cell] + above[cell]) / 2 / 9.81 - z[cell]
-                            let raw = level[cell]
-                            let value = raw != raw || height != height ? Float.nan : min(max(raw, 0), 1) * 100
-                            // NaN wins: an unknown level makes its layer unknown (a NaN height
-                            // counts as high). `x != x` is the NaN test: `isNaN` compiles to
-                            // bit tests and branches that keep the loop scalar.
-                            let isLow = height < 2000, isMid = !isLow && height < 6000, isHigh = !(height < 6000)
-                            let l = low[cell], m = mid[cell], h = high[cell]
-                            low[cell] = isLow ? (l != l || value != value ? .nan : max(l, value)) : l
-                            mid[cell] = isMid ? (m != m || value != value ? .nan : max(m, value)) : m
-                            high[cell] = isHigh ? (h != h || value != value ? .nan : max(h, value)) : h
+                        let level = f + k * cells
+                        let below = g + k * cells, above = below + cells
+                        let withHeightHere = k < withHeight
+                        // Eight cells at a time in explicit SIMD: the scalar loop stayed scalar
+                        // (its NaN tests became branches) and was a tenth of an extraction. The
+                        // same operations per lane as the scalar tail, so the same bits.
+                        var cell = 0
+                        while cell + 8 <= cells {
+                            let value: SIMD8<Float>
+                            if withHeightHere {
+                                let height = (load(below + cell) + load(above + cell)) / 2 / 9.81 - load(z + cell)
+                                value = percent(load(level + cell), height: height)
+                                let isLow = height .< 2000, below6km = height .< 6000
+                                store(raise(load(low + cell), value, where: isLow), low + cell)
+                                store(raise(load(mid + cell), value, where: .!isLow .& below6km), mid + cell)
+                                store(raise(load(high + cell), value, where: .!below6km), high + cell)
+                            } else {
+                                value = percent(load(level + cell), height: SIMD8(repeating: 0))
+                                store(raise(load(high + cell), value, where: SIMD8<Float>(repeating: 0) .== SIMD8(repeating: 0)), high + cell)
+                            }
+                            cell += 8
+                        }
+                        while cell < cells {
+                            // A NaN height counts as high (`!(h < 6000)`).
+                            let height = withHeightHere ? (below[cell] + above[cell]) / 2 / 9.81 - z[cell] : 6000
+                            let value = percent(level[cell], height: height)
+                            if height < 2000 { low[cell] = raise(low[cell], value) } else if height < 6000 { mid[cell] = raise(mid[cell], value) } else { high[cell] = raise(high[cell], value) }
+                            cell += 1
                         }
                     }
                 }
@@ -136,4 +154,66 @@ public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], leve
         }
     }
     return (Array(layers[0..<cells]), Array(layers[cells..<(2 * cells)]), Array(layers[(2 * cells)...]))
+}
+
+/// The lowest mass level whose height above ground (as `cloudCoverLayers` computes it) is at
+/// least 6 km in every cell, among the levels `staggeredLevels` of geopotential give heights
+/// to (one fewer); nil when no such level is among them or a height is NaN on the way.
+public func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrainHeight: [Float]) -> Int? {
+    let cells = terrainHeight.count
+    guard cells > 0, staggeredLevels >= 2, geopotential.count >= staggeredLevels * cells else { return nil }
+    for k in 0..<(staggeredLevels - 1) {
+        var allHigh = true
+        for cell in 0..<cells {
+            let height = (geopotential[k * cells + cell] + geopotential[(k + 1) * cells + cell]) / 2 / 9.81 - terrainHeight[cell]
+            if !(height >= 6000) { allHigh = false; break }
+        }
+        if allHigh { return k }
+    }
+    return nil
+}
+
+// The per-value steps of `cloudCoverLayers`, in scalar and SIMD form with the same
+// operations: Swift's `max(x, y)` is `y >= x ? y : x` and `min(x, y)` is `y < x ? y : x`, and
+// the SIMD forms spell those selects out with vector operands only (the scalar-operand
+// `replacing` did not vectorize). `x != x` is the NaN test.
+
+/// CLDFRA in %, clamped to 0-100; NaN when it or the level's height is NaN.
+@inline(__always) private func percent(_ raw: Float, height: Float) -> Float {
+    raw != raw || height != height ? .nan : min(max(raw, 0), 1) * 100
+}
+
+@inline(__always) private func percent(_ raw: SIMD8<Float>, height: SIMD8<Float>) -> SIMD8<Float> {
+    let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
+    var clamped = select(zero .>= raw, zero, raw)
+    clamped = select(one .< clamped, one, clamped)
+    return select((raw .!= raw) .| (height .!= height), SIMD8(repeating: .nan), clamped * 100)
+}
+
+/// A layer's cover raised to a level's value; NaN wins (an unknown level makes its layer unknown).
+@inline(__always) private func raise(_ layer: Float, _ value: Float) -> Float {
+    layer != layer || value != value ? .nan : max(layer, value)
+}
+
+/// `raise` in the lanes of `inLayer`; the other lanes keep `layer`.
+@inline(__always) private func raise(_ layer: SIMD8<Float>, _ value: SIMD8<Float>, where inLayer: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
+    let raised = select((layer .!= layer) .| (value .!= value), SIMD8(repeating: .nan), select(value .>= layer, value, layer))
+    return select(inLayer, raised, layer)
+}
+
+/// `mask ? a : b` lane by lane.
+@inline(__always) private func select(_ mask: SIMDMask<SIMD8<Int32>>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    b.replacing(with: a, where: mask)
+}
+
+@inline(__always) private func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always) private func load(_ pointer: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+    UnsafeRawPointer(pointer).loadUnaligned(as: SIMD8<Float>.self)
+}
+
+@inline(__always) private func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(pointer).storeBytes(of: value, as: SIMD8<Float>.self)
 }

@@ -34,6 +34,11 @@ package struct FrameReader {
     private var frozen: Deaccumulator?
     private var showers: Deaccumulator?
     private var previousTime: Int64?
+    /// Staggered levels of PH + PHB the cloud layers read first: the previous frame's need
+    /// and a level of margin (nil: the whole column).
+    private var layerGeopotentialLevels: Int?
+    /// Levels of P and PB the sea-level pressure reads first (`SeaLevelColumns`).
+    private var seaLevelSearchLevels: Int?
     /// Resets and unknown cells met while de-accumulating, for the run's warnings.
     package private(set) var accumulationReport = DeaccumulationReport()
     /// Missing values (fill values, NaN) met in the raw fields, per source variable name:
@@ -119,18 +124,30 @@ package struct FrameReader {
             }
         }
         if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
-        // PH + PHB at every staggered level when the cloud layers want them: the sea-level
-        // pressure then takes its lowest levels from this sum instead of reading them again.
+        // PH + PHB when the cloud layers want them, up to the lowest level that is above 6 km
+        // in every cell (the levels above it are high whatever their height, so their PH and
+        // PHB are not read): the previous frame's need plus a level is read first, the whole
+        // column only when that falls short. The sea-level pressure takes its lowest levels
+        // from this sum instead of reading them again.
         let wantsLayers = [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains)
-        var geopotential: (values: [Float], levels: Int)?
-        if wantsLayers, raw.hasLevels(.cloudFraction), elevation != nil,
-           var perturbation = try raw.column(.geopotentialPerturbation), let base = try raw.column(.geopotentialBase) {
-            guard base.values.count == perturbation.values.count else {
-                throw IngestError.missingMetadata(path: file.path, what: "PH and PHB of one shape (\(perturbation.levels) and \(base.levels) levels)")
+        var geopotential: (values: [Float], heightLevels: Int?)?
+        if wantsLayers, let elevation, let mass = raw.levelCount(.cloudFraction), let staggered = raw.levelCount(.geopotentialPerturbation) {
+            // A file whose PH is not on CLDFRA's staggered levels is read whole and refused
+            // by `cloudCoverLayers`, as before the bound.
+            var read = staggered == mass + 1 ? min(staggered, layerGeopotentialLevels ?? staggered) : staggered
+            var sum = try raw.geopotential(lowest: read)
+            var highFrom = sum.flatMap { lowestHighLevel(geopotential: $0, staggeredLevels: read, terrainHeight: elevation) }
+            if highFrom == nil, read < staggered {
+                read = staggered
+                sum = try raw.geopotential(lowest: read)
+                highFrom = sum.flatMap { lowestHighLevel(geopotential: $0, staggeredLevels: read, terrainHeight: elevation) }
             }
-            // Summed in Float, as WRF stores the split and as the sea-level pressure sums it.
-            for index in perturbation.values.indices { perturbation.values[index] += base.values[index] }
-            geopotential = perturbation
+            if let sum {
+                // Heights of the mass levels below `highFrom` need its staggered levels 0...highFrom;
+                // finding it took one more. Next frame: those and one level of margin.
+                layerGeopotentialLevels = highFrom.map { $0 + 3 }
+                geopotential = (sum, highFrom)
+            }
         }
         if wants.contains(.pressureMSL) {
             // The file's own field, else wrf-python's slp from the lowest model levels, else
@@ -143,7 +160,8 @@ package struct FrameReader {
             if let direct = try raw.field(.seaLevelPressure) {
                 out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
             } else if let columns = SeaLevelColumns(file: file, cells: cells) {
-                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex, keeping: kept, geopotential: geopotential?.values)
+                let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex, keeping: kept, geopotential: geopotential?.values,
+                                                              searchLevels: &seaLevelSearchLevels)
                 // A column without a level 100 hPa above the ground (none in real output)
                 // falls back to the reduction rather than staying empty.
                 out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: fromLevels[$0].isNaN ? reduced($0) : fromLevels[$0]) }
@@ -194,7 +212,8 @@ package struct FrameReader {
         if wants.contains(.cloudCover) || wants.contains(.weatherCode) || wantsLayers, let fraction = try raw.column(.cloudFraction) {
             if wants.contains(.cloudCover) || wants.contains(.weatherCode) { out[.cloudCover] = try raw.columnMaximumCloudPercent(fraction) }
             if wantsLayers, let elevation, let geopotential {
-                let layers = try raw.cloudLayers(fraction: fraction.values, geopotential: geopotential.values, levels: fraction.levels, terrainHeight: elevation)
+                let layers = try raw.cloudLayers(fraction: fraction.values, geopotential: geopotential.values, levels: fraction.levels,
+                                                 heightLevels: geopotential.heightLevels, terrainHeight: elevation)
                 out[.cloudCoverLow] = layers.low
                 out[.cloudCoverMid] = layers.mid
                 out[.cloudCoverHigh] = layers.high
@@ -420,20 +439,39 @@ struct RawFrame {
     func hasLevels(_ role: SourceRole) -> Bool { file.variable(role)?.shape.count == 4 }
 
     /// Every level of a field at this frame in one flat array, level slowest, or nil without
-    /// it; a field with one level per time (time, south_north, west_east) is one level.
-    func column(_ role: SourceRole) throws -> (values: [Float], levels: Int)? {
+    /// it; a field with one level per time (time, south_north, west_east) is one level. With
+    /// `lowest`, only that many of its lowest levels (a hyperslab: the rest is not read).
+    func column(_ role: SourceRole, lowest: Int? = nil) throws -> (values: [Float], levels: Int)? {
         guard let variable = file.variable(role) else { return nil }
         let shape = variable.shape
         guard shape.count == 4 || shape.count == 3 else { return nil }
-        let levels = shape.count == 4 ? shape[1] : 1
+        let levels = shape.count == 4 ? min(shape[1], max(lowest ?? shape[1], 1)) : 1
         var values: [Float]
         do {
             values = shape.count == 4
-                ? try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
+                ? try variable.readFloats(start: [frame, 0, 0, 0], count: [1, levels, shape[2], shape[3]])
                 : try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
         } catch { throw IngestError.unreadable(error) }
         try finish(&values, variable, role, expected: levels * cells)
         return (values, levels)
+    }
+
+    /// The number of levels of a (time, level, south_north, west_east) source; nil otherwise.
+    func levelCount(_ role: SourceRole) -> Int? {
+        guard let shape = file.variable(role)?.shape, shape.count == 4 else { return nil }
+        return shape[1]
+    }
+
+    /// PH + PHB on the lowest `levels` staggered levels, summed in Float as WRF stores the
+    /// split and as the sea-level pressure sums it; nil without either.
+    func geopotential(lowest levels: Int) throws -> [Float]? {
+        guard var perturbation = try column(.geopotentialPerturbation, lowest: levels),
+              let base = try column(.geopotentialBase, lowest: levels) else { return nil }
+        guard base.values.count == perturbation.values.count else {
+            throw IngestError.missingMetadata(path: file.path, what: "PH and PHB of one shape (\(perturbation.levels) and \(base.levels) levels)")
+        }
+        for index in perturbation.values.indices { perturbation.values[index] += base.values[index] }
+        return perturbation.values
     }
 
     /// Column maximum of CLDFRA in % from its column (`column(.cloudFraction)`).
@@ -445,11 +483,13 @@ struct RawFrame {
         }
     }
 
-    /// Low, mid and high cloud cover from flat CLDFRA and PH + PHB columns.
-    func cloudLayers(fraction: [Float], geopotential: [Float], levels: Int, terrainHeight: [Float]) throws
+    /// Low, mid and high cloud cover from flat CLDFRA and PH + PHB columns; mass levels from
+    /// `heightLevels` up are high (see `cloudCoverLayers`).
+    func cloudLayers(fraction: [Float], geopotential: [Float], levels: Int, heightLevels: Int?, terrainHeight: [Float]) throws
         -> (low: [Float], mid: [Float], high: [Float]) {
         do {
-            return try cloudCoverLayers(cloudFraction: fraction, geopotential: geopotential, levelCount: levels, terrainHeight: terrainHeight)
+            return try cloudCoverLayers(cloudFraction: fraction, geopotential: geopotential, levelCount: levels,
+                                        heightLevels: heightLevels, terrainHeight: terrainHeight)
         } catch {
             throw IngestError.missingMetadata(path: file.path, what: "cloud fraction and geopotential on the mass grid: \(error)")
         }

@@ -12,8 +12,8 @@ package enum SeaLevelMethod: String, Sendable {
 }
 
 /// Reads the few lowest model levels a WRF file needs for wrf-python's sea-level pressure,
-/// with hyperslabs: P and PB up to the level 100 hPa above the ground (16 levels first,
-/// the whole column only if some cell needs more), then T, QVAPOR, PH and PHB only up to the
+/// with hyperslabs: P and PB up to the level 100 hPa above the ground (16 levels first, then
+/// the previous frame's need and two levels; the whole column only if some cell needs more), then T, QVAPOR, PH and PHB only up to the
 /// highest level any cell uses. WRF names, since P + PB, T + 300 and PH + PHB are WRF's own
 /// split of its state; MM5 files never have them.
 struct SeaLevelColumns {
@@ -50,7 +50,11 @@ struct SeaLevelColumns {
     /// visibility, which needs the lowest level of P, PB, T and QVAPOR, does not read them again.
     /// `geopotential`: PH + PHB at every staggered level when the caller already read them (the
     /// cloud layers do); its lowest levels are then used instead of reading them again.
-    func seaLevelPressure(frame: Int, keeping kept: LowestLevels? = nil, geopotential whole: [Float]? = nil) throws -> [Float] {
+    /// `searchLevels`: the levels of P and PB to read first (nil: `firstSearchLevels`); left at
+    /// enough levels for this frame's deepest search level and one deeper, the next frame's
+    /// first guess (nil when a column had none).
+    func seaLevelPressure(frame: Int, keeping kept: LowestLevels? = nil, geopotential whole: [Float]? = nil,
+                          searchLevels hint: inout Int?) throws -> [Float] {
         let readKeeping = { (name: String, levels: Int) throws -> [Float] in
             let values = try read(name, frame: frame, levels: levels)
             kept?.fields[name] = Array(values[0..<min(self.cells, values.count)])
@@ -63,7 +67,7 @@ struct SeaLevelColumns {
             return total
         }
         // Perturbation plus base state (P + PB, PH + PHB), summed in Float as WRF stores them.
-        var searched = min(Self.firstSearchLevels, levels)
+        var searched = min(max(hint ?? Self.firstSearchLevels, 1), levels)
         var pressure = try sum("P", "PB", frame: frame, levels: searched)
         var search = wrfSeaLevelSearchLevels(pressure: pressure, levels: searched, cells: cells)
         if search.contains(-1) && searched < levels {
@@ -71,6 +75,8 @@ struct SeaLevelColumns {
             pressure = try sum("P", "PB", frame: frame, levels: searched)
             search = wrfSeaLevelSearchLevels(pressure: pressure, levels: searched, cells: cells)
         }
+        // Level k is found with levels 0...k read; one more for a deepening column.
+        hint = search.contains(-1) ? nil : (search.max() ?? 0) + 2
         let upper = search.filter { $0 >= 0 }.map { wrfSeaLevelUpperLevel(searchLevel: $0, totalLevels: levels) }.max() ?? 0
         let used = upper + 1
         var theta = try readKeeping("T", used)
