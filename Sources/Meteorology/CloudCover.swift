@@ -120,25 +120,25 @@ public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], leve
                     let mid = low + cells, high = mid + cells
                     for k in 0..<levels {
                         let level = f + k * cells
-                        let below = g + k * cells, above = below + cells
+                        // Levels from `withHeight` up have no geopotential read: high, without a height.
                         let withHeightHere = k < withHeight
+                        let below = g + min(k, withHeight) * cells, above = below + cells
                         // Eight cells at a time in explicit SIMD: the scalar loop stayed scalar
                         // (its NaN tests became branches) and was a tenth of an extraction. The
                         // same operations per lane as the scalar tail, so the same bits.
                         var cell = 0
                         while cell + 8 <= cells {
-                            let value: SIMD8<Float>
-                            if withHeightHere {
-                                let height = (load(below + cell) + load(above + cell)) / 2 / 9.81 - load(z + cell)
-                                value = percent(load(level + cell), height: height)
-                                let isLow = height .< 2000, below6km = height .< 6000
-                                store(raise(load(low + cell), value, where: isLow), low + cell)
-                                store(raise(load(mid + cell), value, where: .!isLow .& below6km), mid + cell)
-                                store(raise(load(high + cell), value, where: .!below6km), high + cell)
-                            } else {
-                                value = percent(load(level + cell), height: SIMD8(repeating: 0))
-                                store(raise(load(high + cell), value, where: SIMD8<Float>(repeating: 0) .== SIMD8(repeating: 0)), high + cell)
-                            }
+                            let height = withHeightHere
+                                ? (load(below + cell) + load(above + cell)) / 2 / 9.81 - load(z + cell) : SIMD8(repeating: 6000)
+                            let (value, unknown) = percent(load(level + cell), height: height)
+                            let isLow = height .< 2000, below6km = height .< 6000
+                            var l = load(low + cell), m = load(mid + cell), h = load(high + cell)
+                            l.replace(with: raised(l, value, unknown), where: isLow)
+                            m.replace(with: raised(m, value, unknown), where: .!isLow .& below6km)
+                            h.replace(with: raised(h, value, unknown), where: .!below6km)
+                            store(l, low + cell)
+                            store(m, mid + cell)
+                            store(h, high + cell)
                             cell += 8
                         }
                         while cell < cells {
@@ -176,18 +176,22 @@ public func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrain
 // The per-value steps of `cloudCoverLayers`, in scalar and SIMD form with the same
 // operations: Swift's `max(x, y)` is `y >= x ? y : x` and `min(x, y)` is `y < x ? y : x`, and
 // the SIMD forms spell those selects out with vector operands only (the scalar-operand
-// `replacing` did not vectorize). `x != x` is the NaN test.
+// `replacing` was not vectorized). `x != x` is the NaN test.
 
 /// CLDFRA in %, clamped to 0-100; NaN when it or the level's height is NaN.
 @inline(__always) private func percent(_ raw: Float, height: Float) -> Float {
     raw != raw || height != height ? .nan : min(max(raw, 0), 1) * 100
 }
 
-@inline(__always) private func percent(_ raw: SIMD8<Float>, height: SIMD8<Float>) -> SIMD8<Float> {
+/// `percent` of eight cells, and the lanes where it is NaN.
+@inline(__always) private func percent(_ raw: SIMD8<Float>, height: SIMD8<Float>) -> (SIMD8<Float>, SIMDMask<SIMD8<Int32>>) {
     let zero = SIMD8<Float>(repeating: 0), one = SIMD8<Float>(repeating: 1)
-    var clamped = select(zero .>= raw, zero, raw)
-    clamped = select(one .< clamped, one, clamped)
-    return select((raw .!= raw) .| (height .!= height), SIMD8(repeating: .nan), clamped * 100)
+    var value = raw.replacing(with: zero, where: zero .>= raw)
+    value.replace(with: one, where: one .< value)
+    value *= 100
+    let unknown = (raw .!= raw) .| (height .!= height)
+    value.replace(with: SIMD8(repeating: .nan), where: unknown)
+    return (value, unknown)
 }
 
 /// A layer's cover raised to a level's value; NaN wins (an unknown level makes its layer unknown).
@@ -195,15 +199,12 @@ public func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrain
     layer != layer || value != value ? .nan : max(layer, value)
 }
 
-/// `raise` in the lanes of `inLayer`; the other lanes keep `layer`.
-@inline(__always) private func raise(_ layer: SIMD8<Float>, _ value: SIMD8<Float>, where inLayer: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
-    let raised = select((layer .!= layer) .| (value .!= value), SIMD8(repeating: .nan), select(value .>= layer, value, layer))
-    return select(inLayer, raised, layer)
-}
-
-/// `mask ? a : b` lane by lane.
-@inline(__always) private func select(_ mask: SIMDMask<SIMD8<Int32>>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-    b.replacing(with: a, where: mask)
+/// `raise` of eight cells; `unknown`: the lanes where `value` is NaN. (Written with
+/// `replace` on vector operands: helpers built from selects of selects were not inlined.)
+@inline(__always) private func raised(_ layer: SIMD8<Float>, _ value: SIMD8<Float>, _ unknown: SIMDMask<SIMD8<Int32>>) -> SIMD8<Float> {
+    var result = layer.replacing(with: value, where: value .>= layer)
+    result.replace(with: SIMD8(repeating: .nan), where: (layer .!= layer) .| unknown)
+    return result
 }
 
 @inline(__always) private func load(_ pointer: UnsafePointer<Float>) -> SIMD8<Float> {

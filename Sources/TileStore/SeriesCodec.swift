@@ -29,58 +29,84 @@ enum SeriesCodec {
     static let missing = Int32.min
 
     /// Encodes a tile. `series(cell)` gives the quantized values of one cell, `steps` long.
+    ///
+    /// Flat arrays, cell-major, one of each per tile (per-cell arrays cost the extraction's
+    /// encoding much of its time in malloc and copies). The bytes are fixed by the layout
+    /// above: FormatTests holds golden blocks and a committed file that today's writer must
+    /// reproduce.
     static func encode(cells: Int, steps: Int, series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
+        let intervals = max(steps - 1, 0)
         // Missing values take the previous valid value (delta 0) and are flagged in a bitmap.
-        var filled = [[Int32]](repeating: [], count: cells)
+        var filled = [Int32](repeating: 0, count: cells * steps)
         var missingFlags = [Bool](repeating: false, count: cells)
-        for cell in 0..<cells {
-            let values = series(cell)
-            var last: Int32 = values.first { $0 != missing } ?? 0
-            var row = [Int32](repeating: 0, count: steps)
-            for t in 0..<steps {
-                if values[t] == missing { missingFlags[cell] = true } else { last = values[t] }
-                row[t] = last
+        // deltas[cell * intervals + t] = filled[t + 1] - filled[t] of the cell.
+        var deltas = [Int64](repeating: 0, count: cells * intervals)
+        filled.withUnsafeMutableBufferPointer { filled in
+            deltas.withUnsafeMutableBufferPointer { deltas in
+                for cell in 0..<cells {
+                    let values = series(cell)
+                    var last: Int32 = values.first { $0 != missing } ?? 0
+                    let row = cell * steps
+                    for t in 0..<steps {
+                        if values[t] == missing { missingFlags[cell] = true } else { last = values[t] }
+                        filled[row + t] = last
+                    }
+                    let out = cell * intervals
+                    for t in 0..<intervals { deltas[out + t] = Int64(filled[row + t + 1]) - Int64(filled[row + t]) }
+                }
             }
-            filled[cell] = row
         }
-        var deltas = [[Int64]](repeating: [], count: cells)
+        // The tile's mean delta per step (rounded), from the cells' own deltas, summed in cell order.
+        var sums = [Int64](repeating: 0, count: intervals)
         for cell in 0..<cells {
-            deltas[cell] = (1..<max(steps, 1)).map { Int64(filled[cell][$0]) - Int64(filled[cell][$0 - 1]) }
+            let row = cell * intervals
+            for t in 0..<intervals { sums[t] = sums[t] &+ deltas[row + t] }
         }
-        // The tile's mean delta per step (rounded), from the cells' own deltas.
-        let common: [Int64] = (0..<max(steps - 1, 0)).map { t in
-            let sum = deltas.reduce(Int64(0)) { $0 &+ $1[t] }
-            return cells > 0 ? Int64((Double(sum) / Double(cells)).rounded()) : 0
+        let common: [Int64] = sums.map { sum in cells > 0 ? Int64((Double(sum) / Double(cells)).rounded()) : 0 }
+        var residuals = deltas
+        for cell in 0..<cells {
+            let row = cell * intervals
+            for t in 0..<intervals { residuals[row + t] = residuals[row + t] &- common[t] }
         }
-        let residuals = deltas.map { row in zip(row, common).map { $0 &- $1 } }
         // Choose the mode by its size, computed from the widths alone; pack only that one.
-        let plainWidths = deltas.map(width(of:))
-        let residualWidths = residuals.map(width(of:))
-        let commonWidth = width(of: common)
-        let packed = { (widths: [Int]) in widths.reduce(0) { $0 + ($1 == 0 ? 0 : (max(steps - 1, 0) * $1 + 7) / 8) } }
-        let commonBytes = 1 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
+        let plainWidths = widths(of: deltas, cells: cells, intervals: intervals)
+        let residualWidths = widths(of: residuals, cells: cells, intervals: intervals)
+        let commonWidth = width(of: common[...])
+        let packed = { (widths: [Int]) in widths.reduce(0) { $0 + ($1 == 0 ? 0 : (intervals * $1 + 7) / 8) } }
+        let commonBytes = 1 + (commonWidth == 0 ? 0 : (intervals * commonWidth + 7) / 8)
         if commonBytes + packed(residualWidths) < packed(plainWidths) {
-            var commonBits = BitWriter()
-            if commonWidth > 0 { for value in common { commonBits.append(zigzag(value), width: commonWidth) }; commonBits.alignToByte() }
-            return [UInt8(1), UInt8(commonWidth)] + commonBits.bytes
-                + body(cells: cells, steps: steps, deltas: residuals, widths: residualWidths, filled: filled,
-                       missingFlags: missingFlags, series: series)
+            var block: [UInt8] = [1, UInt8(commonWidth)]
+            if commonWidth > 0 {
+                var commonBits = BitWriter(capacity: commonBytes)
+                for value in common { commonBits.append(zigzag(value), width: commonWidth) }
+                commonBits.alignToByte()
+                block += commonBits.bytes
+            }
+            return body(after: block, cells: cells, steps: steps, deltas: residuals, widths: residualWidths, filled: filled,
+                        missingFlags: missingFlags, series: series)
         }
-        return [0] + body(cells: cells, steps: steps, deltas: deltas, widths: plainWidths, filled: filled,
-                          missingFlags: missingFlags, series: series)
+        return body(after: [0], cells: cells, steps: steps, deltas: deltas, widths: plainWidths, filled: filled,
+                    missingFlags: missingFlags, series: series)
     }
 
-    /// The cell table (bases, widths, offsets) and payload of a tile whose per-cell values to
-    /// pack are `deltas`.
-    private static func body(cells: Int, steps: Int, deltas: [[Int64]], widths cellWidths: [Int], filled: [[Int32]],
+    /// `head` followed by the cell table (bases, widths, offsets) and payload of a tile whose
+    /// per-cell values to pack are `deltas` (flat, `steps - 1` per cell).
+    private static func body(after head: [UInt8], cells: Int, steps: Int, deltas: [Int64], widths cellWidths: [Int], filled: [Int32],
                              missingFlags: [Bool], series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
-        var payload = BitWriter()
+        let intervals = max(steps - 1, 0)
+        var size = 0
+        for cell in 0..<cells {
+            size += payloadLength(flags: UInt8(cellWidths[cell]) | (missingFlags[cell] ? 0x80 : 0), steps: steps)
+        }
+        var payload = BitWriter(capacity: size)
         var offsets: [Int] = []
+        offsets.reserveCapacity(cells)
         for cell in 0..<cells {
             offsets.append(payload.bytes.count)
             let cellWidth = cellWidths[cell]
             if cellWidth > 0 {
-                for value in deltas[cell] { payload.append(zigzag(value), width: cellWidth) }
+                let row = cell * intervals
+                for t in 0..<intervals { payload.append(zigzag(deltas[row + t]), width: cellWidth) }
                 payload.alignToByte()
             }
             if missingFlags[cell] {
@@ -89,25 +115,32 @@ enum SeriesCodec {
                 payload.alignToByte()
             }
         }
-        let bases = (0..<cells).map { steps > 0 ? Int64(filled[$0][0]) : 0 }
+        let bases = (0..<cells).map { steps > 0 ? Int64(filled[$0 * steps]) : 0 }
         let minimum = bases.min() ?? 0
         let span = (bases.max() ?? 0) - minimum
         let baseBytes = span == 0 ? 0 : span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : 4
         let offsetBytes = payload.bytes.count <= 0xFFFF ? 2 : 4
-        var table = ByteWriter(capacity: 6 + cells * (1 + baseBytes + offsetBytes))
+        var table = ByteWriter(capacity: head.count + 6 + cells * (1 + baseBytes + offsetBytes) + payload.bytes.count)
+        table.append(head)
         table.append(Int32(truncatingIfNeeded: minimum))
         table.append(UInt8(baseBytes))
         table.append(UInt8(offsetBytes))
         for cell in 0..<cells { table.append(UInt8(cellWidths[cell]) | (missingFlags[cell] ? 0x80 : 0)) }
         for base in bases { table.appendLittleEndian(UInt64(base - minimum), bytes: baseBytes) }
         for offset in offsets { table.appendLittleEndian(UInt64(offset), bytes: offsetBytes) }
-        return table.bytes + payload.bytes
+        table.append(payload.bytes)
+        return table.bytes
     }
 
     /// The smallest width that holds every zigzag-encoded value.
-    private static func width(of values: [Int64]) -> Int {
+    private static func width(of values: ArraySlice<Int64>) -> Int {
         let widest = values.reduce(UInt64(0)) { $0 | zigzag($1) }
         return widest == 0 ? 0 : 64 - widest.leadingZeroBitCount
+    }
+
+    /// `width(of:)` of each cell's `intervals` values in a flat cell-major array.
+    private static func widths(of values: [Int64], cells: Int, intervals: Int) -> [Int] {
+        (0..<cells).map { cell in width(of: values[(cell * intervals)..<((cell + 1) * intervals)]) }
     }
 
     /// Decodes one cell of a block into `output`: its first `count` values (all `steps` when
@@ -253,6 +286,8 @@ struct BitWriter {
     private var accumulator: UInt64 = 0
     private var filled = 0
 
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
     @inline(__always)
     mutating func append(_ value: UInt64, width: Int) {
         guard width > 0 else { return }
@@ -280,8 +315,8 @@ struct BitWriter {
 
     @inline(__always)
     private mutating func flushWord() {
-        let word = accumulator.littleEndian
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        // Eight bytes in one append (a byte at a time was a tenth of the extraction's encoding).
+        withUnsafeBytes(of: accumulator.littleEndian) { bytes.append(contentsOf: $0) }
         accumulator = 0
     }
 }
