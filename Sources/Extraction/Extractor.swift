@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Meteorology
 import ModelIngest
 import TileStore
 
@@ -57,6 +58,12 @@ public struct Extractor: Sendable {
     /// Replace a published cycle even when the new one has fewer domains (a lost nest file
     /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
     public var allowFewerDomains = false
+    /// Row bands each domain is read in, one unit of work each, all units side by side on the
+    /// cores: with one unit per domain, the smaller of two domains of 2:1 cells finished first
+    /// and left a core idle for a third of the run, and a run of one domain used one core.
+    /// Reading is serialised by the netCDF lock; deriving and quantizing are not. The store's
+    /// bytes do not depend on it.
+    public var bandsPerDomain = 2
     /// Quantized values each domain writer keeps in memory before spilling to scratch files.
     public var writerMemoryLimit = DomainFileWriter.defaultMemoryLimit
     /// Called after each frame (from the extracting thread).
@@ -94,17 +101,10 @@ public struct Extractor: Sendable {
         try Self.refuseInputsInsideStore(Array(files), store: store, model: modelName)
         let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
         try refuseFewerDomains(run, replacing: writer)
-        // Domains are written side by side (one per core): reading is serialised by the
-        // netCDF lock, but deriving, quantizing and encoding are not.
-        let counter = FrameCounter()
-        let paths = run.domains.map { writer.domainPath($0.id) }, totalFrames = summary.frames
-        let outcomes: [Result<DomainOutcome, Error>] = concurrentMap(run.domains.count) { index in
-            Result { try writeDomain(run.domains[index], of: run, model: modelName, cycle: cycleTime,
-                                     to: paths[index], counter: counter, totalFrames: totalFrames) }
-        }
+        let paths = run.domains.map { writer.domainPath($0.id) }
+        let outcomes = try writeDomains(run, model: modelName, cycle: cycleTime, to: paths, totalFrames: summary.frames)
         var manifestDomains: [CycleManifest.DomainEntry] = []
-        for outcome in outcomes {
-            let domain = try outcome.get()
+        for domain in outcomes {
             summary.bytesOut += Int64(domain.manifest.bytes)
             summary.warnings += domain.warnings
             manifestDomains.append(domain.manifest)
@@ -143,39 +143,80 @@ public struct Extractor: Sendable {
     }
 
     /// Reads, derives and writes one domain's file; its manifest entry and warnings.
-    private func writeDomain(_ domain: Domain, of run: ModelRun, model: String, cycle: Int64, to path: String,
-                             counter: FrameCounter, totalFrames: Int) throws -> DomainOutcome {
-        try faultInjection?("domain \(domain.name)")
-        var reader = try FrameReader(domain: domain, variables: variables)
-        let metadata = DomainFileMetadata(
-            model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
-            parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
-            parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
-            projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
-            southWestCorner: domain.grid.southWestCorner, times: domain.times,
-            sources: domain.files.map { ($0.path as NSString).lastPathComponent },
-            createdBy: "tilecast \(TileCastVersion.current)",
-            unavailable: domain.variables.missing.isEmpty ? nil
-                : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }))
-        let file = try DomainFileWriter(path: path, metadata: metadata, variables: reader.variables, memoryLimit: writerMemoryLimit)
-        while let frame = try reader.nextFrame() {
-            try file.add(frame: frame.values)
-            let done = counter.increment()
-            progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
+    /// Writes every domain's file: the domains' bands side by side on all cores, then each
+    /// file's tiles (encoded on all cores). Outcomes in the order of `run.domains`.
+    private func writeDomains(_ run: ModelRun, model: String, cycle: Int64, to paths: [String],
+                              totalFrames: Int) throws -> [DomainOutcome] {
+        var preparedWriters: [DomainFileWriter] = []
+        var preparedUnits: [(domain: Int, band: RowBand)] = []
+        for (index, domain) in run.domains.enumerated() {
+            try faultInjection?("domain \(domain.name)")
+            let variables = FrameReader.variables(of: domain, wanted: variables)
+            let metadata = DomainFileMetadata(
+                model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
+                parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
+                parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
+                projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
+                southWestCorner: domain.grid.southWestCorner, times: domain.times,
+                sources: domain.files.map { ($0.path as NSString).lastPathComponent },
+                createdBy: "tilecast \(TileCastVersion.current)",
+                unavailable: domain.variables.missing.isEmpty ? nil
+                    : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }))
+            let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: writerMemoryLimit)
+            preparedWriters.append(writer)
+            // A writer that spills appends whole frames in order: one band.
+            for band in RowBand.split(domain, into: writer.spills ? 1 : bandsPerDomain) { preparedUnits.append((index, band)) }
         }
-        let size = try file.finish()
-        var warnings: [String] = []
-        if reader.accumulationReport.resetCells > 0 {
-            warnings.append("\(domain.name): accumulated precipitation dropped in \(reader.accumulationReport.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+        let counter = FrameCounter()
+        let (writers, units) = (preparedWriters, preparedUnits)
+        let bandFrames = units.reduce(0) { $0 + run.domains[$1.domain].frames.count }
+        let results: [Result<BandReport, Error>] = concurrentMap(units.count) { unit in
+            Result {
+                let (index, band) = units[unit]
+                let domain = run.domains[index]
+                var reader = try FrameReader(domain: domain, variables: variables, band: band)
+                var t = 0
+                while let frame = try reader.nextFrame() {
+                    try writers[index].add(frame: frame.values, time: t, cells: band.cellRange)
+                    t += 1
+                    // Frames done in proportion to band-frames done, so the count ends at the total.
+                    let done = counter.increment() * totalFrames / max(bandFrames, 1)
+                    progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
+                }
+                return BandReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues)
+            }
         }
-        if !reader.missingValues.isEmpty {
-            let list = reader.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+        var reports = [BandReport](repeating: BandReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:]),
+                                   count: run.domains.count)
+        for result in results {
+            let band = try result.get()
+            reports[band.domain].accumulation.resetCells += band.accumulation.resetCells
+            reports[band.domain].accumulation.unknownCells += band.accumulation.unknownCells
+            reports[band.domain].missingValues.merge(band.missingValues, uniquingKeysWith: +)
         }
-        return DomainOutcome(warnings: warnings, manifest: CycleManifest.DomainEntry(
-            domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
-            frames: domain.frames.count, variables: reader.variables.map(\.rawValue)))
+        return try run.domains.enumerated().map { index, domain in
+            let size = try writers[index].finish()
+            let report = reports[index]
+            var warnings: [String] = []
+            if report.accumulation.resetCells > 0 {
+                warnings.append("\(domain.name): accumulated precipitation dropped in \(report.accumulation.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+            }
+            if !report.missingValues.isEmpty {
+                let list = report.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+            }
+            return DomainOutcome(warnings: warnings, manifest: CycleManifest.DomainEntry(
+                domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
+                frames: domain.frames.count, variables: writers[index].variableNames))
+        }
     }
+}
+
+/// What reading one band of a domain found, summed per domain for the warnings.
+private struct BandReport {
+    let domain: Int
+    var accumulation: DeaccumulationReport
+    var missingValues: [String: Int]
 }
 
 /// The version written into store files and manifests.

@@ -162,7 +162,7 @@ public struct RunDescription: Codable, Sendable {
             files: files.map(\.path),
             formats: Array(Set(files.map(\.format.rawValue))).sorted(),
             provides: availability.available.map(\.rawValue),
-            seaLevelPressure: availability.available.contains(.pressureMSL) ? seaLevelMethod(files[0], cells: grid.westEast * grid.southNorth).rawValue : nil,
+            seaLevelPressure: availability.available.contains(.pressureMSL) ? seaLevelMethod(files[0], band: RowBand(rows: 0..<grid.southNorth, westEast: grid.westEast, southNorth: grid.southNorth)).rawValue : nil,
             missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }),
             status: status(files: files, availability: availability),
             fileKind: files.first?.kind.rawValue ?? FileKind.modelOutput.rawValue)
@@ -197,9 +197,9 @@ public struct RunDescription: Codable, Sendable {
     }
 
     /// How pressure_msl is made from this file.
-    static func seaLevelMethod(_ file: SourceFile, cells: Int) -> SeaLevelMethod {
+    static func seaLevelMethod(_ file: SourceFile, band: RowBand) -> SeaLevelMethod {
         if file.variables[.seaLevelPressure] != nil { return .stored }
-        return SeaLevelColumns(file: file, cells: cells) == nil ? .surfaceReduction : .modelLevels
+        return SeaLevelColumns(file: file, band: band) == nil ? .surfaceReduction : .modelLevels
     }
 
     static func projectionName(_ parameters: ProjectionParameters) -> String {

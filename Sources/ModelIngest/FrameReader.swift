@@ -10,6 +10,45 @@ package struct FrameFields: Sendable {
     package var values: [ForecastVariable: [Float]]
 }
 
+/// The rows of a domain one reader covers: all of them, or one band of whole rows when the
+/// extraction splits a domain between the cores (every derivation is per cell, so a band's
+/// values are the whole domain's values of its cells).
+package struct RowBand: Sendable, Equatable {
+    package let rows: Range<Int>
+    package let westEast: Int
+    package let southNorth: Int
+
+    package init(rows: Range<Int>, westEast: Int, southNorth: Int) {
+        self.rows = rows
+        self.westEast = westEast
+        self.southNorth = southNorth
+    }
+
+    /// The whole domain.
+    package init(domain: Domain) {
+        self.init(rows: 0..<domain.grid.southNorth, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth)
+    }
+
+    /// The domain's rows in `count` bands of nearly equal height (fewer when it has fewer rows).
+    package static func split(_ domain: Domain, into count: Int) -> [RowBand] {
+        let rows = domain.grid.southNorth, bands = max(1, min(count, rows))
+        return (0..<bands).map { band in
+            RowBand(rows: (band * rows / bands)..<((band + 1) * rows / bands), westEast: domain.grid.westEast, southNorth: rows)
+        }
+    }
+
+    /// Cells in the band.
+    package var cells: Int { rows.count * westEast }
+    /// The band's cells among the domain's (row-major, south_north slowest).
+    package var cellRange: Range<Int> { (rows.lowerBound * westEast)..<(rows.upperBound * westEast) }
+
+    /// Whether a field whose last two dimensions are `shape`'s lies on the mass grid, so that
+    /// the band is a hyperslab of it.
+    func fits(_ shape: [Int]) -> Bool {
+        shape.count >= 2 && shape[shape.count - 2] == southNorth && shape[shape.count - 1] == westEast
+    }
+}
+
 /// Streams a domain frame by frame, deriving the catalog variables (SPEC section 3).
 ///
 /// Holds one frame of raw fields at a time plus the per-cell accumulation state, so memory
@@ -20,6 +59,8 @@ package struct FrameReader {
     /// The variables produced, in catalog order.
     package let variables: [ForecastVariable]
     private var next = 0
+    /// The rows this reader covers, and their number of cells.
+    package let band: RowBand
     private let cells: Int
     private let rotation: (cos: [Float], sin: [Float])
     private let elevation: [Float]?
@@ -45,18 +86,30 @@ package struct FrameReader {
     /// they are stored as missing, and the operator hears about them once.
     package private(set) var missingValues: [String: Int] = [:]
 
-    /// Prepares to read `domain`, producing `variables` (default: all it can provide).
+    /// The variables a reader of `domain` produces when asked for `wanted` (nil: all it can
+    /// provide), in catalog order.
+    package static func variables(of domain: Domain, wanted: [ForecastVariable]?) -> [ForecastVariable] {
+        (wanted ?? domain.variables.available).filter(domain.variables.available.contains).sorted()
+    }
+
+    /// Prepares to read `domain`, producing `variables` (default: all it can provide), for the
+    /// cells of `band` (default: the whole domain).
     ///
     /// - Throws: `IngestError` when static fields (terrain, rotation) cannot be read.
-    package init(domain: Domain, variables: [ForecastVariable]? = nil) throws {
+    package init(domain: Domain, variables: [ForecastVariable]? = nil, band: RowBand? = nil) throws {
         self.domain = domain
-        let wanted = variables ?? domain.variables.available
-        self.variables = wanted.filter(domain.variables.available.contains).sorted()
+        self.variables = Self.variables(of: domain, wanted: variables)
         hasVisibility = domain.variables.available.contains(.visibility)
-        cells = domain.grid.westEast * domain.grid.southNorth
+        let band = band ?? RowBand(domain: domain)
+        self.band = band
+        cells = band.cells
         let first = domain.files[0]
-        elevation = try Self.staticField(first, .terrainHeight, cells: cells)
-        rotation = try Self.windRotation(domain: domain)
+        elevation = try Self.staticField(first, .terrainHeight, band: band)
+        // The rotation is decided for the whole domain (the file's angles only when all are
+        // finite), then cut to the band, so that a band gets the whole domain's numbers.
+        let whole = try Self.windRotation(domain: domain)
+        rotation = band == RowBand(domain: domain) ? whole
+            : (Array(whole.cos[band.cellRange]), Array(whole.sin[band.cellRange]))
 
         let simulationStart = first.simulationStart
         let startsAtSimulationStart = simulationStart == nil || domain.frames.first?.time == simulationStart
@@ -91,7 +144,7 @@ package struct FrameReader {
         let frame = domain.frames[next]
         next += 1
         let file = domain.files[frame.fileIndex]
-        let raw = RawFrame(file: file, frame: frame.frameIndex, cells: cells, missing: MissingCounter())
+        let raw = RawFrame(file: file, frame: frame.frameIndex, band: band, missing: MissingCounter())
         var out: [ForecastVariable: [Float]] = [:]
         let wants = Set(variables)
         // Lowest levels the sea-level pressure reads, for visibility to reuse.
@@ -159,7 +212,7 @@ package struct FrameReader {
             }
             if let direct = try raw.field(.seaLevelPressure) {
                 out[.pressureMSL] = direct.map(hectopascals(fromPascals:))
-            } else if let columns = SeaLevelColumns(file: file, cells: cells) {
+            } else if let columns = SeaLevelColumns(file: file, band: band) {
                 let fromLevels = try columns.seaLevelPressure(frame: frame.frameIndex, keeping: kept, geopotential: geopotential?.values,
                                                               searchLevels: &seaLevelSearchLevels)
                 // A column without a level 100 hPa above the ground (none in real output)
@@ -304,9 +357,10 @@ package struct FrameReader {
         }
     }
 
-    /// A 2-D field without time (or frame 0 of one with time), in the role's canonical unit.
-    static func staticField(_ file: SourceFile, _ role: SourceRole, cells: Int) throws -> [Float]? {
-        try RawFrame(file: file, frame: 0, cells: cells, missing: MissingCounter()).field(role)
+    /// A 2-D field without time (or frame 0 of one with time), in the role's canonical unit,
+    /// for the cells of `band`.
+    static func staticField(_ file: SourceFile, _ role: SourceRole, band: RowBand) throws -> [Float]? {
+        try RawFrame(file: file, frame: 0, band: band, missing: MissingCounter()).field(role)
     }
 
     /// COSALPHA/SINALPHA per cell: from the file when it has them, otherwise from the
@@ -314,7 +368,8 @@ package struct FrameReader {
     static func windRotation(domain: Domain) throws -> (cos: [Float], sin: [Float]) {
         let file = domain.files[0]
         let cells = domain.grid.westEast * domain.grid.southNorth
-        if let cos = try staticField(file, .cosAlpha, cells: cells), let sin = try staticField(file, .sinAlpha, cells: cells),
+        let whole = RowBand(domain: domain)
+        if let cos = try staticField(file, .cosAlpha, band: whole), let sin = try staticField(file, .sinAlpha, band: whole),
            cos.allSatisfy(\.isFinite), sin.allSatisfy(\.isFinite) {
             return (cos, sin)
         }
@@ -337,22 +392,34 @@ struct RawFrame {
     typealias Role = SourceRole
     let file: SourceFile
     let frame: Int
-    let cells: Int
+    let band: RowBand
     let missing: MissingCounter
+    var cells: Int { band.cells }
+
+    /// This frame's values of `variable` for the band: `levels` lowest levels of a (time, level,
+    /// south_north, west_east) field, or a (time, south_north, west_east) or (south_north,
+    /// west_east) one (`levels` nil). The band's rows are a hyperslab; a field off the mass
+    /// grid is read whole, and `finish` then refuses its size as it always did.
+    private func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
+        let shape = variable.shape
+        let fits = band.fits(shape)
+        let (r0, rows) = fits ? (band.rows.lowerBound, band.rows.count) : (0, shape.count >= 2 ? shape[shape.count - 2] : 0)
+        do {
+            switch shape.count {
+            case 2: return try variable.readFloats(start: [r0, 0], count: [rows, shape[1]])
+            case 3: return try variable.readFloats(start: [frame, r0, 0], count: [1, rows, shape[2]])
+            case 4: return try variable.readFloats(start: [frame, 0, r0, 0], count: [1, levels ?? shape[1], rows, shape[3]])
+            default: return try variable.readFloats()
+            }
+        } catch { throw IngestError.unreadable(error) }
+    }
 
     /// The field for a role at this frame; nil when the file lacks it.
     func field(_ role: SourceRole) throws -> [Float]? {
         guard let variable = file.variable(role) else { return nil }
-        let shape = variable.shape
-        var values: [Float]
-        do {
-            switch shape.count {
-            case 2: values = try variable.readFloats()
-            // SourceLayout checked the dimensions: a 3-D field is (time, south_north, west_east).
-            case 3: values = try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
-            default: return nil
-            }
-        } catch { throw IngestError.unreadable(error) }
+        // SourceLayout checked the dimensions: a 3-D field is (time, south_north, west_east).
+        guard variable.shape.count == 2 || variable.shape.count == 3 else { return nil }
+        var values = try read(variable)
         try finish(&values, variable, role, expected: cells)
         return values
     }
@@ -388,10 +455,7 @@ struct RawFrame {
         guard let variable = file.variable(role) else { return nil }
         let shape = variable.shape
         guard shape.count == 4 else { return nil }
-        var values: [Float]
-        do {
-            values = try variable.readFloats(start: [frame, 0, 0, 0], count: [1, shape[1], shape[2], shape[3]])
-        } catch { throw IngestError.unreadable(error) }
+        var values = try read(variable, levels: shape[1])
         try finish(&values, variable, role, expected: shape[1] * cells)
         return (0..<shape[1]).map { Array(values[($0 * cells)..<(($0 + 1) * cells)]) }
     }
@@ -406,13 +470,11 @@ struct RawFrame {
         if let raw = kept.fields[variable.name] {
             values = raw
         } else {
-            do {
-                switch shape.count {
-                case 4: values = try variable.readFloats(start: [frame, 0, 0, 0], count: [1, 1, shape[2], shape[3]])
-                case 3: values = try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
-                default: return nil
-                }
-            } catch { throw IngestError.unreadable(error) }
+            switch shape.count {
+            case 4: values = try read(variable, levels: 1)
+            case 3: values = try read(variable)
+            default: return nil
+            }
         }
         try finish(&values, variable, role, expected: cells)
         return values
@@ -446,12 +508,7 @@ struct RawFrame {
         let shape = variable.shape
         guard shape.count == 4 || shape.count == 3 else { return nil }
         let levels = shape.count == 4 ? min(shape[1], max(lowest ?? shape[1], 1)) : 1
-        var values: [Float]
-        do {
-            values = shape.count == 4
-                ? try variable.readFloats(start: [frame, 0, 0, 0], count: [1, levels, shape[2], shape[3]])
-                : try variable.readFloats(start: [frame, 0, 0], count: [1, shape[1], shape[2]])
-        } catch { throw IngestError.unreadable(error) }
+        var values = try read(variable, levels: shape.count == 4 ? levels : nil)
         try finish(&values, variable, role, expected: levels * cells)
         return (values, levels)
     }

@@ -23,25 +23,27 @@ struct SeaLevelColumns {
     static let firstSearchLevels = 16
 
     let file: SourceFile
-    let cells: Int
+    let band: RowBand
+    var cells: Int { band.cells }
     /// Mass levels (bottom_top).
     let levels: Int
 
     /// nil when the file lacks any of the six fields or their layout is not WRF's
-    /// (Time, bottom_top, south_north, west_east), PH/PHB with one more (staggered) level.
-    init?(file: SourceFile, cells: Int) {
+    /// (Time, bottom_top, south_north, west_east) on the band's grid, PH/PHB with one more
+    /// (staggered) level.
+    init?(file: SourceFile, band: RowBand) {
         guard file.profile.convention == .wrf else { return nil }
         var shapes: [String: [Int]] = [:]
         for name in Self.names {
             guard file.file.hasVariable(name), let variable = try? file.file.variable(name) else { return nil }
             shapes[name] = variable.shape
         }
-        guard let mass = shapes["P"], mass.count == 4, mass[2] * mass[3] == cells, mass[1] >= 3 else { return nil }
+        guard let mass = shapes["P"], mass.count == 4, band.fits(mass), mass[1] >= 3 else { return nil }
         for name in ["PB", "T", "QVAPOR"] where shapes[name] != mass { return nil }
         let staggered = [mass[0], mass[1] + 1, mass[2], mass[3]]
         for name in ["PH", "PHB"] where shapes[name] != staggered { return nil }
         self.file = file
-        self.cells = cells
+        self.band = band
         levels = mass[1]
     }
 
@@ -98,7 +100,7 @@ struct SeaLevelColumns {
         do {
             let variable = try file.file.variable(name)
             let shape = variable.shape
-            return try variable.readFloats(start: [frame, 0, 0, 0], count: [1, levels, shape[2], shape[3]])
+            return try variable.readFloats(start: [frame, 0, band.rows.lowerBound, 0], count: [1, levels, band.rows.count, shape[3]])
         } catch {
             throw IngestError.unreadable(error)
         }

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Synchronization
 
 /// Writes one domain file: takes frames one at a time (quantizing as they come, so it never
 /// holds raw fields), then encodes tiles on all cores and writes the file in one pass.
@@ -9,7 +10,11 @@ import Foundation
 /// beyond it each variable's frames go to a scratch file beside the output, so that peak memory
 /// does not grow with the number of frames (a 1000 x 1000 domain of 181 frames would need 10 GB).
 /// Encoding then reads one band of tiles at a time, whichever way the values were kept.
-package final class DomainFileWriter {
+///
+/// Bands of disjoint cells may be added from several threads at once (`add(frame:time:cells:)`),
+/// hence `@unchecked Sendable`: they write disjoint parts of owned memory, and the one count
+/// they share is behind a mutex. Everything else is called from one thread.
+package final class DomainFileWriter: @unchecked Sendable {
     /// Quantized values a writer keeps in memory before it spills them to scratch files.
     package static let defaultMemoryLimit = 256 << 20
 
@@ -19,9 +24,12 @@ package final class DomainFileWriter {
     private let quantizers: [Quantizer]
     /// Per variable, quantized values laid out [time][cell].
     private let rows: [QuantizedRows]
-    /// Per running-total variable, the total so far per cell (Double: exact sums).
-    private var totals: [[Double]]
+    /// Per running-total variable, the total so far per cell (Double: exact sums); empty for
+    /// the others. Owned memory, so that bands of cells can add from several threads.
+    private let totals: [UnsafeMutableBufferPointer<Double>]
+    /// Frames added through `add(frame:)`, and cell-frames added in all (bands included).
     private var framesAdded = 0
+    private let cellFramesAdded = Mutex(0)
     private let cells: Int
 
     /// Prepares a writer for `variables` of the domain `metadata` describes.
@@ -50,8 +58,16 @@ package final class DomainFileWriter {
             }
         }
         self.rows = rows
-        totals = self.variables.map { $0.isAccumulation ? [Double](repeating: 0, count: cells) : [] }
+        totals = self.variables.map { variable in
+            guard variable.isAccumulation else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+            let total = UnsafeMutableBufferPointer<Double>.allocate(capacity: cells)
+            total.initialize(repeating: 0)
+            return total
+        }
     }
+
+    /// The stored variables' names, in the file's order.
+    package var variableNames: [String] { variables.map(\.rawValue) }
 
     /// Whether values go to scratch files (for tests and the summary).
     package var spills: Bool { rows.contains { $0 is ScratchRows } }
@@ -60,10 +76,25 @@ package final class DomainFileWriter {
     ///
     /// - Throws: `StoreError.badRequest` for a frame beyond the times, or a field of the wrong size.
     package func add(frame: [ForecastVariable: [Float]]) throws(StoreError) {
-        let t = framesAdded
-        guard t < metadata.times.count else {
+        try add(frame: frame, time: framesAdded, cells: 0..<cells)
+        framesAdded += 1
+    }
+
+    /// Adds time `t`'s values of the cells `band` (a band of whole rows: fields hold
+    /// `band.count` values). Bands of disjoint cells may be added from several threads at
+    /// once; each band's frames must come in time order (running totals add up in it). Only a
+    /// writer whose values stay in memory takes bands (`spills` is false).
+    ///
+    /// - Throws: `StoreError.badRequest` for a time beyond the times, cells outside the
+    ///   domain, or a field of the wrong size.
+    package func add(frame: [ForecastVariable: [Float]], time t: Int, cells band: Range<Int>) throws(StoreError) {
+        guard t >= 0, t < metadata.times.count else {
             throw StoreError.badRequest("\(path): more frames than the \(metadata.times.count) times declared")
         }
+        guard band.lowerBound >= 0, band.upperBound <= cells, band.count == cells || !spills else {
+            throw StoreError.badRequest("\(path): cells \(band) of \(cells) (bands only while values stay in memory)")
+        }
+        let cells = band.count
         for (index, variable) in variables.enumerated() {
             if variable.isStatic && t > 0 { continue }
             // A declared variable must come with every frame: a gap here would be stored as an
@@ -75,21 +106,19 @@ package final class DomainFileWriter {
                 throw StoreError.badRequest("\(path): \(variable.rawValue) has \(field.count) values for \(cells) cells")
             }
             let quantizer = quantizers[index]
-            let cells = self.cells
             // Quantized straight into the row's storage; unsafe buffers: one bounds check per
             // field, not per value, on the extraction's hot path.
-            try rows[index].appendRow { stored in
+            let fill = { (stored: UnsafeMutableBufferPointer<Int32>) in
                 field.withUnsafeBufferPointer { input in
                     if variable.isAccumulation {
-                        totals[index].withUnsafeMutableBufferPointer { total in
-                            for cell in 0..<cells {
-                                let amount = input[cell]
-                                if amount.isNaN {
-                                    stored[cell] = SeriesCodec.missing
-                                } else {
-                                    total[cell] += Double(amount)
-                                    stored[cell] = quantizer.quantize(total[cell])
-                                }
+                        let total = UnsafeMutableBufferPointer(rebasing: self.totals[index][band])
+                        for cell in 0..<cells {
+                            let amount = input[cell]
+                            if amount.isNaN {
+                                stored[cell] = SeriesCodec.missing
+                            } else {
+                                total[cell] += Double(amount)
+                                stored[cell] = quantizer.quantize(total[cell])
                             }
                         }
                     } else {
@@ -97,8 +126,13 @@ package final class DomainFileWriter {
                     }
                 }
             }
+            if band.count == self.cells && t == rows[index].rowsWritten {
+                try rows[index].appendRow(fill)
+            } else {
+                try rows[index].write(row: variable.isStatic ? 0 : t, cells: band, fill)
+            }
         }
-        framesAdded += 1
+        cellFramesAdded.withLock { $0 += cells }
     }
 
     /// Encodes and writes the file, then flushes it to disk (fsync).
@@ -109,8 +143,9 @@ package final class DomainFileWriter {
     package func finish() throws(StoreError) -> Int {
         defer { for rows in rows { rows.discard() } }
         let steps = metadata.times.count
-        guard framesAdded == steps else {
-            throw StoreError.badRequest("\(path): \(framesAdded) frames added for \(steps) times")
+        let added = cellFramesAdded.withLock { $0 }
+        guard added == steps * cells else {
+            throw StoreError.badRequest("\(path): \(added / max(cells, 1)) frames added for \(steps) times")
         }
         let file = try OutputFile(path: path)
         var offset = UInt64(DomainFileFormat.headerSize)
@@ -184,37 +219,51 @@ package final class DomainFileWriter {
         }
     }
 
-    deinit { for rows in rows { rows.discard() } }
+    deinit {
+        for rows in rows { rows.discard() }
+        for total in totals { total.deallocate() }
+    }
 }
 
 /// Where a writer keeps quantized frames: rows of `rowLength` values, appended in time order.
 protocol QuantizedRows: AnyObject {
     /// Appends the next row, written by `fill` into the row's `rowLength` values.
     func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError)
+    /// Writes the values `cells` of row `row` (any row, from any thread for disjoint cells),
+    /// by `fill` into that many values. Memory rows only.
+    func write(row: Int, cells: Range<Int>, _ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError)
+    /// Rows appended so far.
+    var rowsWritten: Int { get }
     /// Values `start..<start+count` of rows `0..<rows`, laid out [row][value].
     func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32]
     /// Frees what the rows hold (scratch files are removed).
     func discard()
 }
 
-/// Rows in memory.
+/// Rows in memory: one allocation, owned, so that bands of cells can be written from several
+/// threads (a Swift array written from two threads would be two accesses to one variable).
 final class MemoryRows: QuantizedRows {
-    private var values: [Int32]
+    private var values: UnsafeMutableBufferPointer<Int32>
     private let rowLength: Int
-    private var appended = 0
+    private(set) var rowsWritten = 0
 
     init(rowLength: Int, rowCount: Int) {
         self.rowLength = rowLength
-        values = [Int32](repeating: SeriesCodec.missing, count: rowLength * rowCount)
+        values = .allocate(capacity: rowLength * rowCount)
+        values.initialize(repeating: SeriesCodec.missing)
     }
 
     func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
-        let start = appended * rowLength
-        guard start + rowLength <= values.count else { throw .badRequest("more rows than declared") }
-        values.withUnsafeMutableBufferPointer { stored in
-            fill(UnsafeMutableBufferPointer(rebasing: stored[start..<(start + rowLength)]))
+        try write(row: rowsWritten, cells: 0..<rowLength, fill)
+        rowsWritten += 1
+    }
+
+    func write(row: Int, cells: Range<Int>, _ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
+        let start = row * rowLength + cells.lowerBound
+        guard row >= 0, cells.lowerBound >= 0, cells.upperBound <= rowLength, start + cells.count <= values.count else {
+            throw .badRequest("row \(row) cells \(cells) outside the rows declared")
         }
-        appended += 1
+        fill(UnsafeMutableBufferPointer(rebasing: values[start..<(start + cells.count)]))
     }
 
     func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32] {
@@ -226,7 +275,12 @@ final class MemoryRows: QuantizedRows {
         return result
     }
 
-    func discard() { values = [] }
+    func discard() {
+        values.deallocate()
+        values = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+
+    deinit { values.deallocate() }
 }
 
 /// Rows in a scratch file beside the output (in the cycle's staging folder, so a killed
@@ -246,7 +300,14 @@ final class ScratchRows: QuantizedRows {
         output = try OutputFile(path: path, readable: true)
     }
 
+    private(set) var rowsWritten = 0
+
+    func write(row: Int, cells: Range<Int>, _ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
+        throw .badRequest("\(path): scratch rows are appended whole, in order")
+    }
+
     func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
+        rowsWritten += 1
         row.withUnsafeMutableBufferPointer { fill($0) }
         let failure: StoreError? = row.withUnsafeBytes { bytes in
             do throws(StoreError) { try output.write(bytes); return nil } catch { return error }

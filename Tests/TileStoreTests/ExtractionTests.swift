@@ -24,6 +24,45 @@ final class ExtractionTests: XCTestCase {
         hour == 0 ? baseline : try shiftedRun(baseline, byMinutes: hour * 60, into: directory)
     }
 
+    /// Domains read in row bands side by side (`bandsPerDomain`) write the same files, byte for
+    /// byte, and the same warnings as one band per domain: on the real allvars sample (8 rows:
+    /// bands of 4, 3 and 1 rows), the SampleGrids WRF run (two domains), a file with fill
+    /// values and NaN (the missing-value warning sums the bands' counts), a bucket-tipping file
+    /// (running totals per band) and one without COSALPHA (the rotation is decided for the
+    /// whole domain, then cut).
+    func testBandsWriteTheSameFilesAsOneBandPerDomain() throws {
+        let cases: [[String]] = [
+            [try Repository.sharedSample("wrf_d01_allvars_cropped.nc")],
+            [Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path,
+             Repository.sampleGrids.appendingPathComponent("wrfout_d02_2026-11-22_00:00:00").path],
+            [Repository.sampleGrids.appendingPathComponent("edge-cases/fill_nan_negative_q2.nc").path],
+            [Repository.sampleGrids.appendingPathComponent("edge-cases/bucket_tipping.nc").path],
+            [Repository.sampleGrids.appendingPathComponent("edge-cases/no_alpha.nc").path],
+        ]
+        var warned: [String] = []
+        for (number, inputs) in cases.enumerated() {
+            var files: [Int: [String: Data]] = [:], warnings: [Int: [String]] = [:]
+            for bands in [1, 2, 3, 8] {
+                var extractor = Extractor(inputs: inputs, store: directory.path("bands-\(number)-\(bands)"))
+                extractor.model = "check"
+                extractor.bandsPerDomain = bands
+                let summary = try extractor.run()
+                let (_, folder) = try CycleStore.resolve(root: extractor.store, model: "check")
+                for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".tcs") {
+                    files[bands, default: [:]][name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+                }
+                warnings[bands] = summary.warnings
+            }
+            XCTAssertFalse(files[1, default: [:]].isEmpty, "\(inputs)")
+            for bands in [2, 3, 8] {
+                XCTAssertEqual(files[bands], files[1], "\(inputs): \(bands) bands per domain")
+                XCTAssertEqual(warnings[bands], warnings[1], "\(inputs): \(bands) bands per domain")
+            }
+            warned += warnings[1, default: []]
+        }
+        XCTAssertTrue(warned.contains { $0.contains("missing values (fill value or NaN) stored as missing: PSFC 1, T2 4, U10 1") }, "\(warned)")
+    }
+
     /// Every stored value is within half its precision of what ingest computed (running
     /// totals: every interval and every window within one precision).
     private func assertRoundTrip(inputs: [String], file: StaticString = #filePath, line: UInt = #line) throws {
