@@ -30,6 +30,11 @@ VARIABLES = "Times,XTIME,XLAT,XLONG,T2,Q2,PSFC,U10,V10,RAINC,RAINNC,RAINSH,SNOWN
 # (PH, PHB). It also reads the lowest levels of P, PB, T and QVAPOR (sea-level pressure); nccopy
 # cannot copy a level, so they are left out of both lists and counted in the bytes read.
 VARIABLES_WHOLE = VARIABLES + ",PH,PHB"
+# Every variable the extraction reads from the bench's run (its files hold no QICE or QSNOW, so
+# no visibility): the list, PH and PHB (up to ~6 km), P and PB (up to 100 hPa above the
+# ground), T and QVAPOR (the levels below that). nccopy copies them whole; the extraction reads
+# the hyperslabs it needs, so this is the upper end of "the same variables".
+VARIABLES_READ = VARIABLES_WHOLE + ",P,PB,T,QVAPOR"
 # The 14 variables of the catalog before issue 11 (B5 before the new ones).
 CATALOG_BEFORE_ISSUE_11 = ("temperature_2m,relative_humidity_2m,dew_point_2m,apparent_temperature,wind_u_10m,wind_v_10m,"
                            "precipitation,snowfall,surface_pressure,pressure_msl,cloud_cover,shortwave_radiation,weather_code,elevation")
@@ -59,15 +64,19 @@ def nccopy_all(files, out_dir, extra, variables=VARIABLES):
         run(["nccopy"] + extra + ["-V", variables, path, os.path.join(out_dir, os.path.basename(path) + ".nc")])
 
 
-def extract_vs_nccopy(tilecast, files, runs, work, name="store", more=False):
+def extract_vs_nccopy(tilecast, files, runs, work, name="store", more=False, read=False):
     """B5: median extraction time against median nccopy -V time, interleaved.
 
-    With `more`, also the extraction of the catalog before issue 11 and nccopy of the list
-    with the whole 3-D fields the extraction reads; returns a dict of medians then."""
+    With `read`, also nccopy of every variable the extraction reads (whole) and `cat` of the
+    inputs; with `more`, those and the extraction of the catalog before issue 11 and nccopy of
+    the list with PH and PHB. Returns a dict of medians when either is set."""
     commands = {
         "extract": lambda: run([tilecast, "extract"] + files + ["--store", os.path.join(work, name), "--quiet"]),
         "nccopy": lambda: nccopy_all(files, os.path.join(work, "nccopy"), []),
     }
+    if more or read:
+        commands["nccopy_read"] = lambda: nccopy_all(files, os.path.join(work, "nccopy"), [], VARIABLES_READ)
+        commands["cat"] = lambda: subprocess.run(["cat"] + files, check=True, stdout=subprocess.DEVNULL)
     if more:
         commands["extract_before_issue_11"] = lambda: run([tilecast, "extract"] + files + ["--store", os.path.join(work, name + "-14"),
                                                           "--quiet", "--variables", CATALOG_BEFORE_ISSUE_11])
@@ -82,7 +91,7 @@ def extract_vs_nccopy(tilecast, files, runs, work, name="store", more=False):
             command()
             times[key].append(time.perf_counter() - start)
     medians = {key: statistics.median(values) for key, values in times.items()}
-    return medians if more else (medians["extract"], medians["nccopy"])
+    return medians if more or read else (medians["extract"], medians["nccopy"])
 
 
 def bytes_read(command):
@@ -133,7 +142,8 @@ def main():
         peak = peak_of([args.tilecast, "extract"] + files + ["--store", store, "--quiet"])
         result["B5"] = {"extract_s": ours, "nccopy_V_s": theirs, "ratio": ours / theirs, "peak_kB": peak, "runs": runs,
                         "extract_before_issue_11_s": medians["extract_before_issue_11"],
-                        "nccopy_whole_s": medians["nccopy_whole"], "ratio_whole": ours / medians["nccopy_whole"]}
+                        "nccopy_whole_s": medians["nccopy_whole"], "ratio_whole": ours / medians["nccopy_whole"],
+                        "nccopy_read_s": medians["nccopy_read"], "ratio_read": ours / medians["nccopy_read"], "cat_s": medians["cat"]}
         # What each reads: the extraction reads more bytes than the list it is compared with.
         traced = os.path.join(work, "traced")
         result["B5"]["extract_bytes_read"] = bytes_read([args.tilecast, "extract"] + files + ["--store", traced, "--quiet"])
@@ -146,9 +156,11 @@ def main():
         for folder in args.growth_run + [args.run]:
             growth_files = inputs_of(folder)
             size = sum(os.path.getsize(f) for f in growth_files)
-            a, b = (ours, theirs) if folder == args.run else extract_vs_nccopy(args.tilecast, growth_files, runs, work, name="growth-store")
+            grown = medians if folder == args.run else extract_vs_nccopy(args.tilecast, growth_files, runs, work, name="growth-store", read=True)
+            a, b = grown["extract"], grown["nccopy"]
             result["B5_growth"].append({"input_bytes": size, "extract_s": a, "nccopy_V_s": b, "ratio": a / b,
-                                        "input_MB_per_s": size / a / 1e6})
+                                        "nccopy_read_s": grown["nccopy_read"], "ratio_read": a / grown["nccopy_read"],
+                                        "cat_s": grown["cat"], "input_MB_per_s": size / a / 1e6})
 
         compressed = os.path.join(work, "d4")
         os.makedirs(compressed)
