@@ -125,7 +125,7 @@ public enum PrecipitationUnit: String, CaseIterable, Sendable {
         }
     }
 
-    /// A distance stored in metres (visibility) in the length unit that goes with this
+    /// A distance stored in metres (visibility, snow depth) in the length unit that goes with this
     /// precipitation unit: metres for `mm`, feet for `inch`, as Open-Meteo converts its
     /// metre-valued variables when `precipitation_unit=inch` (`SiUnit.swift`,
     /// `convertAndRound`: × 3.280839895, unit "ft").

@@ -243,8 +243,7 @@ public struct OutputUnits: Sendable, Equatable {
              .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.symbol
         case .relativeHumidity2m, .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
         case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.symbol
-        case .snowDepth: return "m"
-        case .visibility: return precipitation.distanceSymbol
+        case .snowDepth, .visibility: return precipitation.distanceSymbol
         case .vapourPressureDeficit: return "kPa"
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return "m³/m³"
         case .isDay: return ""
@@ -268,7 +267,7 @@ public struct OutputUnits: Sendable, Equatable {
              .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.convert(value)
         case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.convert(value)
         case .snowfall: return precipitation.convertSnowfall(value)
-        case .visibility: return precipitation.convertDistance(value)
+        case .snowDepth, .visibility: return precipitation.convertDistance(value)
         case .windSpeed10m, .windU10m, .windV10m, .windGusts10m: return windSpeed.convert(value)
         default: return value
         }

@@ -33,6 +33,18 @@ final class OutputFormatTests: XCTestCase {
     }
 
     /// 0.29 degrees rounds to 0, which means calm: a real wind prints 360 (north).
+    /// Open-Meteo converts every metre-valued variable to feet with `precipitation_unit=inch`
+    /// (its SiUnit: metre -> feet, x 3.280839895): snow_depth as visibility (snow_depth stayed in
+    /// metres, labelled "m", before). 1 ft = 0.3048 m exactly.
+    func testSnowDepthAndVisibilityInFeetWithInches() {
+        for variable in [OutputVariable.snowDepth, .visibility] {
+            XCTAssertEqual(OutputUnits(precipitation: .inch).symbol(variable), "ft", variable.rawValue)
+            XCTAssertEqual(OutputUnits(precipitation: .mm).symbol(variable), "m", variable.rawValue)
+            XCTAssertEqual(Double(OutputUnits(precipitation: .inch).convert(1.2192, variable)), 4, accuracy: 1e-5, variable.rawValue)
+            XCTAssertEqual(OutputUnits(precipitation: .mm).convert(1.2192, variable), 1.2192, variable.rawValue)
+        }
+    }
+
     func testAWindJustEastOfNorthPrints360NotCalm() throws {
         let forecast = try forecast()
         let direction = try XCTUnwrap(forecast.values[.windDirection10m]?.first)
