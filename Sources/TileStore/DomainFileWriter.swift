@@ -162,15 +162,31 @@ package final class DomainFileWriter: @unchecked Sendable {
             let variableSteps = variable.isStatic ? 1 : steps
             stored.append(.init(name: variable.rawValue, unit: variable.unit, step: quantizers[variableIndex].step,
                                 runningTotal: variable.isAccumulation, steps: variableSteps, firstBlock: variableIndex * tileCount))
-            // One band of tiles at a time: what is held is one band's values and blocks.
-            for band in 0..<metadata.tilesDown {
-                for block in try encodeBand(band, variableIndex: variableIndex, steps: variableSteps) {
-                    index.append(offset)
-                    index.append(UInt32(block.count))
-                    index.append(checksum(block))
-                    try file.write(block)
-                    offset += UInt64(block.count)
+            // Bands of tiles encoded side by side on the cores (values gathered, tiles encoded and
+            // checksummed by each worker), then written in order. All of a variable's bands at
+            // once while values stay in memory; a few at a time when they spill, so that what is
+            // held stays a few bands' values and blocks. (Encoded band by band, with only the
+            // tiles of one band in parallel, the end of an extraction ran mostly on one core.)
+            let group = spills ? 8 : max(metadata.tilesDown, 1)
+            var first = 0
+            while first < metadata.tilesDown {
+                let bands = first..<min(first + group, metadata.tilesDown)
+                let encoded: [Result<[(block: [UInt8], crc: UInt32)], StoreError>] = concurrentMap(bands.count) { k in
+                    do throws(StoreError) {
+                        return .success(try self.encodeBand(bands.lowerBound + k, variableIndex: variableIndex, steps: variableSteps)
+                            .map { ($0, checksum($0)) })
+                    } catch { return .failure(error) }
                 }
+                for band in encoded {
+                    for (block, crc) in try band.get() {
+                        index.append(offset)
+                        index.append(UInt32(block.count))
+                        index.append(crc)
+                        try file.write(block)
+                        offset += UInt64(block.count)
+                    }
+                }
+                first = bands.upperBound
             }
         }
         metadata.variables = stored
@@ -191,7 +207,8 @@ package final class DomainFileWriter: @unchecked Sendable {
         return Int(trailer.metadataOffset + trailer.metadataLength) + DomainFileFormat.trailerSize
     }
 
-    /// Encodes the tiles of one band (a row of tiles) of one variable, spread over the cores.
+    /// Encodes the tiles of one band (a row of tiles) of one variable (`finish` runs bands side
+    /// by side).
     private func encodeBand(_ band: Int, variableIndex: Int, steps: Int) throws(StoreError) -> [[UInt8]] {
         let meta = metadata
         let y0 = band * meta.tileHeight
@@ -199,7 +216,7 @@ package final class DomainFileWriter: @unchecked Sendable {
         let bandCells = height * meta.westEast
         // [time][cell of the band]
         let source = try rows[variableIndex].read(start: y0 * meta.westEast, count: bandCells, rows: steps)
-        return concurrentMap(meta.tilesAcross) { tileX in
+        return (0..<meta.tilesAcross).map { tileX in
             let x0 = tileX * meta.tileWidth
             let width = min(meta.tileWidth, meta.westEast - x0)
             // Gather each cell's series contiguously.
