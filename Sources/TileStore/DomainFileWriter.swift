@@ -27,9 +27,9 @@ package final class DomainFileWriter: @unchecked Sendable {
     /// Per running-total variable, the total so far per cell (Double: exact sums); empty for
     /// the others. Owned memory, so that bands of cells can add from several threads.
     private let totals: [UnsafeMutableBufferPointer<Double>]
-    /// Frames added through `add(frame:)`, and cell-frames added in all (bands included).
+    /// Frames added through `add(frame:)`, and cells added per time (bands included).
     private var framesAdded = 0
-    private let cellFramesAdded = Mutex(0)
+    private let cellsAdded: Mutex<[Int]>
     private let cells: Int
 
     /// Prepares a writer for `variables` of the domain `metadata` describes.
@@ -46,6 +46,7 @@ package final class DomainFileWriter: @unchecked Sendable {
         let cells = metadata.westEast * metadata.southNorth
         self.cells = cells
         let steps = metadata.times.count
+        cellsAdded = Mutex([Int](repeating: 0, count: steps))
         let timeVarying = self.variables.filter { !$0.isStatic }.count
         let (bytes, overflow) = cells.multipliedReportingOverflow(by: steps * timeVarying * 4)
         let spill = overflow || bytes > memoryLimit
@@ -132,7 +133,7 @@ package final class DomainFileWriter: @unchecked Sendable {
                 try rows[index].write(row: variable.isStatic ? 0 : t, cells: band, fill)
             }
         }
-        cellFramesAdded.withLock { $0 += cells }
+        cellsAdded.withLock { $0[t] += cells }
     }
 
     /// Encodes and writes the file, then flushes it to disk (fsync).
@@ -143,9 +144,9 @@ package final class DomainFileWriter: @unchecked Sendable {
     package func finish() throws(StoreError) -> Int {
         defer { for rows in rows { rows.discard() } }
         let steps = metadata.times.count
-        let added = cellFramesAdded.withLock { $0 }
-        guard added == steps * cells else {
-            throw StoreError.badRequest("\(path): \(added / max(cells, 1)) frames added for \(steps) times")
+        let added = cellsAdded.withLock { $0 }
+        guard added.allSatisfy({ $0 == cells }) else {
+            throw StoreError.badRequest("\(path): \(added.filter { $0 == cells }.count) frames added for \(steps) times")
         }
         let file = try OutputFile(path: path)
         var offset = UInt64(DomainFileFormat.headerSize)
@@ -266,8 +267,10 @@ final class MemoryRows: QuantizedRows {
 
     init(rowLength: Int, rowCount: Int) {
         self.rowLength = rowLength
+        // Not filled here: every value is written before it is read (`finish` refuses a file
+        // unless each time had every cell added once), and filling tens of MB took the extraction's start, on one
+        // core, what the bands' first writes now take on all of them.
         values = .allocate(capacity: rowLength * rowCount)
-        values.initialize(repeating: SeriesCodec.missing)
     }
 
     func appendRow(_ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError) {
