@@ -53,9 +53,10 @@ let package = Package(
         // zlib, for CRC-32 checksums of store blocks (already a dependency of libnetcdf/HDF5).
         // glibc's mallopt for `tilecast extract` (see ExtractCommand's keepFreedMemoryForReuse).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"]), .yum(["zlib-devel"])]),
         // The store format: domain files (writer, reader, codec, checksums) and cycles.
-        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib"]),
+        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib", "CPrefetch"]),
         // WRF and MM5 readers, name profiles, runs, derived variables.
         .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology", "Catalog"]),
         // The interpolation kernel: bilinear stencils, SIMD series, time brackets. No dependencies.

@@ -1,4 +1,5 @@
 import Catalog
+import Dispatch
 import Foundation
 import GridGeometry
 import Interpolation
@@ -46,6 +47,7 @@ public struct PointForecaster: Sendable {
             try quantized.withUnsafeMutableBufferPointer { (quantized) throws(QueryError) in
                 let reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded,
                                           floats: floats, scratch: quantized)
+                reader.prefetch(variables)
                 let elevation = domain.reader.steps(.elevation) == 0 ? nil : try reader.spatial(.elevation) { $0.first }
                 // A requested elevation moves the values from the model terrain to it; without
                 // the terrain height there is nothing to move from (never a silent no-op).
@@ -236,14 +238,34 @@ public struct PointForecaster: Sendable {
     }
 
     /// Forecasts for many places, spread over all cores; results in the order of `points`.
+    ///
+    /// Each worker writes its results straight into their rows of the returned array: no
+    /// per-chunk arrays joined afterwards, no lock. That joining ran on one thread after the
+    /// parallel part (a copy, with a retain and release of every result's references), and
+    /// the serial part of a batch is what limits its speed-up on two cores.
     public func forecast(_ points: [QueryPoint], request: ForecastRequest) -> [Result<PointForecast, QueryError>] {
-        let chunks = min(points.count, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
-        let parts = concurrentMap(chunks) { chunk in
-            ((chunk * points.count / chunks)..<((chunk + 1) * points.count / chunks)).map { index -> Result<PointForecast, QueryError> in
-                do throws(QueryError) { return .success(try forecast(points[index], request: request)) } catch { return .failure(error) }
+        let count = points.count
+        guard count > 0 else { return [] }
+        let chunks = min(count, max(1, ProcessInfo.processInfo.activeProcessorCount * 4))
+        return [Result<PointForecast, QueryError>](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            let rows = Rows(base: base)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for index in (chunk * count / chunks)..<((chunk + 1) * count / chunks) {
+                    let result: Result<PointForecast, QueryError>
+                    do throws(QueryError) { result = .success(try forecast(points[index], request: request)) } catch { result = .failure(error) }
+                    (rows.base + index).initialize(to: result)
+                }
             }
+            // concurrentPerform returns after every chunk ran: every row is initialized.
+            initialized = count
         }
-        return parts.flatMap { $0 }
+    }
+
+    /// The batch's output rows, shared by the workers: each row is initialized by exactly one
+    /// of them (its chunk's), and the array is handed back only after all have returned.
+    private struct Rows: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Result<PointForecast, QueryError>>
     }
 }
 
@@ -260,6 +282,9 @@ struct SeriesReader {
     private let floats: UnsafeMutableBufferPointer<Float>
     private let scratch: UnsafeMutableBufferPointer<Int32>
     private let stride: Int
+    /// The corners located once, (i0, j0), (i1, j0), (i0, j1), (i1, j1): the same tile and
+    /// cell for every variable.
+    private let places: (CellPlace?, CellPlace?, CellPlace?, CellPlace?)
 
     /// - Parameters:
     ///   - floats: `slots` x max(count, 1) values.
@@ -272,6 +297,20 @@ struct SeriesReader {
         self.floats = floats
         self.scratch = scratch
         stride = max(count, 1)
+        let reader = domain.reader
+        places = (reader.place(i: stencil.i0, j: stencil.j0), reader.place(i: stencil.i1, j: stencil.j0),
+                  reader.place(i: stencil.i0, j: stencil.j1), reader.place(i: stencil.i1, j: stencil.j1))
+    }
+
+    /// Corner `k` (0...3, in `places`' order) located.
+    @inline(__always)
+    private func place(_ k: Int) -> CellPlace? {
+        switch k {
+        case 0: return places.0
+        case 1: return places.1
+        case 2: return places.2
+        default: return places.3
+        }
     }
 
     /// Slot `k` of the buffer, `steps` values.
@@ -287,16 +326,16 @@ struct SeriesReader {
         let s = stencil
         // Corners (i0, j0), (i1, j0), (i0, j1), (i1, j1); an aliased corner (on a node or an
         // edge) is its cell's first read, not a second decode.
-        try read(variable, i: s.i0, j: s.j0, into: 0, steps: steps)
+        try read(variable, corner: 0, into: 0, steps: steps)
         var c10 = 0, c01 = 0, c11 = 0
-        if s.i1 != s.i0 { try read(variable, i: s.i1, j: s.j0, into: 1, steps: steps); c10 = 1 }
-        if s.j1 != s.j0 { try read(variable, i: s.i0, j: s.j1, into: 2, steps: steps); c01 = 2 }
+        if s.i1 != s.i0 { try read(variable, corner: 1, into: 1, steps: steps); c10 = 1 }
+        if s.j1 != s.j0 { try read(variable, corner: 2, into: 2, steps: steps); c01 = 2 }
         if s.j1 == s.j0 {
             c11 = c10
         } else if s.i1 == s.i0 {
             c11 = c01
         } else {
-            try read(variable, i: s.i1, j: s.j1, into: 3, steps: steps)
+            try read(variable, corner: 3, into: 3, steps: steps)
             c11 = 3
         }
         let out = slot(4, steps)
@@ -314,12 +353,12 @@ struct SeriesReader {
     func amounts(_ variable: ForecastVariable, plan: TimePlan, convert: (Float) -> Float) throws(QueryError) -> [Float] {
         let s = stencil, w = s.weights
         let options = (SIMD4<Float>(w.w00, w.w10, w.w01, w.w11), SIMD4<Int>(s.i0, s.i1, s.i0, s.i1), SIMD4<Int>(s.j0, s.j0, s.j1, s.j1))
-        var weights = SIMD4<Float>(), cellI = SIMD4<Int>(), cellJ = SIMD4<Int>(), cells = 0
+        var weights = SIMD4<Float>(), cellI = SIMD4<Int>(), cellJ = SIMD4<Int>(), corner = SIMD4<Int>(), cells = 0
         for k in 0..<4 where options.0[k] > 0 {
             if let found = (0..<cells).first(where: { cellI[$0] == options.1[k] && cellJ[$0] == options.2[k] }) {
                 weights[found] += options.0[k]
             } else {
-                (weights[cells], cellI[cells], cellJ[cells]) = (options.0[k], options.1[k], options.2[k])
+                (weights[cells], cellI[cells], cellJ[cells], corner[cells]) = (options.0[k], options.1[k], options.2[k], k)
                 cells += 1
             }
         }
@@ -327,7 +366,7 @@ struct SeriesReader {
         let steps = min(domain.reader.steps(variable), count)
         var mixed = [Float](repeating: 0, count: plan.brackets.count)
         for k in 0..<cells {
-            try read(variable, i: cellI[k], j: cellJ[k], into: 0, steps: steps)
+            try read(variable, corner: corner[k], into: 0, steps: steps)
             plan.addAmounts(totals: UnsafeBufferPointer(slot(0, steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
         }
         for k in mixed.indices {
@@ -342,17 +381,47 @@ struct SeriesReader {
     func nearest<Result>(_ variable: ForecastVariable, _ body: (UnsafeBufferPointer<Float>) -> Result) throws(QueryError) -> Result {
         let s = stencil, w = s.weights
         let weights = SIMD4<Float>(w.w00, w.w10, w.w01, w.w11)
-        let cellI = SIMD4<Int>(s.i0, s.i1, s.i0, s.i1), cellJ = SIMD4<Int>(s.j0, s.j0, s.j1, s.j1)
         var best = 0
         for k in 1..<4 where weights[best] < weights[k] { best = k }
         let steps = min(domain.reader.steps(variable), count)
-        try read(variable, i: cellI[best], j: cellJ[best], into: 0, steps: steps)
+        try read(variable, corner: best, into: 0, steps: steps)
         return body(UnsafeBufferPointer(slot(0, steps)))
     }
 
-    private func read(_ variable: ForecastVariable, i: Int, j: Int, into k: Int, steps: Int) throws(QueryError) {
-        do {
-            try domain.reader.readSeries(variable, i: i, j: j, into: slot(k, steps), scratch: scratch, count: steps)
+    /// Hints the cache lines the reads of `variables` will touch: first every block's head,
+    /// then every corner cell's packed values (found through the heads), so that a forecast
+    /// waits for memory about twice instead of once per block and once per cell. The blocks
+    /// of a random place are rarely in a core's cache: a store file is a few MB, the reads
+    /// hop across it. Changes no answer.
+    func prefetch(_ variables: [OutputVariable]) {
+        let reader = domain.reader, count = count, places = places
+        // An aliased corner (on a node or an edge) asks for the same lines twice: harmless.
+        func corners(_ variable: ForecastVariable, _ payloads: Bool) {
+            if let p = places.0 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+            if let p = places.1 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+            if let p = places.2 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+            if let p = places.3 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+        }
+        for payloads in [false, true] {
+            corners(.elevation, payloads)
+            for variable in variables {
+                // Wind speed and direction read the same two components: ask once.
+                if variable == .windDirection10m || variable == .windU10m || variable == .windV10m,
+                   variables.contains(.windSpeed10m) { continue }
+                for source in variable.sources { corners(source, payloads) }
+            }
+        }
+    }
+
+    /// Reads corner `corner`'s series of `variable` into slot `k`.
+    private func read(_ variable: ForecastVariable, corner: Int, into k: Int, steps: Int) throws(QueryError) {
+        do throws(StoreError) {
+            guard let place = place(corner) else {
+                let (i, j) = corner == 0 ? (stencil.i0, stencil.j0) : corner == 1 ? (stencil.i1, stencil.j0)
+                    : corner == 2 ? (stencil.i0, stencil.j1) : (stencil.i1, stencil.j1)
+                throw StoreError.badRequest("\(domain.reader.path): cell (\(i), \(j)) is outside the \(domain.metadata.westEast) x \(domain.metadata.southNorth) grid")
+            }
+            try domain.reader.readSeries(variable, at: place, into: slot(k, steps), scratch: scratch, count: steps)
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }

@@ -1,4 +1,5 @@
 import Catalog
+import CPrefetch
 import Foundation
 import Synchronization
 
@@ -202,15 +203,30 @@ public final class DomainFileReader: Sendable {
     /// (at least `steps` long), so a hot loop allocates nothing.
     public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>,
                            scratch: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) throws(StoreError) {
+        guard let place = place(i: i, j: j) else {
+            throw .badRequest("\(path): cell (\(i), \(j)) is outside the \(metadata.westEast) x \(metadata.southNorth) grid")
+        }
+        try readSeries(variable, at: place, into: output, scratch: scratch, count: count)
+    }
+
+    /// Where cell (i, j) lies in every variable's blocks, or nil outside the grid: worked out
+    /// once per cell (three divisions), then used for each variable a forecast reads.
+    package func place(i: Int, j: Int) -> CellPlace? {
+        guard i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth else { return nil }
+        let place = metadata.locate(i: i, j: j)
+        return CellPlace(tile: place.tile, cell: place.cell, cells: place.cells)
+    }
+
+    /// `readSeries(_:i:j:into:scratch:count:)` at a cell already located by `place(i:j:)`.
+    package func readSeries(_ variable: ForecastVariable, at place: CellPlace, into output: UnsafeMutableBufferPointer<Float>,
+                            scratch: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) throws(StoreError) {
         guard let stored = layouts[variable.catalogIndex] else {
             throw .badRequest("\(path): \(variable.rawValue) is not stored for d\(metadata.domain)")
         }
         let wanted = min(count ?? stored.steps, stored.steps)
-        guard i >= 0, j >= 0, i < metadata.westEast, j < metadata.southNorth, output.count >= wanted,
-              scratch.count >= wanted else {
-            throw .badRequest("\(path): cell (\(i), \(j)) is outside the \(metadata.westEast) x \(metadata.southNorth) grid")
+        guard output.count >= wanted, scratch.count >= wanted else {
+            throw .badRequest("\(path): a buffer of \(output.count) values for \(wanted)")
         }
-        let place = metadata.locate(i: i, j: j)
         let blockIndex = stored.firstBlock + place.tile
         let decoded = try withBlock(blockIndex) {
             SeriesCodec.decode(block: $0, cells: place.cells, steps: stored.steps, cell: place.cell, into: scratch, count: wanted)
@@ -293,6 +309,50 @@ public final class DomainFileReader: Sendable {
         return bytes
     }
 
+    /// Hints the cache lines a point read of `variable` will touch, so that the misses of a
+    /// forecast's reads overlap instead of coming one after the other (`PointForecaster` asks
+    /// for all its blocks, then all its cells, then decodes). Only blocks already resident are
+    /// hinted; a hint changes no answer and reads nothing from the file.
+    ///
+    /// - Parameters:
+    ///   - place: the cell to be read; with `payloads` false only its block's head (mode,
+    ///     common series, cell table), with true the cell's packed values, found through the
+    ///     table (whose lines the first pass asked for).
+    ///   - count: frames to be decoded.
+    package func prefetch(_ variable: ForecastVariable, at place: CellPlace, count: Int, payloads: Bool) {
+        guard let stored = layouts[variable.catalogIndex] else { return }
+        do {
+            let blockIndex = stored.firstBlock + place.tile
+            guard blockIndex < index.count else { return }
+            let entry = index[blockIndex]
+            guard let block = cache.residentBytes(blockIndex, offset: Int(entry.offset) - dataStart, length: Int(entry.length)),
+                  let base = block.baseAddress, !block.isEmpty else { return }
+            if payloads {
+                guard let cell = SeriesCodec.cellPayload(block: block, cells: place.cells, steps: stored.steps, cell: place.cell,
+                                                         count: count) else { return }
+                // Every line from the first packed byte to the last (the decoder loads 8 bytes).
+                let end = min(cell.offset + cell.length + 8, block.count)
+                var at = cell.offset
+                while at < end {
+                    tilecast_prefetch(base + at)
+                    at += 64
+                }
+                tilecast_prefetch(base + end - 1)
+            } else {
+                // The head: mode, common series and cell table lie in the first few hundred bytes.
+                var line = 0
+                while line < min(block.count, Self.headBytes) {
+                    tilecast_prefetch(base + line)
+                    line += 64
+                }
+            }
+        }
+    }
+
+    /// Bytes of a block's head a prefetch asks for: an 8 x 8 tile's table (64 x (1 + 2 + 2)
+    /// bytes) after a 24 h common series.
+    private static let headBytes = 448
+
     /// Bytes of the file when it was opened.
     public var fileSize: Int { source.size }
 
@@ -305,6 +365,14 @@ public final class DomainFileReader: Sendable {
         guard blockIndex >= 0, blockIndex < index.count else { return nil }
         return (Int(index[blockIndex].offset), Int(index[blockIndex].length))
     }
+}
+
+/// Where a cell's series lies in any variable's blocks: its tile, its index in the tile and
+/// the tile's cell count (edge tiles are smaller).
+package struct CellPlace: Sendable, Equatable {
+    package let tile: Int
+    package let cell: Int
+    package let cells: Int
 }
 
 /// Where a stored variable's series are and how they are scaled.

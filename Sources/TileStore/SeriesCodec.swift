@@ -207,8 +207,40 @@ enum SeriesCodec {
                 let word = UInt64(littleEndian: memory.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
                 return (word &>> UInt64(bit & 7)) & mask
             }
+            // When no sum of the deltas read can leave Int32 (each zigzag value of w bits is at
+            // most 2^(w-1) in size), the loops need not track the lowest and highest value: the
+            // check after the loop holds by construction. A 24 h read of a real tile always
+            // qualifies; the tracked loops stay for any other block (and give the same answer).
+            var bounded = false
+            if width <= 32, commonWidth <= 32, wanted < 1 << 16 {
+                let largest = (width == 0 ? 0 : Int64(1) << Int64(width - 1))
+                    + (commonWidth == 0 ? 0 : Int64(1) << Int64(commonWidth - 1))
+                let spread = Int64(wanted - 1) * largest   // < 2^16 x 2^32: no overflow
+                bounded = value - spread >= Int64(Int32.min) && value + spread <= Int64(Int32.max)
+            }
             if commonWidth == 0 && width == 0 {
                 while t < wanted { output[t] = Int32(truncatingIfNeeded: value); t &+= 1 }
+            } else if bounded, let target = output.baseAddress {
+                // Int32 arithmetic is exact here (see `bounded`); wrapping ops keep it branch-free.
+                var current = Int32(truncatingIfNeeded: value)
+                if commonWidth == 0 {
+                    while t < wanted {
+                        current &+= Int32(truncatingIfNeeded: unzigzag(load(bit, mask)))
+                        bit &+= width
+                        target[t] = current
+                        t &+= 1
+                    }
+                } else {
+                    while t < wanted {
+                        // A zero width gives a zero mask: nothing added.
+                        current &+= Int32(truncatingIfNeeded: unzigzag(load(commonBit, commonMask)))
+                            &+ Int32(truncatingIfNeeded: unzigzag(load(bit, mask)))
+                        commonBit &+= commonWidth
+                        bit &+= width
+                        target[t] = current
+                        t &+= 1
+                    }
+                }
             } else if commonWidth == 0 {
                 while t < wanted {
                     value &+= unzigzag(load(bit, mask))
@@ -258,6 +290,32 @@ enum SeriesCodec {
             for t in 0..<wanted where bitmap.read(width: 1) == 1 { output[t] = missing }
         }
         return true
+    }
+
+    /// Where a cell's packed values start in a block and how many bytes the first `count` of
+    /// them take, or nil when the block is too short or malformed for the cell. For prefetch
+    /// hints: `decode` checks everything again.
+    static func cellPayload(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int, count: Int) -> (offset: Int, length: Int)? {
+        guard cell >= 0, cell < cells, block.count >= 2 else { return nil }
+        var start = 1
+        if block[0] == 1 {
+            let commonWidth = Int(block[1])
+            guard commonWidth <= 64 else { return nil }
+            start = 2 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
+        } else if block[0] != 0 {
+            return nil
+        }
+        guard block.count >= start + 6 else { return nil }
+        let baseBytes = Int(block[start + 4]), offsetBytes = Int(block[start + 5])
+        guard baseBytes <= 4, offsetBytes == 2 || offsetBytes == 4 else { return nil }
+        let widthsStart = start + 6
+        let offsetsStart = widthsStart + cells * (1 + baseBytes)
+        let payloadStart = offsetsStart + cells * offsetBytes
+        guard block.count >= payloadStart else { return nil }
+        let offset = payloadStart + Int(littleEndian(block, at: offsetsStart + cell * offsetBytes, bytes: offsetBytes))
+        let width = Int(block[widthsStart + cell] & 0x7F)
+        guard offset < block.count else { return nil }
+        return (offset, min((max(min(count, steps) - 1, 0) * width + 7) / 8, block.count - offset))
     }
 
     /// A little-endian unsigned number of 0, 1, 2 or 4 bytes (the caller checked the range).

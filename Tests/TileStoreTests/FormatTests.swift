@@ -157,6 +157,52 @@ final class FormatTests: XCTestCase {
         }
     }
 
+    /// The decoder skips tracking the lowest and highest value when the deltas' widths bound
+    /// every sum inside Int32; near the limits it must track them: series a few steps from
+    /// Int32.max and Int32.min (plain and common mode) decode exactly, and a hand-built block
+    /// whose running sum passes Int32.max is refused, while the same deltas from 0 decode.
+    func testCodecNearTheInt32LimitsTracksTheRange() {
+        var generator = SeededGenerator(seed: 20261124)
+        for (low, shared) in [(Int32.max - 400, false), (Int32.min + 1, false), (Int32.max - 400, true), (Int32.min + 1, true)] {
+            let cells = 16, steps = 30
+            let trend = (0..<steps).map { _ in Int32.random(in: 0...6, using: &generator) }
+            let series: [[Int32]] = (0..<cells).map { _ in
+                var value = low
+                return (0..<steps).map { t in
+                    value += shared ? trend[t] : Int32.random(in: 0...12, using: &generator)
+                    return value
+                }
+            }
+            let flat = series.flatMap { $0 }
+            let block = flat.withUnsafeBufferPointer { buffer in
+                SeriesCodec.encode(cells: cells, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+            }
+            for cell in 0..<cells {
+                var decoded = [Int32](repeating: 7, count: 24)
+                let ok = block.withUnsafeBytes { raw in
+                    decoded.withUnsafeMutableBufferPointer { SeriesCodec.decode(block: raw, cells: cells, steps: steps, cell: cell, into: $0, count: 24) }
+                }
+                XCTAssertTrue(ok)
+                XCTAssertEqual(decoded, Array(series[cell].prefix(24)), "low \(low) shared \(shared) cell \(cell)")
+            }
+        }
+        // Plain mode, one cell, three steps: base, then deltas +3, +3 (zigzag 6, 6) at 3 bits.
+        func block(base: Int32) -> [UInt8] {
+            var bytes: [UInt8] = [0]
+            bytes += withUnsafeBytes(of: base.littleEndian) { Array($0) }
+            bytes += [0, 2, 3, 0, 0, 0b110_110] + [UInt8](repeating: 0, count: 8)
+            return bytes
+        }
+        for (base, expected) in [(Int32(0), [Int32(0), 3, 6] as [Int32]?), (Int32.max - 4, nil)] {
+            var decoded = [Int32](repeating: 0, count: 3)
+            let ok = block(base: base).withUnsafeBytes { raw in
+                decoded.withUnsafeMutableBufferPointer { SeriesCodec.decode(block: raw, cells: 1, steps: 3, cell: 0, into: $0) }
+            }
+            XCTAssertEqual(ok, expected != nil, "base \(base)")
+            if let expected { XCTAssertEqual(decoded, expected) }
+        }
+    }
+
     func testTinyFileReadsBackAtItsPrecision() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("tiny.tcs")
