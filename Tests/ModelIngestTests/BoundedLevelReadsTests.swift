@@ -43,18 +43,7 @@ final class BoundedLevelReadsTests: XCTestCase {
                                                 (.cloudCoverHigh, layers["cloud_cover_high"], 1e-3),
                                                 (.pressureMSL, slp[""], 0.1)] {
             let expected = try XCTUnwrap(expected, variable.rawValue)
-            var worst = 0.0, compared = 0
-            for (index, frame) in frames.enumerated() {
-                let values = try XCTUnwrap(frame.values[variable], variable.rawValue)
-                for j in 0..<sn {
-                    for i in 0..<we {
-                        let want = try XCTUnwrap(expected[index]?[j * 1000 + i], "\(variable.rawValue) frame \(index) j \(j) i \(i)")
-                        let difference = abs(Double(values[j * we + i]) - want)
-                        worst = difference > worst || difference.isNaN ? difference : worst
-                        compared += 1
-                    }
-                }
-            }
+            let (worst, compared, _) = try worstDifference(frames, variable, reference: expected, westEast: we, southNorth: sn)
             print("\(variable.rawValue) on the rising-levels copy: worst \(worst) \(variable.unit) over \(compared) cell-frames")
             XCTAssertEqual(compared, frames.count * we * sn)
             XCTAssertLessThanOrEqual(worst, tolerance, variable.rawValue)

@@ -116,18 +116,7 @@ final class ForecastCorrectnessIngestTests: XCTestCase {
         let we = domain.grid.westEast, sn = domain.grid.southNorth
         let frames = try readAllFrames(domain, variables: [.pressureMSL])
         XCTAssertEqual(frames.count, reference.count)
-        var worst = 0.0, compared = 0
-        for (index, frame) in frames.enumerated() {
-            let slp = try XCTUnwrap(frame.values[.pressureMSL])
-            for j in 0..<sn {
-                for i in 0..<we {
-                    let expected = try XCTUnwrap(reference[index]?[j * 1000 + i], "frame \(index) j \(j) i \(i)")
-                    let difference = abs(Double(slp[j * we + i]) - expected)
-                    worst = difference > worst || difference.isNaN ? difference : worst
-                    compared += 1
-                }
-            }
-        }
+        let (worst, compared, _) = try worstDifference(frames, .pressureMSL, reference: reference, westEast: we, southNorth: sn)
         print("pressure_msl vs wrf-python slp on \(name): worst \(worst) hPa over \(compared) node-frames")
         XCTAssertEqual(compared, frames.count * we * sn)
         XCTAssertLessThanOrEqual(worst, 0.1, "worst difference from wrf-python's slp, hPa")

@@ -205,3 +205,28 @@ func assertRefused(_ paths: [String], profile: ModelProfile? = nil, mentioning f
         }
     }
 }
+
+/// The worst |engine - reference| of `variable` over every frame and cell, the reference keyed
+/// by frame and `j * 1000 + i` (the reference scripts' rows); a cell the reference lacks fails
+/// the test. With `unknownInBothAgrees`, a NaN on both sides is counted apart, not compared;
+/// otherwise any NaN makes the worst difference NaN (which no tolerance accepts).
+func worstDifference(_ frames: [FrameFields], _ variable: ForecastVariable, reference: [Int: [Int: Double]],
+                     westEast: Int, southNorth: Int, unknownInBothAgrees: Bool = false,
+                     file: StaticString = #filePath, line: UInt = #line) throws -> (worst: Double, compared: Int, bothUnknown: Int) {
+    var worst = 0.0, compared = 0, bothUnknown = 0
+    for (index, frame) in frames.enumerated() {
+        let values = try XCTUnwrap(frame.values[variable], variable.rawValue, file: file, line: line)
+        for j in 0..<southNorth {
+            for i in 0..<westEast {
+                let want = try XCTUnwrap(reference[index]?[j * 1000 + i], "\(variable.rawValue) frame \(index) j \(j) i \(i)",
+                                         file: file, line: line)
+                let got = Double(values[j * westEast + i])
+                if unknownInBothAgrees && want.isNaN && got.isNaN { bothUnknown += 1; continue }
+                let difference = abs(got - want)
+                worst = difference > worst || difference.isNaN ? difference : worst
+                compared += 1
+            }
+        }
+    }
+    return (worst, compared, bothUnknown)
+}

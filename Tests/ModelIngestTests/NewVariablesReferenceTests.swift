@@ -37,20 +37,8 @@ final class NewVariablesReferenceTests: XCTestCase {
         let we = domain.grid.westEast, sn = domain.grid.southNorth
         for variable in variables {
             let expected = try XCTUnwrap(reference[variable.rawValue], variable.rawValue)
-            var worst = 0.0, compared = 0, bothUnknown = 0
-            for (index, frame) in frames.enumerated() {
-                let values = try XCTUnwrap(frame.values[variable], variable.rawValue)
-                for j in 0..<sn {
-                    for i in 0..<we {
-                        let want = try XCTUnwrap(expected[index]?[j * 1000 + i], "\(variable.rawValue) frame \(index) j \(j) i \(i)")
-                        let got = Double(values[j * we + i])
-                        if want.isNaN && got.isNaN { bothUnknown += 1; continue }
-                        let difference = abs(got - want)
-                        worst = difference > worst || difference.isNaN ? difference : worst
-                        compared += 1
-                    }
-                }
-            }
+            let (worst, compared, bothUnknown) = try worstDifference(frames, variable, reference: expected, westEast: we, southNorth: sn,
+                                                                     unknownInBothAgrees: true)
             print("\(variable.rawValue) vs Scripts/variables_reference.py: worst \(worst) \(variable.unit) over \(compared) cell-frames (\(bothUnknown) unknown in both)")
             XCTAssertEqual(compared + bothUnknown, frames.count * we * sn, variable.rawValue)
             XCTAssertGreaterThan(compared, 0, variable.rawValue)
