@@ -58,11 +58,10 @@ public struct Extractor: Sendable {
     /// Replace a published cycle even when the new one has fewer domains (a lost nest file
     /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
     public var allowFewerDomains = false
-    /// Row bands each domain is read in, one unit of work each, all units side by side on the
-    /// cores: with one unit per domain, the smaller of two domains of 2:1 cells finished first
-    /// and left a core idle for a third of the run, and a run of one domain used one core.
-    /// Reading is serialised by the netCDF lock; deriving and quantizing are not. The store's
-    /// bytes do not depend on it.
+    /// Row bands a large domain is read in (see `minimumBandLevelBytes`), one unit of work
+    /// each, all units of all domains side by side on the cores: with one unit per domain, a
+    /// run of one domain uses one core. Reading is serialised by the netCDF lock; deriving and
+    /// quantizing are not. The store's bytes do not depend on it.
     public var bandsPerDomain = 2
     /// The least bytes one band's rows of one level must hold for a domain to be split:
     /// libnetcdf reads a classic file in 8 KB pieces, so every band's part of every level reads
@@ -70,7 +69,8 @@ public struct Extractor: Sendable {
     /// read 818 MB where whole levels read 527 MB, and were no faster; a 1000 x 1000 domain
     /// (4 MB a level) loses under 1 %.
     public var minimumBandLevelBytes = 64 << 10
-    /// Quantized values each domain writer keeps in memory before spilling to scratch files.
+    /// Quantized values each domain writer keeps in memory before spilling to scratch files
+    /// (shared out when a run has more domains than cores: see `writeDomains`).
     public var writerMemoryLimit = DomainFileWriter.defaultMemoryLimit
     /// Called after each frame (from the extracting thread).
     public var progress: (@Sendable (ExtractionProgress) -> Void)?
@@ -148,13 +148,18 @@ public struct Extractor: Sendable {
         }
     }
 
-    /// Reads, derives and writes one domain's file; its manifest entry and warnings.
     /// Writes every domain's file: the domains' bands side by side on all cores, then each
     /// file's tiles (encoded on all cores). Outcomes in the order of `run.domains`.
     private func writeDomains(_ run: ModelRun, model: String, cycle: Int64, to paths: [String],
                               totalFrames: Int) throws -> [DomainOutcome] {
         var preparedWriters: [DomainFileWriter] = []
         var preparedUnits: [(domain: Int, band: RowBand)] = []
+        // Every domain's writer lives until the frames are read (one domain per core did
+        // before): with more domains than cores, each keeps a share of the memory limit, so
+        // that all of them together hold what the cores' writers held (values beyond it spill,
+        // the same bytes either way).
+        let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1), domains = max(run.domains.count, 1)
+        let memoryLimit = writerMemoryLimit / domains * min(domains, cores)
         for (index, domain) in run.domains.enumerated() {
             try faultInjection?("domain \(domain.name)")
             let variables = FrameReader.variables(of: domain, wanted: variables)
@@ -168,7 +173,7 @@ public struct Extractor: Sendable {
                 createdBy: "tilecast \(TileCastVersion.current)",
                 unavailable: domain.variables.missing.isEmpty ? nil
                     : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }))
-            let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: writerMemoryLimit)
+            let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
             preparedWriters.append(writer)
             // A writer that spills appends whole frames in order: one band.
             let levelBytes = domain.grid.westEast * domain.grid.southNorth * MemoryLayout<Float>.size
