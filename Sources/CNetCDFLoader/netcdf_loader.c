@@ -49,6 +49,7 @@ typedef int nc_type;
 #endif
 
 static int (*p_nc_open)(const char *path, int mode, int *ncidp);
+static int (*p__nc__open)(const char *path, int mode, size_t *chunksizehintp, int *ncidp);
 static int (*p_nc_close)(int ncid);
 static int (*p_nc_inq_format)(int ncid, int *formatp);
 static int (*p_nc_inq_ndims)(int ncid, int *ndimsp);
@@ -97,6 +98,8 @@ static void load(void) {
         return;
     }
     BIND(nc_open);
+    // Optional: nc__open takes the classic format's read size (below); without it, nc_open.
+    *(void **)(&p__nc__open) = dlsym(handle, "nc__open");
     BIND(nc_close);
     BIND(nc_inq_format);
     BIND(nc_inq_ndims);
@@ -131,6 +134,15 @@ const char *tc_nc_strerror(int status) {
 
 int tc_nc_open(const char *path, int mode, int *ncidp) {
     if (tc_nc_load() != 0) { return TC_NC_ENOLIBRARY; }
+    if (p__nc__open != NULL) {
+        // libnetcdf reads a classic file in pieces of this size (8 KB by default, from the file
+        // system's block size): 32 KB pieces read a WRF run's fields in a quarter of the read
+        // calls and ~20 % less time, for ~5 % more bytes (a C loop reading the extraction's
+        // hyperslabs of the bench run's d01: 0.100-0.124 s against 0.124-0.169 s, 11,948
+        // against 47,657 calls). netCDF-4 files ignore the hint.
+        size_t chunk = 32768;
+        return p__nc__open(path, mode, &chunk, ncidp);
+    }
     return p_nc_open(path, mode, ncidp);
 }
 

@@ -69,6 +69,12 @@ public struct Extractor: Sendable {
     /// read 818 MB where whole levels read 527 MB, and were no faster; a 1000 x 1000 domain
     /// (4 MB a level) loses under 1 %.
     public var minimumBandLevelBytes = 64 << 10
+    /// Parts of its frames a domain not split in bands is read in, side by side: each part
+    /// after the first first replays the accumulated fields of the frames before it (the
+    /// amounts depend on every earlier total), then reads its own. With one unit per domain,
+    /// the smaller of two domains of 2:1 cells finished first and left a core idle for the
+    /// rest of the run. The store's bytes do not depend on it.
+    public var framePartsPerDomain = 2
     /// Quantized values each domain writer keeps in memory before spilling to scratch files
     /// (shared out when a run has more domains than cores: see `writeDomains`).
     public var writerMemoryLimit = DomainFileWriter.defaultMemoryLimit
@@ -153,7 +159,7 @@ public struct Extractor: Sendable {
     private func writeDomains(_ run: ModelRun, model: String, cycle: Int64, to paths: [String],
                               totalFrames: Int) throws -> [DomainOutcome] {
         var preparedWriters: [DomainFileWriter] = []
-        var preparedUnits: [(domain: Int, band: RowBand)] = []
+        var preparedUnits: [(domain: Int, band: RowBand, frames: Range<Int>)] = []
         // Every domain's writer lives until the frames are read (one domain per core did
         // before): with more domains than cores, each keeps a share of the memory limit, so
         // that all of them together hold what the cores' writers held (values beyond it spill,
@@ -178,20 +184,26 @@ public struct Extractor: Sendable {
             // A writer that spills appends whole frames in order: one band.
             let levelBytes = domain.grid.westEast * domain.grid.southNorth * MemoryLayout<Float>.size
             let bands = writer.spills ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
-            for band in RowBand.split(domain, into: bands) { preparedUnits.append((index, band)) }
+            // Parts of the frames only where the domain is not in bands (either keeps the cores
+            // busy) and its values stay in memory (scratch files take frames in order).
+            let frameCount = domain.frames.count
+            let parts = writer.spills || bands > 1 ? 1 : max(1, min(framePartsPerDomain, frameCount))
+            for band in RowBand.split(domain, into: bands) {
+                for part in 0..<parts { preparedUnits.append((index, band, (part * frameCount / parts)..<((part + 1) * frameCount / parts))) }
+            }
         }
         let counter = FrameCounter()
         let (writers, units) = (preparedWriters, preparedUnits)
-        let bandFrames = units.reduce(0) { $0 + run.domains[$1.domain].frames.count }
+        let bandFrames = units.reduce(0) { $0 + $1.frames.count }
         let results: [Result<BandReport, Error>] = concurrentMap(units.count) { unit in
             Result {
-                let (index, band) = units[unit]
+                let (index, band, frames) = units[unit]
                 let domain = run.domains[index]
                 var reader = try FrameReader(domain: domain, variables: variables, band: band)
-                var t = 0
-                while let frame = try reader.nextFrame() {
+                try reader.skip(to: frames.lowerBound)
+                for t in frames {
+                    guard let frame = try reader.nextFrame() else { break }
                     try writers[index].add(frame: frame.values, time: t, cells: band.cellRange)
-                    t += 1
                     // Frames done in proportion to band-frames done, so the count ends at the total.
                     let done = counter.increment() * totalFrames / max(bandFrames, 1)
                     progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))

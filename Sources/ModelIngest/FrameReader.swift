@@ -276,49 +276,12 @@ package struct FrameReader {
             out[.visibility] = try raw.visibility(reusing: kept)
         }
 
-        let hours = previousTime.map { Float(frame.time - $0) / 3600 }
-        previousTime = frame.time
-        if rain != nil {
-            // Each part with its own bucket count (zeros when it has none), so resets can be
-            // found per part when a count is missing.
-            var parts: [[Float]] = [], counts: [[Float]] = []
-            let pairs: [(RawFrame.Role, RawFrame.Role?)] = [(.rainConvective, .bucketConvective), (.rainNonConvective, .bucketNonConvective), (.rainShallow, nil)]
-            for (partRole, countRole) in pairs {
-                guard let part = try raw.field(partRole) else { continue }
-                parts.append(part)
-                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
-            }
-            out[.precipitation] = try Self.deaccumulate(&rain, parts: parts, counts: counts, report: &accumulationReport, path: file.path)
-        }
-        var convectiveRate: [Float]?
-        if convective != nil, let part = try raw.field(.rainConvective) {
-            let counts = try [RawFrame.Role.bucketConvective].compactMap(raw.field)
-            // Its resets are the total's resets again: counted once, by the total.
-            var uncounted = DeaccumulationReport()
-            convectiveRate = try Self.deaccumulate(&convective, parts: [part], counts: counts, report: &uncounted, path: file.path)
-        }
-        if snow != nil, let water = try raw.field(.snowWater) {
-            out[.snowfall] = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: file.path).map(snowfallCentimetres(waterEquivalentMillimetres:))
-        }
-        if gridScale != nil, let total = try raw.field(.rainNonConvective) {
-            let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)
-            var uncounted = DeaccumulationReport()
-            let grid = try Self.deaccumulate(&gridScale, parts: [total], counts: counts, report: &uncounted, path: file.path)
-            let frozenParts = try [RawFrame.Role.snowWater, .graupel, .hail].compactMap(raw.field)
-            let ice = try Self.deaccumulate(&frozen, parts: frozenParts, counts: [], report: &uncounted, path: file.path)
-            // RAINNC is all grid-scale precipitation; what is not snow, graupel or hail fell as rain.
-            out[.rain] = zip(grid, ice).map { total, ice in total.isNaN || ice.isNaN ? .nan : max(total - ice, 0) }
-        }
-        if showers != nil {
-            var parts: [[Float]] = [], counts: [[Float]] = []
-            for (partRole, countRole) in [(RawFrame.Role.rainConvective, RawFrame.Role?.some(.bucketConvective)), (.rainShallow, nil)] {
-                guard let part = try raw.field(partRole) else { continue }
-                parts.append(part)
-                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
-            }
-            var uncounted = DeaccumulationReport()
-            out[.showers] = try Self.deaccumulate(&showers, parts: parts, counts: counts, report: &uncounted, path: file.path)
-        }
+        let amounts = try accumulate(raw, time: frame.time, path: file.path)
+        let hours = amounts.hours, convectiveRate = amounts.convectiveRate
+        if let precipitation = amounts.precipitation { out[.precipitation] = precipitation }
+        if let snowfall = amounts.snowfall { out[.snowfall] = snowfall }
+        if let rain = amounts.rain { out[.rain] = rain }
+        if let showers = amounts.showers { out[.showers] = showers }
         if wants.contains(.weatherCode), let cover = out[.cloudCover], let rain = out[.precipitation] {
             let perHour = hours.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
             let snowfall = out[.snowfall]
@@ -341,6 +304,85 @@ package struct FrameReader {
         }
         for (name, count) in raw.missing.counts { missingValues[name, default: 0] += count }
         return FrameFields(time: frame.time, values: out)
+    }
+
+    /// What the accumulated fields of one frame give: every de-accumulator steps once, in
+    /// this order, so the state after a frame is the same whether the frame was produced or
+    /// skipped (`skip(to:)`).
+    struct FrameAmounts {
+        /// Hours since the previous frame (nil for the first).
+        var hours: Float?
+        var precipitation: [Float]?
+        var convectiveRate: [Float]?
+        var snowfall: [Float]?
+        var rain: [Float]?
+        var showers: [Float]?
+    }
+
+    /// De-accumulates one frame's accumulated fields (see `FrameAmounts`).
+    private mutating func accumulate(_ raw: RawFrame, time: Int64, path: String) throws -> FrameAmounts {
+        var amounts = FrameAmounts(hours: previousTime.map { Float(time - $0) / 3600 })
+        previousTime = time
+        if rain != nil {
+            // Each part with its own bucket count (zeros when it has none), so resets can be
+            // found per part when a count is missing.
+            var parts: [[Float]] = [], counts: [[Float]] = []
+            let pairs: [(RawFrame.Role, RawFrame.Role?)] = [(.rainConvective, .bucketConvective), (.rainNonConvective, .bucketNonConvective), (.rainShallow, nil)]
+            for (partRole, countRole) in pairs {
+                guard let part = try raw.field(partRole) else { continue }
+                parts.append(part)
+                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
+            }
+            amounts.precipitation = try Self.deaccumulate(&rain, parts: parts, counts: counts, report: &accumulationReport, path: path)
+        }
+        if convective != nil, let part = try raw.field(.rainConvective) {
+            let counts = try [RawFrame.Role.bucketConvective].compactMap(raw.field)
+            // Its resets are the total's resets again: counted once, by the total.
+            var uncounted = DeaccumulationReport()
+            amounts.convectiveRate = try Self.deaccumulate(&convective, parts: [part], counts: counts, report: &uncounted, path: path)
+        }
+        if snow != nil, let water = try raw.field(.snowWater) {
+            amounts.snowfall = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: path).map(snowfallCentimetres(waterEquivalentMillimetres:))
+        }
+        if gridScale != nil, let total = try raw.field(.rainNonConvective) {
+            let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)
+            var uncounted = DeaccumulationReport()
+            let grid = try Self.deaccumulate(&gridScale, parts: [total], counts: counts, report: &uncounted, path: path)
+            let frozenParts = try [RawFrame.Role.snowWater, .graupel, .hail].compactMap(raw.field)
+            let ice = try Self.deaccumulate(&frozen, parts: frozenParts, counts: [], report: &uncounted, path: path)
+            // RAINNC is all grid-scale precipitation; what is not snow, graupel or hail fell as rain.
+            amounts.rain = zip(grid, ice).map { total, ice in total.isNaN || ice.isNaN ? .nan : max(total - ice, 0) }
+        }
+        if showers != nil {
+            var parts: [[Float]] = [], counts: [[Float]] = []
+            for (partRole, countRole) in [(RawFrame.Role.rainConvective, RawFrame.Role?.some(.bucketConvective)), (.rainShallow, nil)] {
+                guard let part = try raw.field(partRole) else { continue }
+                parts.append(part)
+                counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
+            }
+            var uncounted = DeaccumulationReport()
+            amounts.showers = try Self.deaccumulate(&showers, parts: parts, counts: counts, report: &uncounted, path: path)
+        }
+        return amounts
+    }
+
+    /// Moves to frame `index` without producing the frames before it: only their accumulated
+    /// fields are read and de-accumulated, since the amounts at `index` depend on every total
+    /// before it (a drop within the tolerance keeps the higher total, so the frame before is
+    /// not enough). What the skipped frames report (missing values, resets) is left to
+    /// whoever produces them.
+    ///
+    /// - Throws: `IngestError` when an accumulated field cannot be read.
+    package mutating func skip(to index: Int) throws {
+        let report = accumulationReport
+        while next < min(index, domain.frames.count) {
+            let frame = domain.frames[next]
+            next += 1
+            let file = domain.files[frame.fileIndex]
+            _ = try accumulate(RawFrame(file: file, frame: frame.frameIndex, band: band, missing: MissingCounter()),
+                               time: frame.time, path: file.path)
+        }
+        accumulationReport = report
     }
 
     private static func deaccumulate(_ state: inout Deaccumulator?, parts: [[Float]], counts: [[Float]],

@@ -24,8 +24,8 @@ package final class DomainFileWriter: @unchecked Sendable {
     private let quantizers: [Quantizer]
     /// Per variable, quantized values laid out [time][cell].
     private let rows: [QuantizedRows]
-    /// Per running-total variable, the total so far per cell (Double: exact sums); empty for
-    /// the others. Owned memory, so that bands of cells can add from several threads.
+    /// Per running-total variable, the total so far per cell (Double: exact sums), for values
+    /// that spill (in memory, `finish` adds them up); empty for the others.
     private let totals: [UnsafeMutableBufferPointer<Double>]
     /// Frames added through `add(frame:)`, and cells added per time (bands included).
     private var framesAdded = 0
@@ -107,11 +107,17 @@ package final class DomainFileWriter: @unchecked Sendable {
                 throw StoreError.badRequest("\(path): \(variable.rawValue) has \(field.count) values for \(cells) cells")
             }
             let quantizer = quantizers[index]
+            let inMemory = rows[index] is MemoryRows
             // Quantized straight into the row's storage; unsafe buffers: one bounds check per
             // field, not per value, on the extraction's hot path.
             let fill = { (stored: UnsafeMutableBufferPointer<Int32>) in
                 field.withUnsafeBufferPointer { input in
-                    if variable.isAccumulation {
+                    if variable.isAccumulation && inMemory {
+                        // The amount itself, its bits: `finish` adds the running totals up in
+                        // time order, so frames may come in any order (parts of a run's frames
+                        // are read side by side).
+                        for cell in 0..<cells { stored[cell] = Int32(bitPattern: input[cell].bitPattern) }
+                    } else if variable.isAccumulation {
                         let total = UnsafeMutableBufferPointer(rebasing: self.totals[index][band])
                         for cell in 0..<cells {
                             let amount = input[cell]
@@ -161,6 +167,9 @@ package final class DomainFileWriter: @unchecked Sendable {
         let tileCount = metadata.tileCount
         for (variableIndex, variable) in variables.enumerated() {
             let variableSteps = variable.isStatic ? 1 : steps
+            if variable.isAccumulation, let memory = rows[variableIndex] as? MemoryRows {
+                memory.addRunningTotals(rows: steps, quantizer: quantizers[variableIndex])
+            }
             stored.append(.init(name: variable.rawValue, unit: variable.unit, step: quantizers[variableIndex].step,
                                 runningTotal: variable.isAccumulation, steps: variableSteps, firstBlock: variableIndex * tileCount))
             // Bands of tiles encoded side by side on the cores (values gathered, tiles encoded and
@@ -284,6 +293,28 @@ final class MemoryRows: QuantizedRows {
             throw .badRequest("row \(row) cells \(cells) outside the rows declared")
         }
         fill(UnsafeMutableBufferPointer(rebasing: values[start..<(start + cells.count)]))
+    }
+
+    /// Turns rows of amounts (each value a Float's bits, as `DomainFileWriter.add` keeps a
+    /// running-total variable) into running totals quantized by `quantizer`, adding in row
+    /// (time) order in Double: a missing amount is missing and adds nothing.
+    func addRunningTotals(rows: Int, quantizer: Quantizer) {
+        guard let base = values.baseAddress, rows * rowLength <= values.count else { return }
+        var totals = [Double](repeating: 0, count: rowLength)
+        totals.withUnsafeMutableBufferPointer { total in
+            for r in 0..<rows {
+                let row = base + r * rowLength
+                for cell in 0..<rowLength {
+                    let amount = Float(bitPattern: UInt32(bitPattern: row[cell]))
+                    if amount.isNaN {
+                        row[cell] = SeriesCodec.missing
+                    } else {
+                        total[cell] += Double(amount)
+                        row[cell] = quantizer.quantize(total[cell])
+                    }
+                }
+            }
+        }
     }
 
     func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32] {

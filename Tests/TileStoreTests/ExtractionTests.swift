@@ -24,42 +24,47 @@ final class ExtractionTests: XCTestCase {
         hour == 0 ? baseline : try shiftedRun(baseline, byMinutes: hour * 60, into: directory)
     }
 
-    /// Domains read in row bands side by side (`bandsPerDomain`) write the same files, byte for
-    /// byte, and the same warnings as one band per domain: on the real allvars sample (8 rows:
-    /// bands of 4, 3 and 1 rows), the SampleGrids WRF run (two domains), a file with fill
-    /// values and NaN (the missing-value warning sums the bands' counts), a bucket-tipping file
-    /// (running totals per band) and one without COSALPHA (the rotation is decided for the
-    /// whole domain, then cut).
-    func testBandsWriteTheSameFilesAsOneBandPerDomain() throws {
+    /// Domains read in row bands (`bandsPerDomain`) or in parts of their frames
+    /// (`framePartsPerDomain`, each part replaying the accumulated fields before it) side by side
+    /// write the same files, byte for byte, and the same warnings as one unit per domain: on the
+    /// real allvars sample (8 rows: bands of 4, 3 and 1 rows; 4 frames: parts of 2 and 1), the SampleGrids WRF run (two domains), a file with fill
+    /// values and NaN (the missing-value warning sums the units' counts), a bucket-tipping file
+    /// and a restart (running totals and the de-accumulator's state across parts) and one
+    /// without COSALPHA (the rotation is decided for the whole domain, then cut).
+    func testBandsAndFramePartsWriteTheSameFilesAsOneUnitPerDomain() throws {
         let cases: [[String]] = [
             [try Repository.sharedSample("wrf_d01_allvars_cropped.nc")],
             [Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path,
              Repository.sampleGrids.appendingPathComponent("wrfout_d02_2026-11-22_00:00:00").path],
             [Repository.sampleGrids.appendingPathComponent("edge-cases/fill_nan_negative_q2.nc").path],
             [Repository.sampleGrids.appendingPathComponent("edge-cases/bucket_tipping.nc").path],
+            [Repository.sampleGrids.appendingPathComponent("edge-cases/restart.nc").path],
             [Repository.sampleGrids.appendingPathComponent("edge-cases/no_alpha.nc").path],
         ]
         var warned: [String] = []
         for (number, inputs) in cases.enumerated() {
-            var files: [Int: [String: Data]] = [:], warnings: [Int: [String]] = [:]
-            for bands in [1, 2, 3, 8] {
-                var extractor = Extractor(inputs: inputs, store: directory.path("bands-\(number)-\(bands)"))
+            var files: [String: [String: Data]] = [:], warnings: [String: [String]] = [:]
+            let splits: [(bands: Int, parts: Int)] = [(1, 1), (2, 1), (3, 1), (8, 1), (1, 2), (1, 3), (1, 50)]
+            for (bands, parts) in splits {
+                let key = "\(bands)x\(parts)"
+                var extractor = Extractor(inputs: inputs, store: directory.path("units-\(number)-\(key)"))
                 extractor.model = "check"
                 extractor.bandsPerDomain = bands
                 extractor.minimumBandLevelBytes = 1   // these domains are small: split them anyway
+                extractor.framePartsPerDomain = parts
                 let summary = try extractor.run()
                 let (_, folder) = try CycleStore.resolve(root: extractor.store, model: "check")
                 for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".tcs") {
-                    files[bands, default: [:]][name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+                    files[key, default: [:]][name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
                 }
-                warnings[bands] = summary.warnings
+                warnings[key] = summary.warnings
             }
-            XCTAssertFalse(files[1, default: [:]].isEmpty, "\(inputs)")
-            for bands in [2, 3, 8] {
-                XCTAssertEqual(files[bands], files[1], "\(inputs): \(bands) bands per domain")
-                XCTAssertEqual(warnings[bands], warnings[1], "\(inputs): \(bands) bands per domain")
+            XCTAssertFalse(files["1x1", default: [:]].isEmpty, "\(inputs)")
+            for (bands, parts) in splits.dropFirst() {
+                XCTAssertEqual(files["\(bands)x\(parts)"], files["1x1"], "\(inputs): \(bands) bands, \(parts) parts of the frames")
+                XCTAssertEqual(warnings["\(bands)x\(parts)"], warnings["1x1"], "\(inputs): \(bands) bands, \(parts) parts of the frames")
             }
-            warned += warnings[1, default: []]
+            warned += warnings["1x1", default: []]
         }
         XCTAssertTrue(warned.contains { $0.contains("missing values (fill value or NaN) stored as missing: PSFC 1, T2 4, U10 1") }, "\(warned)")
     }
