@@ -195,7 +195,7 @@ public struct Extractor: Sendable {
         let counter = FrameCounter()
         let (writers, units) = (preparedWriters, preparedUnits)
         let bandFrames = units.reduce(0) { $0 + $1.frames.count }
-        let results: [Result<BandReport, Error>] = concurrentMap(units.count) { unit in
+        let results: [Result<UnitReport, Error>] = concurrentMap(units.count) { unit in
             Result {
                 let (index, band, frames) = units[unit]
                 let domain = run.domains[index]
@@ -204,20 +204,20 @@ public struct Extractor: Sendable {
                 for t in frames {
                     guard let frame = try reader.nextFrame() else { break }
                     try writers[index].add(frame: frame.values, time: t, cells: band.cellRange)
-                    // Frames done in proportion to band-frames done, so the count ends at the total.
+                    // Frames done in proportion to unit-frames done, so the count ends at the total.
                     let done = counter.increment() * totalFrames / max(bandFrames, 1)
                     progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
                 }
-                return BandReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues)
+                return UnitReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues)
             }
         }
-        var reports = [BandReport](repeating: BandReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:]),
+        var reports = [UnitReport](repeating: UnitReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:]),
                                    count: run.domains.count)
         for result in results {
-            let band = try result.get()
-            reports[band.domain].accumulation.resetCells += band.accumulation.resetCells
-            reports[band.domain].accumulation.unknownCells += band.accumulation.unknownCells
-            reports[band.domain].missingValues.merge(band.missingValues, uniquingKeysWith: +)
+            let unit = try result.get()
+            reports[unit.domain].accumulation.resetCells += unit.accumulation.resetCells
+            reports[unit.domain].accumulation.unknownCells += unit.accumulation.unknownCells
+            reports[unit.domain].missingValues.merge(unit.missingValues, uniquingKeysWith: +)
         }
         return try run.domains.enumerated().map { index, domain in
             let size = try writers[index].finish()
@@ -237,8 +237,9 @@ public struct Extractor: Sendable {
     }
 }
 
-/// What reading one band of a domain found, summed per domain for the warnings.
-private struct BandReport {
+/// What reading one unit of a domain (a band of rows or a part of the frames) found, summed
+/// per domain for the warnings.
+private struct UnitReport {
     let domain: Int
     var accumulation: DeaccumulationReport
     var missingValues: [String: Int]

@@ -143,7 +143,7 @@ public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], leve
                         }
                         while cell < cells {
                             // A NaN height counts as high (`!(h < 6000)`).
-                            let height = withHeightHere ? (below[cell] + above[cell]) / 2 / 9.81 - z[cell] : 6000
+                            let height = withHeightHere ? massLevelHeight(below[cell], above[cell], terrain: z[cell]) : 6000
                             let value = percent(level[cell], height: height)
                             if height < 2000 { low[cell] = raise(low[cell], value) } else if height < 6000 { mid[cell] = raise(mid[cell], value) } else { high[cell] = raise(high[cell], value) }
                             cell += 1
@@ -165,7 +165,7 @@ public func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrain
     for k in 0..<(staggeredLevels - 1) {
         var allHigh = true
         for cell in 0..<cells {
-            let height = (geopotential[k * cells + cell] + geopotential[(k + 1) * cells + cell]) / 2 / 9.81 - terrainHeight[cell]
+            let height = massLevelHeight(geopotential[k * cells + cell], geopotential[(k + 1) * cells + cell], terrain: terrainHeight[cell])
             if !(height >= 6000) { allHigh = false; break }
         }
         if allHigh { return k }
@@ -177,6 +177,12 @@ public func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrain
 // operations: Swift's `max(x, y)` is `y >= x ? y : x` and `min(x, y)` is `y < x ? y : x`, and
 // the SIMD forms spell those selects out with vector operands only (the scalar-operand
 // `replacing` was not vectorized). `x != x` is the NaN test.
+
+/// A mass level's height above ground (m) from PH + PHB below and above it (m²/s²): their
+/// mean over g, less the terrain. The SIMD loop spells the same operations per lane.
+@inline(__always) private func massLevelHeight(_ below: Float, _ above: Float, terrain: Float) -> Float {
+    (below + above) / 2 / 9.81 - terrain
+}
 
 /// CLDFRA in %, clamped to 0-100; NaN when it or the level's height is NaN.
 @inline(__always) private func percent(_ raw: Float, height: Float) -> Float {

@@ -417,9 +417,10 @@ struct SeriesReader {
     private func read(_ variable: ForecastVariable, corner: Int, into k: Int, steps: Int) throws(QueryError) {
         do throws(StoreError) {
             guard let place = place(corner) else {
+                // Outside the grid: the read by (i, j) refuses it, in its own words.
                 let (i, j) = corner == 0 ? (stencil.i0, stencil.j0) : corner == 1 ? (stencil.i1, stencil.j0)
                     : corner == 2 ? (stencil.i0, stencil.j1) : (stencil.i1, stencil.j1)
-                throw StoreError.badRequest("\(domain.reader.path): cell (\(i), \(j)) is outside the \(domain.metadata.westEast) x \(domain.metadata.southNorth) grid")
+                return try domain.reader.readSeries(variable, i: i, j: j, into: slot(k, steps), scratch: scratch, count: steps)
             }
             try domain.reader.readSeries(variable, at: place, into: slot(k, steps), scratch: scratch, count: steps)
         } catch {

@@ -119,15 +119,7 @@ package final class DomainFileWriter: @unchecked Sendable {
                         for cell in 0..<cells { stored[cell] = Int32(bitPattern: input[cell].bitPattern) }
                     } else if variable.isAccumulation {
                         let total = UnsafeMutableBufferPointer(rebasing: self.totals[index][band])
-                        for cell in 0..<cells {
-                            let amount = input[cell]
-                            if amount.isNaN {
-                                stored[cell] = SeriesCodec.missing
-                            } else {
-                                total[cell] += Double(amount)
-                                stored[cell] = quantizer.quantize(total[cell])
-                            }
-                        }
+                        for cell in 0..<cells { stored[cell] = quantizer.addingToTotal(input[cell], &total[cell]) }
                     } else {
                         for cell in 0..<cells { stored[cell] = quantizer.quantize(input[cell]) }
                     }
@@ -296,8 +288,8 @@ final class MemoryRows: QuantizedRows {
     }
 
     /// Turns rows of amounts (each value a Float's bits, as `DomainFileWriter.add` keeps a
-    /// running-total variable) into running totals quantized by `quantizer`, adding in row
-    /// (time) order in Double: a missing amount is missing and adds nothing.
+    /// running-total variable) into running totals quantized by `quantizer`, added in row
+    /// (time) order (`Quantizer.addingToTotal`, as the spilled values are).
     func addRunningTotals(rows: Int, quantizer: Quantizer) {
         guard let base = values.baseAddress, rows * rowLength <= values.count else { return }
         var totals = [Double](repeating: 0, count: rowLength)
@@ -305,13 +297,7 @@ final class MemoryRows: QuantizedRows {
             for r in 0..<rows {
                 let row = base + r * rowLength
                 for cell in 0..<rowLength {
-                    let amount = Float(bitPattern: UInt32(bitPattern: row[cell]))
-                    if amount.isNaN {
-                        row[cell] = SeriesCodec.missing
-                    } else {
-                        total[cell] += Double(amount)
-                        row[cell] = quantizer.quantize(total[cell])
-                    }
+                    row[cell] = quantizer.addingToTotal(Float(bitPattern: UInt32(bitPattern: row[cell])), &total[cell])
                 }
             }
         }

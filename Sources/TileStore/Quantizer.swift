@@ -38,6 +38,15 @@ struct Quantizer: Sendable, Equatable {
         return Int32(scaled)
     }
 
+    /// A running total's stored value: `amount` added to `total` (Double: exact sums) and the
+    /// total quantized; a missing amount is missing and adds nothing.
+    @inline(__always)
+    func addingToTotal(_ amount: Float, _ total: inout Double) -> Int32 {
+        guard !amount.isNaN else { return SeriesCodec.missing }
+        total += Double(amount)
+        return quantize(total)
+    }
+
     @inline(__always)
     func value(_ quantized: Int32) -> Float {
         quantized == SeriesCodec.missing ? .nan : Float(quantized) * step
