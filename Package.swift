@@ -54,9 +54,11 @@ let package = Package(
         // glibc's mallopt for `tilecast extract` (see ExtractCommand's keepFreedMemoryForReuse).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
+        // The writer's quantizing loop, in C so that it compiles to SIMD (see quantize.h).
+        .target(name: "CQuantize"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"]), .yum(["zlib-devel"])]),
         // The store format: domain files (writer, reader, codec, checksums) and cycles.
-        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib", "CPrefetch"]),
+        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib", "CPrefetch", "CQuantize"]),
         // WRF and MM5 readers, name profiles, runs, derived variables.
         .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology", "Catalog"]),
         // The interpolation kernel: bilinear stencils, SIMD series, time brackets. No dependencies.

@@ -121,7 +121,7 @@ package final class DomainFileWriter: @unchecked Sendable {
                         let total = UnsafeMutableBufferPointer(rebasing: self.totals[index][band])
                         for cell in 0..<cells { stored[cell] = quantizer.addingToTotal(input[cell], &total[cell]) }
                     } else {
-                        for cell in 0..<cells { stored[cell] = quantizer.quantize(input[cell]) }
+                        quantizer.quantize(UnsafeBufferPointer(rebasing: input[0..<cells]), into: stored)
                     }
                 }
             }
@@ -215,25 +215,25 @@ package final class DomainFileWriter: @unchecked Sendable {
         let meta = metadata
         let y0 = band * meta.tileHeight
         let height = min(meta.tileHeight, meta.southNorth - y0)
-        let bandCells = height * meta.westEast
-        // [time][cell of the band]
-        let source = try rows[variableIndex].read(start: y0 * meta.westEast, count: bandCells, rows: steps)
-        return (0..<meta.tilesAcross).map { tileX in
-            let x0 = tileX * meta.tileWidth
-            let width = min(meta.tileWidth, meta.westEast - x0)
-            // Gather each cell's series contiguously.
-            var series = [Int32](repeating: 0, count: width * height * steps)
-            for y in 0..<height {
-                for x in 0..<width {
-                    let cell = y * meta.westEast + (x0 + x)
-                    let slot = (y * width + x) * steps
-                    for t in 0..<steps { series[slot + t] = source[t * bandCells + cell] }
+        let scratch = TileScratch()
+        // One tile's series, cell after cell (reused).
+        let series = UnsafeMutablePointer<Int32>.allocate(capacity: max(meta.tileWidth * height * steps, 1))
+        defer { series.deallocate() }
+        // [time][cell of the band], read in place where the values are in memory.
+        return try rows[variableIndex].withRows(start: y0 * meta.westEast, count: height * meta.westEast, rows: steps) { source, stride in
+            (0..<meta.tilesAcross).map { tileX in
+                let x0 = tileX * meta.tileWidth
+                let width = min(meta.tileWidth, meta.westEast - x0)
+                // Gather each cell's series contiguously.
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let from = source + (y * meta.westEast + x0 + x)
+                        let to = series + (y * width + x) * steps
+                        for t in 0..<steps { to[t] = from[t * stride] }
+                    }
                 }
-            }
-            return series.withUnsafeBufferPointer { buffer in
-                SeriesCodec.encode(cells: width * height, steps: steps) { cell in
-                    UnsafeBufferPointer(rebasing: buffer[(cell * steps)..<((cell + 1) * steps)])
-                }
+                return SeriesCodec.encode(cells: width * height, steps: steps,
+                                          values: UnsafeBufferPointer(start: series, count: width * height * steps), scratch: scratch)
             }
         }
     }
@@ -253,8 +253,9 @@ protocol QuantizedRows: AnyObject {
     func write(row: Int, cells: Range<Int>, _ fill: (UnsafeMutableBufferPointer<Int32>) -> Void) throws(StoreError)
     /// Rows appended so far.
     var rowsWritten: Int { get }
-    /// Values `start..<start+count` of rows `0..<rows`, laid out [row][value].
-    func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32]
+    /// Calls `body` with values `start..<start+count` of rows `0..<rows`: row r's first value
+    /// at `values + r * stride` (in place in memory; read back from a scratch file).
+    func withRows<R>(start: Int, count: Int, rows: Int, _ body: (_ values: UnsafePointer<Int32>, _ stride: Int) -> R) throws(StoreError) -> R
     /// Frees what the rows hold (scratch files are removed).
     func discard()
 }
@@ -303,13 +304,12 @@ final class MemoryRows: QuantizedRows {
         }
     }
 
-    func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32] {
-        var result = [Int32](repeating: SeriesCodec.missing, count: count * rows)
-        for r in 0..<rows {
-            let from = r * rowLength + start
-            result.replaceSubrange((r * count)..<((r + 1) * count), with: values[from..<(from + count)])
+    func withRows<R>(start: Int, count: Int, rows: Int, _ body: (UnsafePointer<Int32>, Int) -> R) throws(StoreError) -> R {
+        guard start >= 0, count >= 0, rows >= 0, let base = values.baseAddress,
+              rows == 0 || (rows - 1) * rowLength + start + count <= values.count else {
+            throw .badRequest("values \(start)..<\(start + count) of \(rows) rows outside the rows kept")
         }
-        return result
+        return body(base + start, rowLength)
     }
 
     func discard() {
@@ -352,17 +352,15 @@ final class ScratchRows: QuantizedRows {
         if let failure { throw failure }
     }
 
-    func read(start: Int, count: Int, rows: Int) throws(StoreError) -> [Int32] {
-        var result = [Int32](repeating: SeriesCodec.missing, count: count * rows)
+    func withRows<R>(start: Int, count: Int, rows: Int, _ body: (UnsafePointer<Int32>, Int) -> R) throws(StoreError) -> R {
+        let values = UnsafeMutablePointer<Int32>.allocate(capacity: max(count * rows, 1))
+        defer { values.deallocate() }
         let size = MemoryLayout<Int32>.size
         for r in 0..<rows {
-            let got = result.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return output.read(into: base + r * count * size, count: count * size, at: (r * rowLength + start) * size)
-            }
+            let got = output.read(into: values + r * count, count: count * size, at: (r * rowLength + start) * size)
             if got != count * size { throw .io(path, "read back", got < 0 ? errno : EIO) }
         }
-        return result
+        return body(values, count)
     }
 
     func discard() {

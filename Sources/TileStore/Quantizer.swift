@@ -1,3 +1,4 @@
+import CQuantize
 import Catalog
 
 /// Turns values into integers at a variable's stored step, and back. The rounding error is
@@ -33,7 +34,7 @@ struct Quantizer: Sendable, Equatable {
     @inline(__always)
     func quantize(_ value: Double) -> Int32 {
         guard value.isFinite else { return SeriesCodec.missing }
-        let scaled = (value / Double(step)).rounded()
+        let scaled = Self.roundedHalfAwayFromZero(value / Double(step))
         guard scaled > -2.0e9, scaled < 2.0e9 else { return SeriesCodec.missing }
         return Int32(scaled)
     }
@@ -50,5 +51,24 @@ struct Quantizer: Sendable, Equatable {
     @inline(__always)
     func value(_ quantized: Int32) -> Float {
         quantized == SeriesCodec.missing ? .nan : Float(quantized) * step
+    }
+
+    /// `quantize(_: Float)` of each of `values` into `quantized` (as many values as both
+    /// hold), in SIMD: the writer quantizes every value of every frame (see quantize.h).
+    func quantize(_ values: UnsafeBufferPointer<Float>, into quantized: UnsafeMutableBufferPointer<Int32>) {
+        guard let input = values.baseAddress, let output = quantized.baseAddress else { return }
+        tilecast_quantize(input, output, min(values.count, quantized.count), inverse)
+    }
+
+    /// `x.rounded()` (to nearest, ties away from zero) without libm's `round`, which the
+    /// baseline x86-64 target calls out of line: below 2^52, `x` minus its integer part is
+    /// exact, so the fraction decides exactly; from 2^52 on (and NaN, infinities) `x` is its
+    /// own rounding. A zero may lose its sign, which no Int32 keeps.
+    @inline(__always)
+    static func roundedHalfAwayFromZero(_ x: Double) -> Double {
+        guard x.magnitude < 0x1p52 else { return x }
+        let whole = Double(Int64(x))
+        let fraction = x - whole
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 }

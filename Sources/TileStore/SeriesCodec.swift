@@ -28,120 +28,175 @@ enum SeriesCodec {
     /// The quantized value that marks a missing (NaN) value.
     static let missing = Int32.min
 
-    /// Encodes a tile. `series(cell)` gives the quantized values of one cell, `steps` long.
+    /// Encodes a tile: `values` holds each cell's `steps` quantized values, cell after cell.
     ///
-    /// Flat arrays, cell-major, one of each per tile (per-cell arrays cost the extraction's
-    /// encoding much of its time in malloc and copies). The bytes are fixed by the layout
-    /// above: FormatTests holds golden blocks and a committed file that today's writer must
-    /// reproduce.
-    static func encode(cells: Int, steps: Int, series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
-        let intervals = max(steps - 1, 0)
-        // Missing values take the previous valid value (delta 0) and are flagged in a bitmap.
-        var filled = [Int32](repeating: 0, count: cells * steps)
-        var missingFlags = [Bool](repeating: false, count: cells)
-        // deltas[cell * intervals + t] = filled[t + 1] - filled[t] of the cell.
-        var deltas = [Int64](repeating: 0, count: cells * intervals)
-        filled.withUnsafeMutableBufferPointer { filled in
-            deltas.withUnsafeMutableBufferPointer { deltas in
-                for cell in 0..<cells {
-                    let values = series(cell)
-                    var last: Int32 = values.first { $0 != missing } ?? 0
-                    let row = cell * steps
-                    for t in 0..<steps {
-                        if values[t] == missing { missingFlags[cell] = true } else { last = values[t] }
-                        filled[row + t] = last
-                    }
-                    let out = cell * intervals
-                    for t in 0..<intervals { deltas[out + t] = Int64(filled[row + t + 1]) - Int64(filled[row + t]) }
-                }
-            }
-        }
-        // The tile's mean delta per step (rounded), from the cells' own deltas, summed in cell order.
-        var sums = [Int64](repeating: 0, count: intervals)
-        for cell in 0..<cells {
-            let row = cell * intervals
-            for t in 0..<intervals { sums[t] = sums[t] &+ deltas[row + t] }
-        }
-        let common: [Int64] = sums.map { sum in cells > 0 ? Int64((Double(sum) / Double(cells)).rounded()) : 0 }
-        var residuals = deltas
-        for cell in 0..<cells {
-            let row = cell * intervals
-            for t in 0..<intervals { residuals[row + t] = residuals[row + t] &- common[t] }
-        }
-        // Choose the mode by its size, computed from the widths alone; pack only that one.
-        let plainWidths = widths(of: deltas, cells: cells, intervals: intervals)
-        let residualWidths = widths(of: residuals, cells: cells, intervals: intervals)
-        let commonWidth = width(of: common[...])
-        let packed = { (widths: [Int]) in widths.reduce(0) { $0 + ($1 == 0 ? 0 : (intervals * $1 + 7) / 8) } }
-        let commonBytes = 1 + (commonWidth == 0 ? 0 : (intervals * commonWidth + 7) / 8)
-        if commonBytes + packed(residualWidths) < packed(plainWidths) {
-            var block: [UInt8] = [1, UInt8(commonWidth)]
-            if commonWidth > 0 {
-                var commonBits = BitWriter(capacity: commonBytes)
-                for value in common { commonBits.append(zigzag(value), width: commonWidth) }
-                commonBits.alignToByte()
-                block += commonBits.bytes
-            }
-            return body(after: block, cells: cells, steps: steps, deltas: residuals, widths: residualWidths, filled: filled,
-                        missingFlags: missingFlags, series: series)
-        }
-        return body(after: [0], cells: cells, steps: steps, deltas: deltas, widths: plainWidths, filled: filled,
-                    missingFlags: missingFlags, series: series)
+    /// The bytes are fixed by the layout above: FormatTests holds golden blocks, a committed
+    /// file that today's writer must reproduce, and a plain reference encoder this one must
+    /// match on random tiles.
+    static func encode(cells: Int, steps: Int, values: UnsafeBufferPointer<Int32>) -> [UInt8] {
+        let scratch = TileScratch()
+        return encode(cells: cells, steps: steps, values: values, scratch: scratch)
     }
 
-    /// `head` followed by the cell table (bases, widths, offsets) and payload of a tile whose
-    /// per-cell values to pack are `deltas` (flat, `steps - 1` per cell).
-    private static func body(after head: [UInt8], cells: Int, steps: Int, deltas: [Int64], widths cellWidths: [Int], filled: [Int32],
-                             missingFlags: [Bool], series: (Int) -> UnsafeBufferPointer<Int32>) -> [UInt8] {
-        let intervals = max(steps - 1, 0)
-        var size = 0
-        for cell in 0..<cells {
-            size += payloadLength(flags: UInt8(cellWidths[cell]) | (missingFlags[cell] ? 0x80 : 0), steps: steps)
+    /// `encode(cells:steps:values:)` with working arrays reused from tile to tile: a domain
+    /// has thousands of 8 x 8 tiles per variable, and a dozen allocations per tile were a
+    /// good part of the extraction's encoding (one scratch per worker).
+    static func encode(cells: Int, steps: Int, values: UnsafeBufferPointer<Int32>, scratch: TileScratch) -> [UInt8] {
+        precondition(values.count >= cells * steps, "a tile's values: cells x steps")
+        guard cells > 0, steps > 0, let source = values.baseAddress else {
+            return encodeEmpty(cells: max(cells, 0), steps: steps)
         }
-        var payload = BitWriter(capacity: size)
-        var offsets: [Int] = []
-        offsets.reserveCapacity(cells)
+        let intervals = steps - 1
+        scratch.reserve(cells: cells, steps: steps)
+        let deltas = scratch.deltas, bases = scratch.bases, missingFlags = scratch.missingFlags
+        let plainWidths = scratch.plainWidths, residualWidths = scratch.residualWidths
+        let sums = scratch.sums, common = scratch.common, filled = scratch.filled
+        // Deltas per cell; a missing value takes the previous valid value (delta 0) and is
+        // flagged in a bitmap. Wrapping arithmetic throughout: values are Int32, so deltas
+        // and the tile's sums of them fit Int64 with room to spare, and the loops vectorize.
         for cell in 0..<cells {
-            offsets.append(payload.bytes.count)
-            let cellWidth = cellWidths[cell]
-            if cellWidth > 0 {
-                let row = cell * intervals
-                for t in 0..<intervals { payload.append(zigzag(deltas[row + t]), width: cellWidth) }
-                payload.alignToByte()
+            let series = source + cell * steps
+            let row = deltas + cell * intervals
+            var missingCount = 0
+            for t in 0..<steps { missingCount &+= series[t] == missing ? 1 : 0 }
+            var widest: UInt64 = 0
+            if missingCount == 0 {
+                bases[cell] = Int64(series[0])
+                for t in 0..<intervals {
+                    let delta = Int64(series[t &+ 1]) &- Int64(series[t])
+                    row[t] = delta
+                    widest |= zigzag(delta)
+                }
+                missingFlags[cell] = false
+            } else {
+                var last: Int32 = 0
+                for t in 0..<steps where series[t] != missing { last = series[t]; break }
+                for t in 0..<steps {
+                    if series[t] != missing { last = series[t] }
+                    filled[t] = last
+                }
+                bases[cell] = Int64(filled[0])
+                for t in 0..<intervals {
+                    let delta = Int64(filled[t &+ 1]) &- Int64(filled[t])
+                    row[t] = delta
+                    widest |= zigzag(delta)
+                }
+                missingFlags[cell] = true
             }
-            if missingFlags[cell] {
-                let values = series(cell)
-                for t in 0..<steps { payload.append(values[t] == missing ? 1 : 0, width: 1) }
-                payload.alignToByte()
-            }
+            plainWidths[cell] = bitWidth(widest)
         }
-        let bases = (0..<cells).map { steps > 0 ? Int64(filled[$0 * steps]) : 0 }
-        let minimum = bases.min() ?? 0
-        let span = (bases.max() ?? 0) - minimum
+        // The tile's mean delta per step (rounded half away from zero), summed in cell order.
+        for t in 0..<intervals { sums[t] = 0 }
+        for cell in 0..<cells {
+            let row = deltas + cell * intervals
+            for t in 0..<intervals { sums[t] &+= row[t] }
+        }
+        var commonWidest: UInt64 = 0
+        for t in 0..<intervals {
+            common[t] = roundedMean(sums[t], cells: cells)
+            commonWidest |= zigzag(common[t])
+        }
+        let commonWidth = Int(bitWidth(commonWidest))
+        for cell in 0..<cells {
+            let row = deltas + cell * intervals
+            var widest: UInt64 = 0
+            for t in 0..<intervals { widest |= zigzag(row[t] &- common[t]) }
+            residualWidths[cell] = bitWidth(widest)
+        }
+        // Choose the mode by its size, computed from the widths alone; pack only that one.
+        var plainBytes = 0, residualBytes = 0
+        for cell in 0..<cells {
+            plainBytes += (intervals * Int(plainWidths[cell]) + 7) / 8
+            residualBytes += (intervals * Int(residualWidths[cell]) + 7) / 8
+        }
+        let commonBytes = 1 + (intervals * commonWidth + 7) / 8
+        let commonMode = commonBytes + residualBytes < plainBytes
+        let widths = commonMode ? residualWidths : plainWidths
+
+        // The cell table and the payload's size, then the block in one allocation.
+        var payloadSize = 0
+        var lowestBase = Int64.max, highestBase = Int64.min
+        for cell in 0..<cells {
+            payloadSize += payloadLength(flags: widths[cell] | (missingFlags[cell] ? 0x80 : 0), steps: steps)
+            lowestBase = min(lowestBase, bases[cell])
+            highestBase = max(highestBase, bases[cell])
+        }
+        let span = highestBase - lowestBase
         let baseBytes = span == 0 ? 0 : span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : 4
-        let offsetBytes = payload.bytes.count <= 0xFFFF ? 2 : 4
-        var table = ByteWriter(capacity: head.count + 6 + cells * (1 + baseBytes + offsetBytes) + payload.bytes.count)
-        table.append(head)
-        table.append(Int32(truncatingIfNeeded: minimum))
-        table.append(UInt8(baseBytes))
-        table.append(UInt8(offsetBytes))
-        for cell in 0..<cells { table.append(UInt8(cellWidths[cell]) | (missingFlags[cell] ? 0x80 : 0)) }
-        for base in bases { table.appendLittleEndian(UInt64(base - minimum), bytes: baseBytes) }
-        for offset in offsets { table.appendLittleEndian(UInt64(offset), bytes: offsetBytes) }
-        table.append(payload.bytes)
+        let offsetBytes = payloadSize <= 0xFFFF ? 2 : 4
+        let headBytes = commonMode ? 1 + commonBytes : 1
+        let size = headBytes + 6 + cells * (1 + baseBytes + offsetBytes) + payloadSize
+        return [UInt8](unsafeUninitializedCapacity: size) { block, initialized in
+            guard let start = block.baseAddress else { initialized = 0; return }
+            var out = BytePacker(start)
+            out.byte(commonMode ? 1 : 0)
+            if commonMode {
+                out.byte(UInt8(commonWidth))
+                if commonWidth > 0 {
+                    for t in 0..<intervals { out.bits(zigzag(common[t]), width: commonWidth) }
+                    out.alignToByte()
+                }
+            }
+            out.littleEndian(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: lowestBase))), bytes: 4)
+            out.byte(UInt8(baseBytes))
+            out.byte(UInt8(offsetBytes))
+            for cell in 0..<cells { out.byte(widths[cell] | (missingFlags[cell] ? 0x80 : 0)) }
+            for cell in 0..<cells { out.littleEndian(UInt64(bases[cell] - lowestBase), bytes: baseBytes) }
+            var offset = 0
+            for cell in 0..<cells {
+                out.littleEndian(UInt64(offset), bytes: offsetBytes)
+                offset += payloadLength(flags: widths[cell] | (missingFlags[cell] ? 0x80 : 0), steps: steps)
+            }
+            for cell in 0..<cells {
+                let width = Int(widths[cell])
+                let row = deltas + cell * intervals
+                if width > 0 {
+                    if commonMode {
+                        for t in 0..<intervals { out.bits(zigzag(row[t] &- common[t]), width: width) }
+                    } else {
+                        for t in 0..<intervals { out.bits(zigzag(row[t]), width: width) }
+                    }
+                    out.alignToByte()
+                }
+                if missingFlags[cell] {
+                    let series = source + cell * steps
+                    for t in 0..<steps { out.bits(series[t] == missing ? 1 : 0, width: 1) }
+                    out.alignToByte()
+                }
+            }
+            initialized = out.written(since: start)
+        }
+    }
+
+    /// A tile with no time steps (or no cells): the plain mode's empty table.
+    private static func encodeEmpty(cells: Int, steps: Int) -> [UInt8] {
+        var table = ByteWriter(capacity: 7 + cells * 3)
+        table.append(UInt8(0))
+        table.append(Int32(0))
+        table.append(UInt8(0))
+        table.append(UInt8(2))
+        for _ in 0..<cells { table.append(UInt8(0)) }
+        for _ in 0..<cells { table.append(UInt16(0)) }
         return table.bytes
     }
 
-    /// The smallest width that holds every zigzag-encoded value.
-    private static func width(of values: ArraySlice<Int64>) -> Int {
-        let widest = values.reduce(UInt64(0)) { $0 | zigzag($1) }
-        return widest == 0 ? 0 : 64 - widest.leadingZeroBitCount
+    /// The mean of `cells` deltas whose sum is `sum`, rounded half away from zero: the exact
+    /// rational, in integers. (The format was defined with `(Double(sum) / Double(cells))
+    /// .rounded()`, which is the same number while cells < 2^18: a sum of Int32 deltas is
+    /// below 2^50, so the quotient's rounding error stays far below the 1 / (2 cells) that
+    /// separates a quotient from the nearest half; the Double path stays for larger tiles.)
+    @inline(__always)
+    static func roundedMean(_ sum: Int64, cells: Int) -> Int64 {
+        guard cells < 1 << 18, sum.magnitude < 1 << 50 else { return Int64((Double(sum) / Double(cells)).rounded()) }
+        let count = Int64(cells)
+        let quotient = sum / count, remainder = sum % count
+        guard remainder.magnitude * 2 >= count.magnitude else { return quotient }
+        return sum < 0 ? quotient - 1 : quotient + 1
     }
 
-    /// `width(of:)` of each cell's `intervals` values in a flat cell-major array.
-    private static func widths(of values: [Int64], cells: Int, intervals: Int) -> [Int] {
-        (0..<cells).map { cell in width(of: values[(cell * intervals)..<((cell + 1) * intervals)]) }
-    }
+    /// The bits a value of OR-ed zigzag numbers needs (0 for none).
+    @inline(__always)
+    private static func bitWidth(_ widest: UInt64) -> UInt8 { UInt8(64 - widest.leadingZeroBitCount) }
 
     /// Decodes one cell of a block into `output`: its first `count` values (all `steps` when
     /// nil), `missing` where a value is missing. A point read that needs the first day of a
@@ -338,25 +393,79 @@ enum SeriesCodec {
     @inline(__always) static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 }
 
-/// Packs values of a given bit width, least significant bit first.
-struct BitWriter {
-    private(set) var bytes: [UInt8] = []
+/// Working arrays of `SeriesCodec.encode`, reused from tile to tile by one worker (not
+/// shared between threads).
+final class TileScratch {
+    private(set) var deltas = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+    private(set) var bases = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+    private(set) var missingFlags = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+    private(set) var plainWidths = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    private(set) var residualWidths = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    private(set) var sums = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+    private(set) var common = UnsafeMutablePointer<Int64>.allocate(capacity: 1)
+    private(set) var filled = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+    private var cells = 1, steps = 1
+
+    /// Room for a tile of `cells` cells and `steps` steps (every array is written before it
+    /// is read, so none is initialised here).
+    func reserve(cells: Int, steps: Int) {
+        if cells > self.cells || steps > self.steps {
+            release()
+            self.cells = max(cells, self.cells)
+            self.steps = max(steps, self.steps)
+            deltas = .allocate(capacity: self.cells * self.steps)
+            bases = .allocate(capacity: self.cells)
+            missingFlags = .allocate(capacity: self.cells)
+            plainWidths = .allocate(capacity: self.cells)
+            residualWidths = .allocate(capacity: self.cells)
+            sums = .allocate(capacity: self.steps)
+            common = .allocate(capacity: self.steps)
+            filled = .allocate(capacity: self.steps)
+        }
+    }
+
+    private func release() {
+        deltas.deallocate(); bases.deallocate(); missingFlags.deallocate(); plainWidths.deallocate()
+        residualWidths.deallocate(); sums.deallocate(); common.deallocate(); filled.deallocate()
+    }
+
+    deinit { release() }
+}
+
+/// Writes a block front to back into memory its caller sized: bytes, little-endian numbers,
+/// and values of a given bit width packed least significant bit first (whole 64-bit words at
+/// a time), padded to a byte by `alignToByte`.
+struct BytePacker {
+    private var next: UnsafeMutablePointer<UInt8>
     private var accumulator: UInt64 = 0
     private var filled = 0
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    init(_ start: UnsafeMutablePointer<UInt8>) { next = start }
 
     @inline(__always)
-    mutating func append(_ value: UInt64, width: Int) {
+    mutating func byte(_ value: UInt8) {
+        next.pointee = value
+        next += 1
+    }
+
+    /// The low `count` bytes of a number, least significant first.
+    @inline(__always)
+    mutating func littleEndian(_ value: UInt64, bytes count: Int) {
+        for k in 0..<count { byte(UInt8(truncatingIfNeeded: value >> UInt64(8 * k))) }
+    }
+
+    @inline(__always)
+    mutating func bits(_ value: UInt64, width: Int) {
         guard width > 0 else { return }
-        let masked = width == 64 ? value : value & ((1 << UInt64(width)) &- 1)
+        let masked = width >= 64 ? value : value & ((1 << UInt64(width)) &- 1)
         accumulator |= masked << UInt64(filled)   // filled < 64 always holds here
         let total = filled + width
         if total < 64 {
             filled = total
             return
         }
-        flushWord()
+        UnsafeMutableRawPointer(next).storeBytes(of: accumulator.littleEndian, as: UInt64.self)
+        next += 8
         // The bits of `masked` that did not fit in the word just written.
         filled = total - 64
         accumulator = filled == 0 ? 0 : masked >> UInt64(width - filled)
@@ -364,22 +473,17 @@ struct BitWriter {
 
     mutating func alignToByte() {
         while filled > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: accumulator))
+            byte(UInt8(truncatingIfNeeded: accumulator))
             accumulator >>= 8
             filled = max(filled - 8, 0)
         }
         accumulator = 0
     }
 
-    @inline(__always)
-    private mutating func flushWord() {
-        // Eight bytes in one append (a byte at a time was a tenth of the extraction's encoding).
-        withUnsafeBytes(of: accumulator.littleEndian) { bytes.append(contentsOf: $0) }
-        accumulator = 0
-    }
+    func written(since start: UnsafeMutablePointer<UInt8>) -> Int { next - start }
 }
 
-/// Reads values packed by `BitWriter`. The caller has checked that the packed range lies
+/// Reads values packed by `BytePacker`. The caller has checked that the packed range lies
 /// inside the buffer; reads past its end yield zero bits rather than touching memory outside.
 struct BitReader {
     let bytes: UnsafeRawBufferPointer

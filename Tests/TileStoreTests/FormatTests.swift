@@ -82,7 +82,7 @@ final class FormatTests: XCTestCase {
         let steps = series.first?.count ?? 0
         let flat = series.flatMap { $0 }
         return flat.withUnsafeBufferPointer { buffer in
-            SeriesCodec.encode(cells: series.count, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+            SeriesCodec.encode(cells: series.count, steps: steps, values: buffer)
         }
     }
 
@@ -101,7 +101,7 @@ final class FormatTests: XCTestCase {
             }
             let flat = series.flatMap { $0 }
             let block = flat.withUnsafeBufferPointer { buffer in
-                SeriesCodec.encode(cells: cells, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+                SeriesCodec.encode(cells: cells, steps: steps, values: buffer)
             }
             for cell in 0..<cells {
                 var decoded = [Int32](repeating: 0, count: steps)
@@ -139,7 +139,7 @@ final class FormatTests: XCTestCase {
                 }
                 let flat = series.flatMap { $0 }
                 let block = flat.withUnsafeBufferPointer { buffer in
-                    SeriesCodec.encode(cells: cells, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+                    SeriesCodec.encode(cells: cells, steps: steps, values: buffer)
                 }
                 for cell in 0..<cells {
                     for count in 1...steps {
@@ -175,7 +175,7 @@ final class FormatTests: XCTestCase {
             }
             let flat = series.flatMap { $0 }
             let block = flat.withUnsafeBufferPointer { buffer in
-                SeriesCodec.encode(cells: cells, steps: steps) { UnsafeBufferPointer(rebasing: buffer[($0 * steps)..<(($0 + 1) * steps)]) }
+                SeriesCodec.encode(cells: cells, steps: steps, values: buffer)
             }
             for cell in 0..<cells {
                 var decoded = [Int32](repeating: 7, count: 24)

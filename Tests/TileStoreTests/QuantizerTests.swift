@@ -1,0 +1,59 @@
+import Foundation
+@testable import TileStore
+import TestSupport
+import XCTest
+
+/// The writer's SIMD quantizing (C) against the definition, value by value: the product
+/// rounded to the nearest integer, ties to even, by Swift's own rounding; missing when that
+/// is not finite or not inside (-2e9, 2e9).
+final class QuantizerTests: XCTestCase {
+    func testBulkQuantizingEqualsTheDefinition() {
+        var generator = SeededGenerator(seed: 20261124)
+        var values: [Float] = [0, -0, .nan, -.nan, .infinity, -.infinity, .leastNonzeroMagnitude, -.leastNormalMagnitude,
+                               .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 2e9, -2e9, 1.9999999e9, -1.9999999e9,
+                               0x1p23, -0x1p23, 0x1p23 + 1, 0x1p22 + 0.5, -(0x1p22 + 0.5), 0x1p22 + 1.5, 8388607.5, -8388607.5]
+        // Halves (ties), neighbours of halves, and random values of every size.
+        for k in -300...300 {
+            let half = Float(k) + 0.5
+            values += [half, half.nextUp, half.nextDown]
+        }
+        for _ in 0..<100_000 {
+            let exponent = Float(Int.random(in: -30...40, using: &generator))
+            values.append(Float.random(in: -1...1, using: &generator) * Float(pow(2, Double(exponent))))
+        }
+        for step: Float in [1, 0.1, 0.01, 0.5, 100, 1e-6] {
+            let quantizer = Quantizer(step: step)
+            var bulk = [Int32](repeating: 7, count: values.count)
+            values.withUnsafeBufferPointer { input in bulk.withUnsafeMutableBufferPointer { quantizer.quantize(input, into: $0) } }
+            for (index, value) in values.enumerated() {
+                let scaled = value * (1 / step)
+                let expected = scaled.isFinite && scaled.rounded(.toNearestOrEven) > -2e9 && scaled.rounded(.toNearestOrEven) < 2e9
+                    ? Int32(scaled.rounded(.toNearestOrEven)) : SeriesCodec.missing
+                if bulk[index] != expected {
+                    XCTFail("step \(step): \(value) quantized to \(bulk[index]), expected \(expected)")
+                    return
+                }
+            }
+        }
+    }
+
+    /// The running totals' rounding (half away from zero, without libm) equals Swift's
+    /// `rounded()` on halves, near-halves, large and special values.
+    func testRoundingHalfAwayFromZeroEqualsRounded() {
+        var generator = SeededGenerator(seed: 5)
+        var values: [Double] = [0, -0, 0.5, -0.5, 1.5, -2.5, 0.49999999999999994, -0.49999999999999994, 0x1p52, -0x1p52,
+                                0x1p52 - 0.5, -(0x1p52 - 0.5), 0x1p53 + 2, 1e300, -1e300, .infinity, -.infinity]
+        for k in -1000...1000 {
+            let half = Double(k) + 0.5
+            values += [half, half.nextUp, half.nextDown]
+        }
+        for _ in 0..<100_000 {
+            values.append(Double.random(in: -1...1, using: &generator) * pow(2, Double(Int.random(in: -20...60, using: &generator))))
+        }
+        for value in values {
+            let ours = Quantizer.roundedHalfAwayFromZero(value), theirs = value.rounded()
+            XCTAssertTrue(ours == theirs, "\(value): \(ours) against \(theirs)")
+        }
+        XCTAssertTrue(Quantizer.roundedHalfAwayFromZero(.nan).isNaN)
+    }
+}
