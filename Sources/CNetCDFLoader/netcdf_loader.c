@@ -34,6 +34,7 @@ _Static_assert(TC_NC_MAX_NAME == NC_MAX_NAME, "TC_NC_MAX_NAME differs from netcd
 _Static_assert(TC_NC_MAX_VAR_DIMS == NC_MAX_VAR_DIMS, "TC_NC_MAX_VAR_DIMS differs from netcdf.h");
 _Static_assert(TC_NC_NOERR == NC_NOERR, "TC_NC_NOERR differs from netcdf.h");
 _Static_assert(TC_NC_NOWRITE == NC_NOWRITE, "TC_NC_NOWRITE differs from netcdf.h");
+_Static_assert(TC_NC_SHARE == NC_SHARE, "TC_NC_SHARE differs from netcdf.h");
 _Static_assert(TC_NC_SHORT == NC_SHORT, "TC_NC_SHORT differs from netcdf.h");
 _Static_assert(TC_NC_STRING == NC_STRING, "TC_NC_STRING differs from netcdf.h");
 _Static_assert(TC_NC_UBYTE == NC_UBYTE, "TC_NC_UBYTE differs from netcdf.h");
@@ -135,13 +136,16 @@ const char *tc_nc_strerror(int status) {
 int tc_nc_open(const char *path, int mode, int *ncidp) {
     if (tc_nc_load() != 0) { return TC_NC_ENOLIBRARY; }
     if (p__nc__open != NULL) {
-        // libnetcdf reads a classic file in pieces of this size (8 KB by default, from the file
-        // system's block size): 32 KB pieces read a WRF run's fields in a quarter of the read
-        // calls and ~20 % less time, for ~5 % more bytes (a C loop reading the extraction's
-        // hyperslabs of the bench run's d01: 0.100-0.124 s against 0.124-0.169 s, 11,948
-        // against 47,657 calls). netCDF-4 files ignore the hint.
-        size_t chunk = 32768;
-        return p__nc__open(path, mode, &chunk, ncidp);
+        // A classic file opened NC_SHARE is read one contiguous run of a request at a time,
+        // up to `chunk` bytes, straight into a buffer of that size: the extraction's
+        // hyperslabs are whole levels of a record, so it reads exactly the bytes it needs, in
+        // one call each. Without NC_SHARE libnetcdf reads in pieces of the hint (8 KB by
+        // default) and copies a request that spans pieces into a larger buffer: on the bench
+        // run, 32 KB pieces read 604 MB in 17,270 calls, and that copy was 9 % of the
+        // extraction's instructions (callgrind); NC_SHARE with 4 MB reads 522 MB in 5,433
+        // calls, the copy gone. The store's bytes are the same. netCDF-4 files ignore both.
+        size_t chunk = 4 << 20;
+        return p__nc__open(path, mode | TC_NC_SHARE, &chunk, ncidp);
     }
     return p_nc_open(path, mode, ncidp);
 }

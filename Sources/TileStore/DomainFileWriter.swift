@@ -154,42 +154,42 @@ package final class DomainFileWriter: @unchecked Sendable {
         header.append(UInt32(0))
         try file.write(header.bytes)
 
-        var index = ByteWriter()
-        var stored: [DomainFileMetadata.StoredVariable] = []
         let tileCount = metadata.tileCount
-        for (variableIndex, variable) in variables.enumerated() {
-            let variableSteps = variable.isStatic ? 1 : steps
-            if variable.isAccumulation, let memory = rows[variableIndex] as? MemoryRows {
-                memory.addRunningTotals(rows: steps, quantizer: quantizers[variableIndex])
+        var index = ByteWriter(capacity: variables.count * tileCount * 16)
+        let stored = variables.enumerated().map { variableIndex, variable in
+            DomainFileMetadata.StoredVariable(name: variable.rawValue, unit: variable.unit, step: quantizers[variableIndex].step,
+                                              runningTotal: variable.isAccumulation, steps: variable.isStatic ? 1 : steps,
+                                              firstBlock: variableIndex * tileCount)
+        }
+        // Bands of tiles (one variable, one row of tiles) encoded side by side on the cores,
+        // each worker gathering the values, encoding and checksumming the tiles, then written
+        // in order, a band in one write. While values stay in memory, every band of every
+        // variable in one pass (a pass per variable left cores idle at each variable's end, and
+        // a write per tile made the end of an extraction a stream of small system calls); when
+        // they spill, eight bands at a time, so that what is held stays a few bands' values.
+        let bandsDown = metadata.tilesDown
+        let jobs = variables.indices.flatMap { variableIndex in (0..<bandsDown).map { (variableIndex: variableIndex, band: $0) } }
+        let group = spills ? 8 : max(jobs.count, 1)
+        var first = 0
+        while first < jobs.count {
+            let slice = first..<min(first + group, jobs.count)
+            let encoded: [Result<EncodedBand, StoreError>] = concurrentMap(slice.count) { k in
+                let job = jobs[slice.lowerBound + k]
+                do throws(StoreError) {
+                    return .success(try self.encodeBand(job.band, variableIndex: job.variableIndex))
+                } catch { return .failure(error) }
             }
-            stored.append(.init(name: variable.rawValue, unit: variable.unit, step: quantizers[variableIndex].step,
-                                runningTotal: variable.isAccumulation, steps: variableSteps, firstBlock: variableIndex * tileCount))
-            // Bands of tiles encoded side by side on the cores (values gathered, tiles encoded and
-            // checksummed by each worker), then written in order. All of a variable's bands at
-            // once while values stay in memory; a few at a time when they spill, so that what is
-            // held stays a few bands' values and blocks. (Encoded band by band, with only the
-            // tiles of one band in parallel, the end of an extraction ran mostly on one core.)
-            let group = spills ? 8 : max(metadata.tilesDown, 1)
-            var first = 0
-            while first < metadata.tilesDown {
-                let bands = first..<min(first + group, metadata.tilesDown)
-                let encoded: [Result<[(block: [UInt8], crc: UInt32)], StoreError>] = concurrentMap(bands.count) { k in
-                    do throws(StoreError) {
-                        return .success(try self.encodeBand(bands.lowerBound + k, variableIndex: variableIndex, steps: variableSteps)
-                            .map { ($0, checksum($0)) })
-                    } catch { return .failure(error) }
+            for band in encoded {
+                let band = try band.get()
+                for block in band.blocks {
+                    index.append(offset)
+                    index.append(UInt32(block.length))
+                    index.append(block.crc)
+                    offset += UInt64(block.length)
                 }
-                for band in encoded {
-                    for (block, crc) in try band.get() {
-                        index.append(offset)
-                        index.append(UInt32(block.count))
-                        index.append(crc)
-                        try file.write(block)
-                        offset += UInt64(block.count)
-                    }
-                }
-                first = bands.upperBound
+                try file.write(band.bytes)
             }
+            first = slice.upperBound
         }
         metadata.variables = stored
         let encoder = JSONEncoder()
@@ -210,18 +210,26 @@ package final class DomainFileWriter: @unchecked Sendable {
     }
 
     /// Encodes the tiles of one band (a row of tiles) of one variable (`finish` runs bands side
-    /// by side).
-    private func encodeBand(_ band: Int, variableIndex: Int, steps: Int) throws(StoreError) -> [[UInt8]] {
+    /// by side). A running total kept in memory as amounts is added up here first, for the
+    /// band's own cells (a cell's total depends on its own amounts only).
+    private func encodeBand(_ band: Int, variableIndex: Int) throws(StoreError) -> EncodedBand {
         let meta = metadata
+        let variable = variables[variableIndex]
+        let steps = variable.isStatic ? 1 : meta.times.count
         let y0 = band * meta.tileHeight
         let height = min(meta.tileHeight, meta.southNorth - y0)
+        let bandCells = (y0 * meta.westEast)..<((y0 + height) * meta.westEast)
+        if variable.isAccumulation, let memory = rows[variableIndex] as? MemoryRows {
+            try memory.addRunningTotals(rows: steps, cells: bandCells, quantizer: quantizers[variableIndex])
+        }
         let scratch = TileScratch()
         // One tile's series, cell after cell (reused).
         let series = UnsafeMutablePointer<Int32>.allocate(capacity: max(meta.tileWidth * height * steps, 1))
         defer { series.deallocate() }
+        var encoded = EncodedBand()
         // [time][cell of the band], read in place where the values are in memory.
-        return try rows[variableIndex].withRows(start: y0 * meta.westEast, count: height * meta.westEast, rows: steps) { source, stride in
-            (0..<meta.tilesAcross).map { tileX in
+        try rows[variableIndex].withRows(start: bandCells.lowerBound, count: bandCells.count, rows: steps) { source, stride in
+            for tileX in 0..<meta.tilesAcross {
                 let x0 = tileX * meta.tileWidth
                 let width = min(meta.tileWidth, meta.westEast - x0)
                 // Gather each cell's series contiguously.
@@ -232,10 +240,13 @@ package final class DomainFileWriter: @unchecked Sendable {
                         for t in 0..<steps { to[t] = from[t * stride] }
                     }
                 }
-                return SeriesCodec.encode(cells: width * height, steps: steps,
-                                          values: UnsafeBufferPointer(start: series, count: width * height * steps), scratch: scratch)
+                let block = SeriesCodec.encode(cells: width * height, steps: steps,
+                                               values: UnsafeBufferPointer(start: series, count: width * height * steps), scratch: scratch)
+                encoded.blocks.append((block.count, checksum(block)))
+                encoded.bytes.append(contentsOf: block)
             }
         }
+        return encoded
     }
 
     deinit {
@@ -288,18 +299,21 @@ final class MemoryRows: QuantizedRows {
         fill(UnsafeMutableBufferPointer(rebasing: values[start..<(start + cells.count)]))
     }
 
-    /// Turns rows of amounts (each value a Float's bits, as `DomainFileWriter.add` keeps a
-    /// running-total variable) into running totals quantized by `quantizer`, added in row
-    /// (time) order (`Quantizer.addingToTotal`, as the spilled values are).
-    func addRunningTotals(rows: Int, quantizer: Quantizer) {
-        guard let base = values.baseAddress, rows * rowLength <= values.count else { return }
-        var totals = [Double](repeating: 0, count: rowLength)
-        totals.withUnsafeMutableBufferPointer { total in
-            for r in 0..<rows {
-                let row = base + r * rowLength
-                for cell in 0..<rowLength {
-                    row[cell] = quantizer.addingToTotal(Float(bitPattern: UInt32(bitPattern: row[cell])), &total[cell])
-                }
+    /// Turns the values `cells` of rows of amounts (each value a Float's bits, as
+    /// `DomainFileWriter.add` keeps a running-total variable) into running totals quantized by
+    /// `quantizer`, added in row (time) order (`Quantizer.addingToTotal`, as the spilled values
+    /// are). Disjoint cells may be turned from several threads at once, each cell once.
+    func addRunningTotals(rows: Int, cells: Range<Int>, quantizer: Quantizer) throws(StoreError) {
+        guard let base = values.baseAddress, cells.lowerBound >= 0, cells.upperBound <= rowLength, rows * rowLength <= values.count else {
+            throw .badRequest("running totals of cells \(cells) outside the rows kept")
+        }
+        let totals = UnsafeMutableBufferPointer<Double>.allocate(capacity: cells.count)
+        defer { totals.deallocate() }
+        totals.initialize(repeating: 0)
+        for r in 0..<rows {
+            let row = base + r * rowLength + cells.lowerBound
+            for cell in 0..<cells.count {
+                row[cell] = quantizer.addingToTotal(Float(bitPattern: UInt32(bitPattern: row[cell])), &totals[cell])
             }
         }
     }
@@ -371,3 +385,9 @@ final class ScratchRows: QuantizedRows {
 }
 
 private func cellsOf(_ metadata: DomainFileMetadata) -> Int { metadata.westEast * metadata.southNorth }
+
+/// One band's tiles, encoded: their bytes back to back, and each block's length and CRC-32.
+private struct EncodedBand {
+    var bytes: [UInt8] = []
+    var blocks: [(length: Int, crc: UInt32)] = []
+}

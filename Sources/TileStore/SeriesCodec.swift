@@ -57,10 +57,16 @@ enum SeriesCodec {
         for cell in 0..<cells {
             let series = source + cell * steps
             let row = deltas + cell * intervals
-            var missingCount = 0
-            for t in 0..<steps { missingCount &+= series[t] == missing ? 1 : 0 }
+            // The missing value is Int32.min: a cell has one when its lowest value is that
+            // (a min reduction vectorizes; a count of matches did not).
+            var lowest = Int32.max
+            var t = 0
+            while t < steps {
+                lowest = min(lowest, series[t])
+                t &+= 1
+            }
             var widest: UInt64 = 0
-            if missingCount == 0 {
+            if lowest != missing {
                 bases[cell] = Int64(series[0])
                 for t in 0..<intervals {
                     let delta = Int64(series[t &+ 1]) &- Int64(series[t])

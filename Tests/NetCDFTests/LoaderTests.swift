@@ -8,7 +8,7 @@ import XCTest
 final class LoaderTests: XCTestCase {
     func testConstantsMatchTheHeader() {
         let pairs: [(String, Int32, Int32)] = [
-            ("NC_NOERR", TC_NC_NOERR, NC_NOERR), ("NC_NOWRITE", TC_NC_NOWRITE, NC_NOWRITE),
+            ("NC_NOERR", TC_NC_NOERR, NC_NOERR), ("NC_NOWRITE", TC_NC_NOWRITE, NC_NOWRITE), ("NC_SHARE", TC_NC_SHARE, NC_SHARE),
             ("NC_GLOBAL", TC_NC_GLOBAL, NC_GLOBAL), ("NC_MAX_NAME", TC_NC_MAX_NAME, NC_MAX_NAME),
             ("NC_MAX_VAR_DIMS", TC_NC_MAX_VAR_DIMS, NC_MAX_VAR_DIMS),
             ("NC_ENOTNC", TC_NC_ENOTNC, NC_ENOTNC), ("NC_ENOTVAR", TC_NC_ENOTVAR, NC_ENOTVAR),

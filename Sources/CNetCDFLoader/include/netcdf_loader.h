@@ -41,6 +41,7 @@ typedef int tc_nc_type;
 #define TC_NC_MAX_VAR_DIMS (1024)
 #define TC_NC_NOERR (0)
 #define TC_NC_NOWRITE (0)
+#define TC_NC_SHARE (0x0800)
 #define TC_NC_SHORT (3)
 #define TC_NC_STRING (12)
 #define TC_NC_UBYTE (7)
