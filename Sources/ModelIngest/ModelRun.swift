@@ -122,15 +122,15 @@ public struct ModelRun: Sendable {
     /// input or a file named like model output that cannot be read is an error, and so is a
     /// damaged netCDF file or anything but a regular file (a FIFO would block the open).
     private static func openInputs(paths: [String], profile: ModelProfile?, warnings: inout [IngestWarning]) throws -> [SourceFile] {
-        var result: [SourceFile] = []
-        var passedOver: IngestError?
+        // The files to open, in order: each path given, or a folder's files by name.
+        var candidates: [(path: String, name: String?)] = []   // name: a folder's file, with its folder's rules
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw IngestError.unreadable(NetCDFError(status: .fileNotFound, path: path, operation: "open"))
             }
             guard isDirectory.boolValue else {
-                result.append(try open(path, profile: profile))
+                candidates.append((path, nil))
                 continue
             }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
@@ -140,20 +140,34 @@ public struct ModelRun: Sendable {
                 let child = (path as NSString).appendingPathComponent(name)
                 var childIsDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: child, isDirectory: &childIsDirectory), !childIsDirectory.boolValue else { continue }
-                do {
-                    result.append(try open(child, profile: profile))
-                } catch IngestError.unreadable(let error) where error.status == .notNetCDF && !looksLikeModelOutput(name) {
-                    warnings.append(IngestWarning(.skippedFile, "\(child): not a netCDF file, skipped"))
-                } catch IngestError.unreadable(let error) where error.status == .notNetCDF {
-                    throw IngestError.unreadableOutput(path: child, detail: "\(error)")
-                } catch IngestError.missingMetadata(let file, let what) where profile == nil && !looksLikeModelOutput(name) {
-                    warnings.append(IngestWarning(.skippedFile, "\(file): not a model output file (missing \(what)), skipped"))
-                } catch IngestError.notModelOutput(let file, let what) {
-                    // A run folder often holds met_em, wrfinput and geo_em files beside wrfout:
-                    // they are not part of the forecast, so they are passed over, said once each.
-                    warnings.append(IngestWarning(.skippedFile, "\(file): \(what), not model output: skipped"))
-                    passedOver = passedOver ?? .notModelOutput(path: file, what: what)
-                }
+                candidates.append((child, name))
+            }
+        }
+        // Opened one by one on this thread: HDF5 (under libnetcdf, for netCDF-4 files) prints
+        // the errors of its attribute probes to stderr on any thread but the one libnetcdf
+        // silenced it on, so files opened side by side by workers filled stderr with HDF5's
+        // error stacks.
+        var result: [SourceFile] = []
+        var passedOver: IngestError?
+        for candidate in candidates {
+            guard let name = candidate.name else {
+                result.append(try open(candidate.path, profile: profile))
+                continue
+            }
+            let child = candidate.path
+            do {
+                result.append(try open(child, profile: profile))
+            } catch IngestError.unreadable(let error) where error.status == .notNetCDF && !looksLikeModelOutput(name) {
+                warnings.append(IngestWarning(.skippedFile, "\(child): not a netCDF file, skipped"))
+            } catch IngestError.unreadable(let error) where error.status == .notNetCDF {
+                throw IngestError.unreadableOutput(path: child, detail: "\(error)")
+            } catch IngestError.missingMetadata(let file, let what) where profile == nil && !looksLikeModelOutput(name) {
+                warnings.append(IngestWarning(.skippedFile, "\(file): not a model output file (missing \(what)), skipped"))
+            } catch IngestError.notModelOutput(let file, let what) {
+                // A run folder often holds met_em, wrfinput and geo_em files beside wrfout:
+                // they are not part of the forecast, so they are passed over, said once each.
+                warnings.append(IngestWarning(.skippedFile, "\(file): \(what), not model output: skipped"))
+                passedOver = passedOver ?? .notModelOutput(path: file, what: what)
             }
         }
         // Only such files: say what they are rather than "no input".
@@ -162,14 +176,21 @@ public struct ModelRun: Sendable {
     }
 
     private static func open(_ path: String, profile: ModelProfile?) throws -> SourceFile {
-        if let profile { return try SourceFile(path: path, profile: profile) }
-        return try SourceFile(path: path, profile: try detectProfile(path))
+        let file: NetCDFFile
+        do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
+        return try SourceFile(file: file, profile: profile ?? detectProfile(file))
     }
 
     /// The built-in profile whose coordinate names the file has.
     public static func detectProfile(_ path: String) throws -> ModelProfile {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
+        return try detectProfile(file)
+    }
+
+    /// The built-in profile whose coordinate names an open file has.
+    static func detectProfile(_ file: NetCDFFile) throws -> ModelProfile {
+        let path = file.path
         for name in ModelProfile.builtinNames {
             let candidate = try ModelProfile.load(name)
             if candidate.names(.latitude).contains(where: file.hasVariable) { return candidate }

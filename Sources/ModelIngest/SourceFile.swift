@@ -129,6 +129,13 @@ package struct SourceFile: Sendable {
     package init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
+        try self.init(file: file, profile: profile, allowStatic: allowStatic)
+    }
+
+    /// The same for a file already open (the run reader opens each file once: libnetcdf reads
+    /// and parses a WRF file's ~1 MB header at every open).
+    package init(file: NetCDFFile, profile: ModelProfile, allowStatic: Bool = false) throws {
+        let path = file.path
         // Decided before anything else, so that a met_em or wrfinput is refused for what it is
         // rather than for a layout detail of its fields.
         kind = profile.convention == .wrf ? FileKind(title: file.attribute("TITLE")?.string ?? "") : .modelOutput
