@@ -65,29 +65,22 @@ enum SeriesCodec {
                 lowest = min(lowest, series[t])
                 t &+= 1
             }
-            var widest: UInt64 = 0
-            if lowest != missing {
-                bases[cell] = Int64(series[0])
-                for t in 0..<intervals {
-                    let delta = Int64(series[t &+ 1]) &- Int64(series[t])
-                    row[t] = delta
-                    widest |= zigzag(delta)
-                }
-                missingFlags[cell] = false
-            } else {
+            missingFlags[cell] = lowest == missing
+            if missingFlags[cell] {
                 var last: Int32 = 0
                 for t in 0..<steps where series[t] != missing { last = series[t]; break }
                 for t in 0..<steps {
                     if series[t] != missing { last = series[t] }
                     filled[t] = last
                 }
-                bases[cell] = Int64(filled[0])
-                for t in 0..<intervals {
-                    let delta = Int64(filled[t &+ 1]) &- Int64(filled[t])
-                    row[t] = delta
-                    widest |= zigzag(delta)
-                }
-                missingFlags[cell] = true
+            }
+            let values = missingFlags[cell] ? UnsafePointer(filled) : series
+            bases[cell] = Int64(values[0])
+            var widest: UInt64 = 0
+            for t in 0..<intervals {
+                let delta = Int64(values[t &+ 1]) &- Int64(values[t])
+                row[t] = delta
+                widest |= zigzag(delta)
             }
             plainWidths[cell] = bitWidth(widest)
         }
@@ -158,9 +151,9 @@ enum SeriesCodec {
                 let row = deltas + cell * intervals
                 if width > 0 {
                     if commonMode {
-                        for t in 0..<intervals { out.bits(zigzag(row[t] &- common[t]), width: width) }
+                        out.values(intervals, width: width) { zigzag(row[$0] &- common[$0]) }
                     } else {
-                        for t in 0..<intervals { out.bits(zigzag(row[t]), width: width) }
+                        out.values(intervals, width: width) { zigzag(row[$0]) }
                     }
                     out.alignToByte()
                 }
@@ -475,6 +468,30 @@ struct BytePacker {
         // The bits of `masked` that did not fit in the word just written.
         filled = total - 64
         accumulator = filled == 0 ? 0 : masked >> UInt64(width - filled)
+    }
+
+    /// `bits(value(t), width:)` for t in 0..<count, values that fit `width` bits: four or two
+    /// narrow values are joined into one before they are appended (the same bits, LSB first),
+    /// so the accumulator's steps, which depend on each other, are fewer.
+    @inline(__always)
+    mutating func values(_ count: Int, width: Int, _ value: (Int) -> UInt64) {
+        var t = 0
+        if width <= 14 {
+            while t &+ 3 < count {
+                bits(value(t) | value(t &+ 1) << UInt64(width) | value(t &+ 2) << UInt64(2 &* width) | value(t &+ 3) << UInt64(3 &* width),
+                     width: 4 &* width)
+                t &+= 4
+            }
+        } else if width <= 28 {
+            while t &+ 1 < count {
+                bits(value(t) | value(t &+ 1) << UInt64(width), width: 2 &* width)
+                t &+= 2
+            }
+        }
+        while t < count {
+            bits(value(t), width: width)
+            t &+= 1
+        }
     }
 
     mutating func alignToByte() {

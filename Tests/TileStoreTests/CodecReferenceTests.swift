@@ -11,9 +11,9 @@ final class CodecReferenceTests: XCTestCase {
     func testEncoderWritesTheReferenceBytes() {
         var generator = SeededGenerator(seed: 20261124)
         var modes = [0: 0, 1: 0]
-        for steps in [0, 1, 2, 3, 9, 25, 73, 181] {
+        for steps in [0, 1, 2, 3, 6, 9, 12, 25, 73, 181] {
             for cells in [0, 1, 3, 7, 64] {
-                for shape in 0..<7 {
+                for shape in 0..<8 {
                     let series = Self.tile(cells: cells, steps: steps, shape: shape, using: &generator)
                     let flat = series.flatMap { $0 }
                     let fast = flat.withUnsafeBufferPointer { SeriesCodec.encode(cells: cells, steps: steps, values: $0) }
@@ -63,7 +63,8 @@ final class CodecReferenceTests: XCTestCase {
     /// A tile of `cells` series: 0 a shared trend, 1 trend plus noise, 2 noise of up to 300,
     /// 3 random Int32 values (34-bit deltas), 4 some missing values (and a cell all missing,
     /// and one whose first values are missing), 5 dry precipitation (all equal), 6 trends whose
-    /// mean falls on halves.
+    /// mean falls on halves, 7 noise of up to 100,000 (the packer joins two values of 15 to 28
+    /// bits, four of up to 14; steps 6 and 12 leave it remainders).
     static func tile(cells: Int, steps: Int, shape: Int, using generator: inout SeededGenerator) -> [[Int32]] {
         let trend = (0..<steps).map { _ in Int32.random(in: -40...40, using: &generator) }
         return (0..<cells).map { cell in
@@ -78,7 +79,8 @@ final class CodecReferenceTests: XCTestCase {
                     value &+= Int32.random(in: -9...9, using: &generator)
                     if cell == 1 || (cell == 2 && t < 3) || (cell % 3 == 0 && t % 4 == 1) { return SeriesCodec.missing }
                 case 5: value = 0
-                default: value &+= (cell % 2 == 0 ? trend[t] : trend[t] &+ 1)
+                case 6: value &+= (cell % 2 == 0 ? trend[t] : trend[t] &+ 1)
+                default: value &+= Int32.random(in: -100_000...100_000, using: &generator)
                 }
                 return value
             }
