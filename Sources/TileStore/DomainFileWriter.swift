@@ -384,7 +384,6 @@ final class ScratchRows: QuantizedRows {
     }
 }
 
-private func cellsOf(_ metadata: DomainFileMetadata) -> Int { metadata.westEast * metadata.southNorth }
 
 /// One band's tiles, encoded: their bytes back to back, and each block's length and CRC-32.
 private struct EncodedBand {
