@@ -248,6 +248,12 @@ def main():
     store_rows = []
     if store:
         b3, b4, b5, b6 = store["B3"], store["B4"], store["B5"], store["B6"]
+
+        def smaller_runs(ratio, detail):
+            """B5 rows of a ratio for the growth runs smaller than the full run."""
+            return [("B5", f"{g['input_bytes'] / 1e9:.2f} GB run: the same{detail(g)}", g[ratio], 1.0, "x", False)
+                    for g in store.get("B5_growth", []) if ratio in g and g["input_bytes"] != b6["input_bytes"]]
+
         store_rows = [
             ("B3", "point forecast from the store, 24 h x the default variables, warm, p50 (1 thread)", b3["p50_us"], 15, "us", False),
             ("B3", "same, p99", b3["p99_us"], 40, "us", False),
@@ -266,16 +272,10 @@ def main():
             ("B5", f"extract {b6['input_bytes'] / 1e9:.2f} GB (2 domains, 73 frames), the 13 catalog variables the bench's list holds / "
                    f"`nccopy -V` of the list, 2-D fields and CLDFRA ({b5['nccopy_V_s']:.2f} s): the same variables, the same bytes",
              b5.get("ratio_list", float("nan")), 1.0, "x", False),
-        ] + [
-            ("B5", f"{g['input_bytes'] / 1e9:.2f} GB run: the same", g["ratio_list"], 1.0, "x", False)
-            for g in store.get("B5_growth", []) if "ratio_list" in g and g["input_bytes"] != b6["input_bytes"]
-        ] + [
+        ] + smaller_runs("ratio_list", lambda g: "") + [
             ("B5", "extract, the whole catalog / `nccopy -V` of every variable it reads (the list, PH, PHB, P, PB, T, QVAPOR; whole)",
              b5.get("ratio_read", float("nan")), 1.0, "x", False),
-        ] + [
-            ("B5", f"{g['input_bytes'] / 1e9:.2f} GB run: the same ({g['nccopy_read_s']:.2f} s)", g["ratio_read"], 1.0, "x", False)
-            for g in store.get("B5_growth", []) if "ratio_read" in g and g["input_bytes"] != b6["input_bytes"]
-        ] + [
+        ] + smaller_runs("ratio_read", lambda g: f" ({g['nccopy_read_s']:.2f} s)") + [
             ("B5", "extract, the whole catalog / `nccopy -V` of the list plus PH and PHB (the 3-D fields the cloud layers read)",
              b5.get("ratio_whole", float("nan")), 1.0, "x", False),
             ("B5", "extract, the whole catalog / `nccopy -V` of the list (not the same variables: the catalog reads "

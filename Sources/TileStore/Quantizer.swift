@@ -20,18 +20,6 @@ struct Quantizer: Sendable, Equatable {
     init(_ variable: ForecastVariable) { self.init(step: Float(variable.precision)) }
 
     @inline(__always)
-    func quantize(_ value: Float) -> Int32 {
-        guard value.isFinite else { return SeriesCodec.missing }
-        // Multiplying by the inverse can differ from dividing by one unit in the last place,
-        // which moves a value sitting exactly between two steps; either rounding is within half
-        // a step.
-        let scaled = (value * inverse).rounded(.toNearestOrEven)
-        // Values beyond the integer range cannot be stored faithfully: missing, not wrong.
-        guard scaled > -2.0e9, scaled < 2.0e9 else { return SeriesCodec.missing }
-        return Int32(scaled)
-    }
-
-    @inline(__always)
     func quantize(_ value: Double) -> Int32 {
         guard value.isFinite else { return SeriesCodec.missing }
         let scaled = Self.roundedHalfAwayFromZero(value / Double(step))
@@ -53,8 +41,12 @@ struct Quantizer: Sendable, Equatable {
         quantized == SeriesCodec.missing ? .nan : Float(quantized) * step
     }
 
-    /// `quantize(_: Float)` of each of `values` into `quantized` (as many values as both
-    /// hold), in SIMD: the writer quantizes every value of every frame (see quantize.h).
+    /// Quantizes each of `values` into `quantized` (as many values as both hold), in SIMD:
+    /// the writer quantizes every value of every frame (see quantize.h). A value becomes
+    /// value x (1 / step) rounded to the nearest integer, ties to even; multiplying by the
+    /// inverse can differ from dividing by one unit in the last place, which moves a value
+    /// sitting exactly between two steps, and either rounding is within half a step. Values
+    /// that are not finite or beyond (-2e9, 2e9) cannot be stored faithfully: missing, not wrong.
     func quantize(_ values: UnsafeBufferPointer<Float>, into quantized: UnsafeMutableBufferPointer<Int32>) {
         guard let input = values.baseAddress, let output = quantized.baseAddress else { return }
         tilecast_quantize(input, output, min(values.count, quantized.count), inverse)

@@ -9,7 +9,7 @@
 
 /// quantized[i] = values[i] x inverse rounded to the nearest integer (ties to even), or
 /// INT32_MIN (the store's missing value) when that is not finite or not inside
-/// (-2e9, 2e9): what `Quantizer.quantize(_: Float)` gives for each value.
+/// (-2e9, 2e9) (see `Quantizer.quantize(_:into:)`).
 void tilecast_quantize(const float *values, int32_t *quantized, size_t count, float inverse);
 
 #endif
