@@ -1,3 +1,5 @@
+// RTLD_DEEPBIND (glibc).
+#define _GNU_SOURCE
 #include "netcdf_loader.h"
 
 #include <dlfcn.h>
@@ -87,10 +89,33 @@ static const char *candidates[] = {
     if (p_##symbol == NULL) { snprintf(failure, sizeof failure, "libnetcdf lacks %s", #symbol); return; } \
 } while (0)
 
+/* Whether libnetcdf may be bound to its own dependencies first (RTLD_DEEPBIND). Each of the
+   ~45 libraries libnetcdf brings is bound at load (they are built with BIND_NOW), and every
+   symbol is first looked up in the program's own libraries: the Swift runtime and Foundation,
+   large and where none of them is defined. Looking in libnetcdf's own dependencies first
+   (libc among them) halves the loader's work: 41 -> 25 M instructions in
+   `tilecast inspect` of a small file (callgrind), ~4 ms of every extraction's start-up.
+   Only when malloc is libc's: under a sanitizer or an interposed allocator (LD_PRELOAD), the
+   libraries must see the program's malloc, and AddressSanitizer refuses RTLD_DEEPBIND. */
+static int deep_bind_is_safe(void) {
+#ifdef RTLD_DEEPBIND
+    Dl_info info;
+    void *allocator = dlsym(RTLD_DEFAULT, "malloc");
+    return allocator != NULL && dladdr(allocator, &info) != 0 && info.dli_fname != NULL
+        && strstr(info.dli_fname, "/libc.so") != NULL;
+#else
+    return 0;
+#endif
+}
+
 static void load(void) {
     void *handle = NULL;
+    int mode = RTLD_NOW | RTLD_LOCAL;
+#ifdef RTLD_DEEPBIND
+    if (deep_bind_is_safe()) { mode |= RTLD_DEEPBIND; }
+#endif
     for (const char **name = candidates; *name != NULL && handle == NULL; name++) {
-        handle = dlopen(*name, RTLD_NOW | RTLD_LOCAL);
+        handle = dlopen(*name, mode);
     }
     if (handle == NULL) {
         const char *reason = dlerror();
