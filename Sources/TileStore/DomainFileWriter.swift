@@ -310,11 +310,9 @@ final class MemoryRows: QuantizedRows {
         let totals = UnsafeMutableBufferPointer<Double>.allocate(capacity: cells.count)
         defer { totals.deallocate() }
         totals.initialize(repeating: 0)
+        guard let totalsBase = totals.baseAddress else { return }
         for r in 0..<rows {
-            let row = base + r * rowLength + cells.lowerBound
-            for cell in 0..<cells.count {
-                row[cell] = quantizer.addingToTotal(Float(bitPattern: UInt32(bitPattern: row[cell])), &totals[cell])
-            }
+            quantizer.addToRunningTotals(base + r * rowLength + cells.lowerBound, totals: totalsBase, count: cells.count)
         }
     }
 

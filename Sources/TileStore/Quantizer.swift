@@ -36,6 +36,12 @@ struct Quantizer: Sendable, Equatable {
         return quantize(total)
     }
 
+    /// `addingToTotal` of each of `count` amounts (Float bits in `row`, replaced by the
+    /// stored values) to `totals`, in SIMD (see quantize.h).
+    func addToRunningTotals(_ row: UnsafeMutablePointer<Int32>, totals: UnsafeMutablePointer<Double>, count: Int) {
+        tilecast_add_to_running_totals(row, totals, count, Double(step))
+    }
+
     @inline(__always)
     func value(_ quantized: Int32) -> Float {
         quantized == SeriesCodec.missing ? .nan : Float(quantized) * step

@@ -37,6 +37,50 @@ final class QuantizerTests: XCTestCase {
         }
     }
 
+    /// The writer's SIMD running totals (C) against `addingToTotal`, cell by cell and row by
+    /// row: the totals kept, NaN amounts (missing, adding nothing), ties of total / step,
+    /// totals beyond the integer range and back, infinities.
+    func testBulkRunningTotalsEqualAddingToTotal() {
+        var generator = SeededGenerator(seed: 20261126)
+        let cells = 1_001, rows = 40
+        for step: Float in [0.1, 1, 0.25, 0.01, 1e-6, 100] {
+            let quantizer = Quantizer(step: step)
+            var amounts: [Float] = []
+            for row in 0..<rows {
+                for cell in 0..<cells {
+                    switch (cell % 7, row % 5) {
+                    case (0, _): amounts.append(.nan)
+                    case (1, 0): amounts.append(step / 2) // totals of k + 0.5 steps: ties
+                    case (1, _): amounts.append(step)
+                    case (2, _): amounts.append(Float.random(in: 0...3e8, using: &generator) * step) // past 2e9 steps
+                    case (3, 2): amounts.append(cell % 2 == 0 ? .infinity : -.infinity)
+                    case (3, _): amounts.append(-Float.random(in: 0...10, using: &generator))
+                    case (4, _): amounts.append(row % 3 == 0 ? .nan : Float.random(in: 0...1, using: &generator))
+                    default:
+                        let exponent = Double(Int.random(in: -25...20, using: &generator))
+                        amounts.append(Float.random(in: -0.1...1, using: &generator) * Float(pow(2, exponent)))
+                    }
+                }
+            }
+            var expectedTotals = [Double](repeating: 0, count: cells)
+            let expected = amounts.indices.map { quantizer.addingToTotal(amounts[$0], &expectedTotals[$0 % cells]) }
+            var stored = amounts.map { Int32(bitPattern: $0.bitPattern) }
+            var totals = [Double](repeating: 0, count: cells)
+            stored.withUnsafeMutableBufferPointer { rowsPointer in
+                totals.withUnsafeMutableBufferPointer { totalsPointer in
+                    for row in 0..<rows {
+                        quantizer.addToRunningTotals(rowsPointer.baseAddress! + row * cells, totals: totalsPointer.baseAddress!, count: cells)
+                    }
+                }
+            }
+            for index in amounts.indices where stored[index] != expected[index] {
+                XCTFail("step \(step), row \(index / cells), cell \(index % cells): amount \(amounts[index]) stored \(stored[index]), expected \(expected[index])")
+                return
+            }
+            XCTAssertEqual(totals.map(\.bitPattern), expectedTotals.map(\.bitPattern), "step \(step): the totals kept")
+        }
+    }
+
     /// The running totals' rounding (half away from zero, without libm) equals Swift's
     /// `rounded()` on halves, near-halves, large and special values.
     func testRoundingHalfAwayFromZeroEqualsRounded() {
