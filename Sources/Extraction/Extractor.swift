@@ -125,7 +125,7 @@ public struct Extractor: Sendable {
         let manifest = CycleManifest(
             model: modelName, cycle: summary.cycle, modelTitle: run.title, domains: manifestDomains, inputs: files.sorted(),
             warnings: summary.warnings, createdBy: "tilecast \(TileCastVersion.current)",
-            createdAt: ISO8601DateFormatter().string(from: Date()))
+            createdAt: ModelTime.iso(Int64(Date().timeIntervalSince1970.rounded(.down))))
         let published = try writer.publish(manifest: manifest, keep: keep)
         summary.pruned = published.pruned
         summary.warnings += published.warnings

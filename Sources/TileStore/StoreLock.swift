@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +34,9 @@ package final class StoreLock {
             descriptor = -1
             throw .locked(path: root, holder: holder.isEmpty ? "unknown process" : holder)
         }
-        let note = "pid \(getpid()), since \(ISO8601DateFormatter().string(from: Date()))\n"
+        // ModelTime.iso, not ISO8601DateFormatter: the same text, without loading ICU (1.5 ms of
+        // every extraction's start-up).
+        let note = "pid \(getpid()), since \(ModelTime.iso(Int64(Date().timeIntervalSince1970.rounded(.down))))\n"
         _ = ftruncate(descriptor, 0)
         _ = note.withCString { pwrite(descriptor, $0, strlen($0), 0) }
     }

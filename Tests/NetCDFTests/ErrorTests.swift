@@ -59,6 +59,26 @@ final class ErrorTests: XCTestCase {
         }
     }
 
+    /// The same with a header of 300 KiB (a global attribute): the header is read in growing
+    /// prefixes (64 KiB, then 256 KiB, then 1 MiB), and its last variable still counts.
+    func testTruncatedClassicFileWithALargeHeader() throws {
+        let whole = directory.path("large-header.nc")
+        try makeNetCDF(cdl: """
+            netcdf t { dimensions: Time = UNLIMITED ; x = 100 ;
+            variables: float T2(Time, x) ; float HGT(x) ;
+            :note = "\(String(repeating: "wrf ", count: 75_000))" ;
+            data: T2 = \((0..<400).map { String($0) }.joined(separator: ", ")) ; HGT = \((0..<100).map { String($0) }.joined(separator: ", ")) ; }
+            """, kind: "64-bit-offset", at: whole)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        XCTAssertGreaterThan(bytes.count, 300_000)
+        XCTAssertEqual(try NetCDFFile(path: whole).variable("HGT").readFloats().last, 99)
+        let truncated = directory.path("large-header-cut.nc")
+        // Inside the values (2,000 bytes after the header; libnetcdf pads the file's end).
+        try bytes.prefix(bytes.count - 1_500).write(to: URL(fileURLWithPath: truncated))
+        let error = expectError { _ = try NetCDFFile(path: truncated) }
+        XCTAssertEqual(error?.status, .truncated)
+    }
+
     func testTruncatedNetCDF4File() throws {
         let source = try Repository.sharedSample("ci_test_file.nc")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
