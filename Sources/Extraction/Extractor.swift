@@ -195,8 +195,16 @@ public struct Extractor: Sendable {
         let counter = FrameCounter()
         let (writers, units) = (preparedWriters, preparedUnits)
         let bandFrames = units.reduce(0) { $0 + $1.frames.count }
+        // Each domain's file is encoded and written as soon as its last unit is read, on a
+        // thread of its own, while the cores read the next domains: reading takes turns at
+        // libnetcdf's lock, so readers leave a core partly idle, which the encoding fills (it
+        // waited for the last domain's reading before).
+        let finishes = DomainFinishes(unitsPerDomain: (0..<writers.count).map { index in units.filter { $0.domain == index }.count }) { index in
+            do throws(StoreError) { return .success(try writers[index].finish()) } catch { return .failure(error) }
+        }
         let results: [Result<UnitReport, Error>] = concurrentMap(units.count) { unit in
-            Result {
+            defer { finishes.unitDone(domain: units[unit].domain) }
+            return Result {
                 let (index, band, frames) = units[unit]
                 let domain = run.domains[index]
                 var reader = try FrameReader(domain: domain, variables: variables, band: band)
@@ -211,8 +219,10 @@ public struct Extractor: Sendable {
                 return UnitReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues)
             }
         }
+        let sizes = finishes.wait()
         var reports = [UnitReport](repeating: UnitReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:]),
                                    count: run.domains.count)
+        // A unit's error first: the domain's file then failed too, for want of its frames.
         for result in results {
             let unit = try result.get()
             reports[unit.domain].accumulation.resetCells += unit.accumulation.resetCells
@@ -220,7 +230,7 @@ public struct Extractor: Sendable {
             reports[unit.domain].missingValues.merge(unit.missingValues, uniquingKeysWith: +)
         }
         return try run.domains.enumerated().map { index, domain in
-            let size = try writers[index].finish()
+            let size = try sizes[index].get()
             let report = reports[index]
             var warnings: [String] = []
             if report.accumulation.resetCells > 0 {
@@ -283,6 +293,49 @@ extension Extractor {
                 throw ExtractionError.inputInsideStore(path: input, store: store + "/" + model + "/.data")
             }
         }
+    }
+}
+
+/// Each domain's file finished (encoded, written, synced) once its last unit is read: the
+/// worker that reads that unit hands the file to a thread of its own, so that the encoding's
+/// own fan-out gets every core (nested in the readers' fan-out it would run on one).
+private final class DomainFinishes: @unchecked Sendable {
+    private var remaining: [Int]
+    private var sizes: [Result<Int, StoreError>?]
+    private let finish: @Sendable (Int) -> Result<Int, StoreError>
+    private let lock = NSLock()
+    private let group = DispatchGroup()
+
+    init(unitsPerDomain: [Int], finish: @escaping @Sendable (Int) -> Result<Int, StoreError>) {
+        remaining = unitsPerDomain
+        sizes = Array(repeating: nil, count: unitsPerDomain.count)
+        self.finish = finish
+    }
+
+    /// Counts a unit of `domain` done; after its last unit, finishes the domain's file.
+    func unitDone(domain: Int) {
+        lock.lock()
+        remaining[domain] -= 1
+        let last = remaining[domain] == 0
+        lock.unlock()
+        guard last else { return }
+        group.enter()
+        DispatchQueue.global().async {
+            let size = self.finish(domain)
+            self.lock.lock()
+            self.sizes[domain] = size
+            self.lock.unlock()
+            self.group.leave()
+        }
+    }
+
+    /// Every domain's file size, once all are finished (a domain without units, here).
+    func wait() -> [Result<Int, StoreError>] {
+        group.wait()
+        lock.lock()
+        let finished = sizes
+        lock.unlock()
+        return finished.enumerated().map { domain, size in size ?? finish(domain) }
     }
 }
 
