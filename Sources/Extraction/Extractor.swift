@@ -154,8 +154,9 @@ public struct Extractor: Sendable {
         }
     }
 
-    /// Writes every domain's file: the domains' bands side by side on all cores, then each
-    /// file's tiles (encoded on all cores). Outcomes in the order of `run.domains`.
+    /// Writes every domain's file: the domains' bands side by side on all cores, and each
+    /// file's tiles (encoded on all cores) as soon as its domain is read. Outcomes in the
+    /// order of `run.domains`.
     private func writeDomains(_ run: ModelRun, model: String, cycle: Int64, to paths: [String],
                               totalFrames: Int) throws -> [DomainOutcome] {
         var preparedWriters: [DomainFileWriter] = []
