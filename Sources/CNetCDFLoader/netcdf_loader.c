@@ -94,7 +94,8 @@ static const char *candidates[] = {
    symbol is first looked up in the program's own libraries: the Swift runtime and Foundation,
    large and where none of them is defined. Looking in libnetcdf's own dependencies first
    (libc among them) halves the loader's work: 41 -> 25 M instructions in
-   `tilecast inspect` of a small file (callgrind), ~4 ms of every extraction's start-up.
+   `tilecast inspect` of a small file (callgrind); 2-5 ms of an extraction's wall time
+   (interleaved runs).
    Only when malloc is libc's: under a sanitizer or an interposed allocator (LD_PRELOAD), the
    libraries must see the program's malloc, and AddressSanitizer refuses RTLD_DEEPBIND. */
 static int deep_bind_is_safe(void) {
