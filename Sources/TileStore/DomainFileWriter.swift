@@ -112,14 +112,16 @@ package final class DomainFileWriter: @unchecked Sendable {
             // field, not per value, on the extraction's hot path.
             let fill = { (stored: UnsafeMutableBufferPointer<Int32>) in
                 field.withUnsafeBufferPointer { input in
-                    if variable.isAccumulation && inMemory {
-                        // The amount itself, its bits: `finish` adds the running totals up in
-                        // time order, so frames may come in any order (parts of a run's frames
-                        // are read side by side).
+                    if variable.isAccumulation {
+                        // The amount itself, its bits. In memory `finish` adds the running totals
+                        // up in time order, so frames may come in any order (parts of a run's
+                        // frames are read side by side); spilled frames come in order and are
+                        // added up here, by the same loop.
                         for cell in 0..<cells { stored[cell] = Int32(bitPattern: input[cell].bitPattern) }
-                    } else if variable.isAccumulation {
-                        let total = UnsafeMutableBufferPointer(rebasing: self.totals[index][band])
-                        for cell in 0..<cells { stored[cell] = quantizer.addingToTotal(input[cell], &total[cell]) }
+                        if !inMemory, let row = stored.baseAddress,
+                           let total = UnsafeMutableBufferPointer(rebasing: self.totals[index][band]).baseAddress {
+                            quantizer.addToRunningTotals(row, totals: total, count: cells)
+                        }
                     } else {
                         quantizer.quantize(UnsafeBufferPointer(rebasing: input[0..<cells]), into: stored)
                     }
@@ -301,8 +303,8 @@ final class MemoryRows: QuantizedRows {
 
     /// Turns the values `cells` of rows of amounts (each value a Float's bits, as
     /// `DomainFileWriter.add` keeps a running-total variable) into running totals quantized by
-    /// `quantizer`, added in row (time) order (`Quantizer.addingToTotal`, as the spilled values
-    /// are). Disjoint cells may be turned from several threads at once, each cell once.
+    /// `quantizer`, added in row (time) order (`Quantizer.addToRunningTotals`, as the spilled
+    /// values are). Disjoint cells may be turned from several threads at once, each cell once.
     func addRunningTotals(rows: Int, cells: Range<Int>, quantizer: Quantizer) throws(StoreError) {
         guard let base = values.baseAddress, cells.lowerBound >= 0, cells.upperBound <= rowLength, rows * rowLength <= values.count else {
             throw .badRequest("running totals of cells \(cells) outside the rows kept")

@@ -19,25 +19,9 @@ struct Quantizer: Sendable, Equatable {
     /// the stored value is within half the precision of what ingest computed.
     init(_ variable: ForecastVariable) { self.init(step: Float(variable.precision)) }
 
-    @inline(__always)
-    func quantize(_ value: Double) -> Int32 {
-        guard value.isFinite else { return SeriesCodec.missing }
-        let scaled = Self.roundedHalfAwayFromZero(value / Double(step))
-        guard scaled > -2.0e9, scaled < 2.0e9 else { return SeriesCodec.missing }
-        return Int32(scaled)
-    }
-
-    /// A running total's stored value: `amount` added to `total` (Double: exact sums) and the
-    /// total quantized; a missing amount is missing and adds nothing.
-    @inline(__always)
-    func addingToTotal(_ amount: Float, _ total: inout Double) -> Int32 {
-        guard !amount.isNaN else { return SeriesCodec.missing }
-        total += Double(amount)
-        return quantize(total)
-    }
-
-    /// `addingToTotal` of each of `count` amounts (Float bits in `row`, replaced by the
-    /// stored values) to `totals`, in SIMD (see quantize.h).
+    /// Running totals, one row of cells: each amount (a Float's bits in `row`) is added to its
+    /// cell's total (Double: exact sums) and replaced by the total quantized, rounded half away
+    /// from zero; a missing amount stays missing and adds nothing. In SIMD (see quantize.h).
     func addToRunningTotals(_ row: UnsafeMutablePointer<Int32>, totals: UnsafeMutablePointer<Double>, count: Int) {
         tilecast_add_to_running_totals(row, totals, count, Double(step))
     }
@@ -56,17 +40,5 @@ struct Quantizer: Sendable, Equatable {
     func quantize(_ values: UnsafeBufferPointer<Float>, into quantized: UnsafeMutableBufferPointer<Int32>) {
         guard let input = values.baseAddress, let output = quantized.baseAddress else { return }
         tilecast_quantize(input, output, min(values.count, quantized.count), inverse)
-    }
-
-    /// `x.rounded()` (to nearest, ties away from zero) without libm's `round`, which the
-    /// baseline x86-64 target calls out of line: below 2^52, `x` minus its integer part is
-    /// exact, so the fraction decides exactly; from 2^52 on (and NaN, infinities) `x` is its
-    /// own rounding. A zero may lose its sign, which no Int32 keeps.
-    @inline(__always)
-    static func roundedHalfAwayFromZero(_ x: Double) -> Double {
-        guard x.magnitude < 0x1p52 else { return x }
-        let whole = Double(Int64(x))
-        let fraction = x - whole
-        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 }

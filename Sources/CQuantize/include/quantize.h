@@ -15,9 +15,9 @@ void tilecast_quantize(const float *values, int32_t *quantized, size_t count, fl
 /// Running totals in place: for each of `count` cells, `row[i]` holds an amount (a Float's
 /// bits); a NaN amount becomes INT32_MIN (missing) and adds nothing, any other is added to
 /// `totals[i]` (Double) and `row[i]` becomes the total / step rounded to the nearest integer,
-/// ties away from zero, or INT32_MIN when that is not finite or not inside (-2e9, 2e9): what
-/// `Quantizer.addingToTotal` gives for each cell, in SIMD (Swift's loop ran a division, a
-/// call-free rounding and four branches per value: 4 % of an extraction's instructions).
+/// ties away from zero, or INT32_MIN when that is not finite or not inside (-2e9, 2e9). In
+/// SIMD: Swift's loop ran a division, a rounding and four branches per value (4 % of an
+/// extraction's instructions).
 void tilecast_add_to_running_totals(int32_t *row, double *totals, size_t count, double step);
 
 #endif
