@@ -191,6 +191,24 @@ def case_restart(dom):
     return write(wf, "restart.nc")
 
 
+def case_long_runs(dom):
+    """A restart segment 96 days into a long run, and a later file of a long run that was never
+    restarted. As WRF writes them (its Registry: SIMULATION_START_DATE is the run's start and
+    stays across restarts; START_DATE is this segment's start; XTIME counts minutes since the
+    simulation start; with write_hist_at_0h_rst = .false., the default, a restart writes no frame
+    at its own start)."""
+    sim_start = SIM_START - dt.timedelta(days=96)
+    lead = 96 * 24
+    hours = [lead + 1, lead + 2, lead + 3]
+    f = fields(dom, [1, 2, 3])                  # the weather of any three hours will do
+    wf = build_wrf_file(dom, hours, f, sim_start=sim_start, start=SIM_START)
+    write(wf, "restart_long.nc")
+    hours = [lead + 0, lead + 1, lead + 2, lead + 3]
+    f = fields(dom, HOURS4)
+    wf = build_wrf_file(dom, hours, f, sim_start=sim_start)
+    return write(wf, "long_run_day96.nc")
+
+
 def case_times(dom, f):
     wf = build_wrf_file(dom, HOURS4, f)
     wf.vars["Times"].data = msg.times_char(["0000-00-00_00:00:00"] * len(HOURS4))
@@ -427,6 +445,14 @@ def write_readme(proj, sizes):
          "09Z-12Z (XTIME 540-720 minutes since 00Z), no 0 h frame; accumulations already non-zero at 09Z.",
          "Cycle is 2026-11-22T00Z (the simulation start); data from 09Z on; the first precipitation interval starts at "
          "09Z (the 00-09Z accumulation is not precipitation in the 09Z hour)."),
+        ("restart_long.nc", "A restart segment 96 days into a long run (how seasonal and climate runs are made): "
+         "SIMULATION_START_DATE 2026-08-18_00:00:00, START_DATE 2026-11-22_00:00:00, frames 01Z-03Z of 2026-11-22 "
+         "(no frame at the restart itself, WRF's default), XTIME 138300 + 60-180 minutes since 2026-08-18.",
+         "Extract: cycle 2026-08-18T00Z by default (the run), or 2026-11-22T00Z with --cycle (the segment); "
+         "never refused for its length."),
+        ("long_run_day96.nc", "A later output file of a long run never restarted: SIMULATION_START_DATE = START_DATE "
+         "2026-08-18_00:00:00, frames 00Z-03Z of 2026-11-22 (XTIME in minutes since 2026-08-18).",
+         "Extract; cycle 2026-08-18T00Z."),
         ("times_garbled.nc", "Every Times entry is `0000-00-00_00:00:00`; XTIME (minutes since 2026-11-22 00:00:00) is valid.",
          "Use XTIME with its units: frames 00Z-03Z; a warning naming Times."),
         ("times_garbled_one_frame.nc", "Times of frame 2 is `2026-13-45_99:00:00`, the others valid; XTIME valid.",
@@ -507,6 +533,7 @@ def main():
     case_bucket(dom)
     mixed = case_split(dom)
     case_restart(dom)
+    case_long_runs(dom)
     case_times(dom, f)
     case_coordinates(dom, f)
     case_missing_vars(dom, f)

@@ -16,12 +16,19 @@ package struct Derivation: Sendable {
     package let from: [ForecastVariable]
     /// A source that alone suffices (MM5's stored sea-level pressure).
     package let orDirectly: SourceRole?
+    /// Another complete set of sources that suffices instead (wrf-python's sea-level pressure
+    /// from the model levels, which needs neither HGT nor T2); empty when there is none.
+    package var orAllOf: [SourceRole] = []
 }
 
 package enum Derivations {
     private static let pressure: [SourceRole] = [.surfacePressure, .pstar]
     /// Cloud layers by height: CLDFRA on mass levels, PH + PHB on the staggered levels around them.
     private static let layered: [SourceRole] = [.cloudFraction, .geopotentialPerturbation, .geopotentialBase, .terrainHeight]
+
+    /// The lowest model levels wrf-python's slp reads (SeaLevelColumns).
+    private static let modelLevels: [SourceRole] = [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation,
+                                                    .vapourMixingRatio, .geopotentialPerturbation, .geopotentialBase]
 
     /// One entry per catalog variable, in catalog order.
     package static let table: [Derivation] = ([
@@ -34,7 +41,8 @@ package enum Derivations {
         Derivation(variable: .precipitation, allOf: [], oneOf: [.rainConvective, .rainNonConvective, .rainShallow], from: [], orDirectly: nil),
         Derivation(variable: .snowfall, allOf: [.snowWater], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .surfacePressure, allOf: [], oneOf: pressure, from: [], orDirectly: nil),
-        Derivation(variable: .pressureMSL, allOf: [.temperature2m, .terrainHeight], oneOf: pressure, from: [], orDirectly: .seaLevelPressure),
+        Derivation(variable: .pressureMSL, allOf: [.temperature2m, .terrainHeight], oneOf: pressure, from: [], orDirectly: .seaLevelPressure,
+                   orAllOf: modelLevels),
         Derivation(variable: .cloudCover, allOf: [.cloudFraction], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .shortwaveRadiation, allOf: [.shortwaveDown], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .weatherCode, allOf: [], oneOf: [], from: [.cloudCover, .precipitation], orDirectly: nil),

@@ -43,6 +43,9 @@ public struct RunDescription: Codable, Sendable {
     public var model: String
     public var profile: String
     public var simulationStart: String?
+    /// The restart segment's start (START_DATE) when the files begin with a restart: the other
+    /// cycle `extract --cycle` may file them under.
+    public var restartStart: String?
     public var cycle: String
     public var domains: [DomainDescription]
     public var warnings: [String]
@@ -107,6 +110,7 @@ public struct RunDescription: Codable, Sendable {
         model = run.title
         profile = run.profileName
         simulationStart = run.simulationStart.map(ModelTime.iso)
+        restartStart = run.restartStart.map(ModelTime.iso)
         cycle = ModelTime.isoMinutes(run.defaultCycle)
         warnings = run.warnings.map(\.message)
         domains = run.domains.map { domain in
@@ -120,6 +124,7 @@ public struct RunDescription: Codable, Sendable {
         model = file.title
         profile = file.profile.name
         simulationStart = file.simulationStart.map(ModelTime.iso)
+        if let segment = file.segmentStart, let start = file.simulationStart, segment > start { restartStart = ModelTime.iso(segment) }
         cycle = file.kind == .modelOutput ? ModelTime.isoMinutes(file.simulationStart ?? file.times.first ?? 0) : "none (not model output)"
         warnings = []
         let availability = VariableAvailability(roles: Set(file.variables.keys), profile: file.profile, soilProblem: file.soilLayersProblem)
@@ -184,6 +189,9 @@ public struct RunDescription: Codable, Sendable {
         case .modelOutput?, nil:
             break
         }
+        if let problem = files.lazy.compactMap(\.timeProblem).first {
+            return "cannot be extracted: its times are unusable (\(problem))"
+        }
         if let worst = files.map(\.projectionRoundTripCells).max(), worst > DomainStitcher.maximumRoundTripCells {
             return "cannot be extracted: the projection attributes contradict the coordinates"
         }
@@ -226,7 +234,8 @@ public struct RunDescription: Codable, Sendable {
         var lines: [String] = []
         func row(_ label: String, _ value: String) { lines.append(label.padding(toLength: 15, withPad: " ", startingAt: 0) + value) }
         row("Model", "\(model) (profile \(profile))")
-        row("Cycle", cycle + (simulationStart.map { " (simulation start \($0))" } ?? ""))
+        row("Cycle", cycle + (simulationStart.map { " (simulation start \($0))" } ?? "")
+            + (restartStart.map { "; a restart segment from \($0) (--cycle may name either)" } ?? ""))
         for domain in domains {
             lines.append("")
             var title = domain.domain

@@ -85,6 +85,10 @@ package struct VariableAvailability: Sendable, Equatable {
                 reasons[derivation.variable] = .some(nil)
                 continue
             }
+            if !derivation.orAllOf.isEmpty, derivation.orAllOf.allSatisfy(roles.contains) {
+                reasons[derivation.variable] = .some(nil)
+                continue
+            }
             if let lacking = derivation.from.first(where: { (reasons[$0] ?? nil) != nil }), let why = reasons[lacking] ?? nil {
                 reasons[derivation.variable] = "needs \(lacking.rawValue) (\(why))"
                 continue

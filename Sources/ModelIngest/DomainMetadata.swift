@@ -11,6 +11,9 @@ struct DomainMetadata {
     var projection: ProjectionParameters
     var bucketMM: Double?
     var simulationStart: Int64?
+    /// Where this file's segment of the simulation began (WRF's START_DATE): later than the
+    /// simulation start in a restart segment, equal to it otherwise; nil when not stated.
+    var segmentStart: Int64?
 
     init(file: NetCDFFile, profile: ModelProfile) throws {
         switch profile.convention {
@@ -53,8 +56,8 @@ struct DomainMetadata {
             throw IngestError.badProjection(path: path, detail: "MAP_PROJ = \(code); expected 1 (Lambert), 2 (polar stereographic), 3 (Mercator) or 6 (lat-lon)")
         }
         bucketMM = file.attribute("BUCKET_MM")?.double
-        simulationStart = (file.attribute("SIMULATION_START_DATE")?.string).flatMap(ModelTime.parseWRF)
-            ?? (file.attribute("START_DATE")?.string).flatMap(ModelTime.parseWRF)
+        segmentStart = (file.attribute("START_DATE")?.string).flatMap(ModelTime.parseWRF)
+        simulationStart = (file.attribute("SIMULATION_START_DATE")?.string).flatMap(ModelTime.parseWRF) ?? segmentStart
     }
 
     private init(mm5 file: NetCDFFile) throws {
@@ -87,5 +90,6 @@ struct DomainMetadata {
         let timeName = ["time", "Time"].first(where: file.hasVariable)
         simulationStart = timeName.flatMap { try? file.variable($0) }
             .flatMap { $0.attributes["units"]?.string }.flatMap(ModelTime.parseSinceUnits)
+        segmentStart = simulationStart
     }
 }

@@ -46,7 +46,7 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `files` pairs each file with the start it states.
     case mixedRuns(files: [String], starts: [String])
     /// The cycle asked for is not the run's own start.
-    case cycleMismatch(requested: String, stated: String, path: String)
+    case cycleMismatch(requested: String, stated: String, restart: String?, path: String)
     /// The cycle asked for cannot be the start of a run that states none: it lies after the
     /// first frame, or more than the longest accepted forecast before it.
     case implausibleCycle(requested: String, firstFrame: String, path: String)
@@ -92,10 +92,13 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .mixedRuns(let files, let starts):
             let list = zip(files, starts).map { "\($0) (simulation start \($1))" }.joined(separator: ", ")
             return "the inputs hold files of different runs: \(list); expected one run (one simulation start, SIMULATION_START_DATE in WRF): remove the stale files"
-        case .cycleMismatch(let requested, let stated, let path):
+        case .cycleMismatch(let requested, let stated, let restart, let path):
+            if let restart {
+                return "cycle \(requested) was asked for, but the run starts at \(stated) and this restart segment at \(restart) (the simulation start and START_DATE \(path) states): a run is filed under its own start (omit --cycle, or give \(stated) or \(restart))"
+            }
             return "cycle \(requested) was asked for, but the run starts at \(stated) (the simulation start \(path) states): a run is filed under its own start (omit --cycle, or give \(stated))"
         case .implausibleCycle(let requested, let firstFrame, let path):
-            return "cycle \(requested) was asked for, but \(path) states no simulation start and its first frame \(firstFrame) is before that cycle or more than 40 days after it: give the run's own start"
+            return "cycle \(requested) was asked for, but \(path) states no simulation start and its first frame \(firstFrame) is before that cycle: a cycle lies at or before its run's first frame (give the run's own start)"
         }
     }
 }

@@ -48,27 +48,42 @@ public struct ModelRun: Sendable {
         return runs
     }
 
-    /// The cycle to file the run under: the run's own start, or `requested` when it agrees.
+    /// The cycle to file the run under: by default the run's simulation start, else
+    /// `requested` when it is the simulation start or, for a restart segment, the segment's start.
     ///
-    /// A cycle is the run's simulation start; filing a run under another time would answer
-    /// "the 18Z run" with the 00Z run's numbers. Without a stated start, the requested cycle
-    /// must lie at or before the first frame and within `TimeAxis.maximumLeadSeconds` of it.
+    /// A cycle is the run a forecast came from: filing a run under another time would answer
+    /// "the 18Z run" with the 00Z run's numbers. A forecast centre's run restarted after a crash
+    /// is still that run, so the simulation start is the default. A long run (seasonal, climate)
+    /// extracted segment by segment may instead file each segment under its own start
+    /// (START_DATE), so that the segments are cycles of their own rather than each replacing the
+    /// last. Without a stated start, the requested cycle must lie at or before the first frame.
     ///
-    /// - Throws: `IngestError.cycleMismatch` naming the run's start and a file stating it.
+    /// - Throws: `IngestError.cycleMismatch` naming the run's start (and the segment's) and a
+    ///   file stating it; `.implausibleCycle` for a cycle after the first frame.
     public func cycle(requested: Int64?) throws -> Int64 {
         guard let requested else { return defaultCycle }
         let path = domains.first?.files.first?.path ?? ""
         if let start = simulationStart {
-            guard requested == start else {
-                throw IngestError.cycleMismatch(requested: ModelTime.isoMinutes(requested), stated: ModelTime.isoMinutes(start), path: path)
+            guard requested == start || requested == restartStart else {
+                throw IngestError.cycleMismatch(requested: ModelTime.isoMinutes(requested), stated: ModelTime.isoMinutes(start),
+                                                restart: restartStart.map(ModelTime.isoMinutes), path: path)
             }
             return requested
         }
         let first = domains.compactMap { $0.frames.first?.time }.min() ?? requested
-        guard requested <= first, first - requested <= TimeAxis.maximumLeadSeconds else {
+        guard requested <= first else {
             throw IngestError.implausibleCycle(requested: ModelTime.isoMinutes(requested), firstFrame: ModelTime.isoMinutes(first), path: path)
         }
         return requested
+    }
+
+    /// The start of the restart segment the inputs begin with (the earliest START_DATE later
+    /// than the simulation start); nil when the inputs begin at the simulation start.
+    public var restartStart: Int64? {
+        guard let simulationStart else { return nil }
+        let starts = domains.flatMap(\.files).compactMap(\.segmentStart)
+        guard let earliest = starts.min(), earliest > simulationStart else { return nil }
+        return earliest
     }
 
     /// Refuses files of one model that state different simulation starts: today's d01 beside

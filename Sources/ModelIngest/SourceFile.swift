@@ -89,6 +89,11 @@ package struct SourceFile: Sendable {
     /// Where the times came from ("Times", or "XTIME" and why).
     package let timeSource: String
     package let simulationStart: Int64?
+    /// WRF's START_DATE: the start of this file's segment of the simulation, later than
+    /// `simulationStart` in a restart segment.
+    package let segmentStart: Int64?
+    /// Why the file's time axis cannot be used, when `inspect` describes it anyway.
+    package let timeProblem: String?
     /// WRF's BUCKET_MM (nil or <= 0 when buckets are off).
     package let bucketMM: Double?
     /// The variable found for each role this file can provide.
@@ -201,19 +206,25 @@ package struct SourceFile: Sendable {
         projection = metadata.projection
         bucketMM = metadata.bucketMM
         simulationStart = metadata.simulationStart
+        segmentStart = metadata.segmentStart
 
         do {
             let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
-                                    simulationStart: metadata.simulationStart,
+                                    simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,
                                     minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes))
-            try TimeAxis.requirePlausible(axis.times, simulationStart: metadata.simulationStart, path: path, source: axis.source)
+            try TimeAxis.requireWithinRun(axis.times, simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,
+                                          path: path, source: axis.source)
             times = axis.times
             timeSource = axis.source
             isStatic = false
+            timeProblem = nil
         } catch IngestError.badTimes(_, let detail) where allowStatic {
             times = []
             timeSource = "none (\(detail))"
-            isStatic = true
+            // Static only when there is no time axis to speak of (WPS's geo_em: no XTIME and a
+            // placeholder Times); model output whose times are damaged is described as such.
+            isStatic = kind == .geogrid || (found[.timeText] == nil && found[.timeMinutes] == nil)
+            timeProblem = detail
         }
 
         let check = try CoordinateCheck(file: file, variables: found, westEast: westEast, southNorth: southNorth,

@@ -70,6 +70,7 @@ package final class RemoteCycle: Sendable {
                     throw error
                 }
                 let reader = try DomainFileReader(source: remote, path: remote.label, cacheBudget: cacheBudget)
+                try manifest.requireListed(reader.metadata, size: remote.size, entry: entry, path: remote.label)
                 remote.releaseOpeningBytes()
                 sources.append((reader, remote))
             }

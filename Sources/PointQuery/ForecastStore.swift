@@ -126,7 +126,7 @@ public final class ForecastStore: Sendable {
                     // damage (exit 5), never an answer from the coarser domain instead.
                     let published = try CycleStore.openCycle(root: root, model: chosen, cycle: cycle)
                     folder = published.folder
-                    opened = (published.name, published.folder, try Self.open(paths: published.domainPaths, folder: folder, nestMargin: nestMargin))
+                    opened = (published.name, published.folder, try Self.open(published, nestMargin: nestMargin))
                 } catch {
                     if case .missing = error, attempt < 3 { attempt += 1; continue }
                     throw error
@@ -195,11 +195,16 @@ public final class ForecastStore: Sendable {
         return .badRequest("variable \(variable.rawValue) is not stored in \(model) cycle \(cycle)\(why)\(partly); it holds: \(held)")
     }
 
-    /// Opens every domain file of a cycle folder, finest grid first.
-    private static func open(paths: [String], folder: String, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
+    /// Opens every domain file of a published cycle, each checked against its manifest entry,
+    /// finest grid first.
+    private static func open(_ cycle: CycleStore.PublishedCycle, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
         var readers: [DomainFileReader] = []
-        for path in paths { readers.append(try DomainFileReader(path: path)) }
-        return try arrange(readers: readers, folder: folder, nestMargin: nestMargin)
+        for (path, entry) in zip(cycle.domainPaths, cycle.manifest.domains) {
+            let reader = try DomainFileReader(path: path)
+            try cycle.manifest.requireListed(reader.metadata, size: reader.fileSize, entry: entry, path: path)
+            readers.append(reader)
+        }
+        return try arrange(readers: readers, folder: cycle.folder, nestMargin: nestMargin)
     }
 
     /// Opened domain files as domains: grids, times, margins, finest grid first.

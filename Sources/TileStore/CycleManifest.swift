@@ -79,6 +79,21 @@ public struct CycleManifest: Codable, Sendable, Equatable {
     /// The file name inside a cycle folder.
     public static let fileName = "cycle.json"
 
+    /// Refuses a domain file that is not the one this manifest lists: a file of another model,
+    /// cycle or domain copied into the folder (its checksums are all good, so only its own
+    /// metadata can tell), or one of another size. Local and remote readers both call this.
+    ///
+    /// - Throws: `.corrupt` naming the file, what it holds and what the manifest lists.
+    package func requireListed(_ metadata: DomainFileMetadata, size: Int, entry: DomainEntry, path: String) throws(StoreError) {
+        let held = "\(metadata.model) cycle \(CycleStore.cycleName(metadata.cycle)) \(CycleStore.domainName(metadata.domain))"
+        guard metadata.model == model, CycleStore.cycleName(metadata.cycle) == cycle, CycleStore.domainName(metadata.domain) == entry.domain else {
+            throw .corrupt(path: path, detail: "holds \(held), but the cycle's manifest lists \(model) cycle \(cycle) \(entry.domain) there: a file of another run or domain")
+        }
+        guard size == entry.bytes else {
+            throw .corrupt(path: path, detail: "is \(size) bytes, but the cycle's manifest lists \(entry.bytes) for \(entry.domain)")
+        }
+    }
+
     /// Pretty, sorted JSON, as written.
     public func encoded() throws(StoreError) -> [UInt8] {
         let encoder = JSONEncoder()

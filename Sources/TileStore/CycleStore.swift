@@ -121,6 +121,11 @@ public enum CycleStore {
             }
             throw error
         }
+        // The manifest must be this cycle's: a cycle folder copied or linked under another
+        // name would otherwise be served as the cycle its name says.
+        guard manifest.model == model, manifest.cycle == name else {
+            throw .corrupt(path: folder + "/" + CycleManifest.fileName, detail: "is the manifest of \(manifest.model) cycle \(manifest.cycle), not of \(model) cycle \(name)")
+        }
         var paths: [String] = []
         for entry in manifest.domains {
             guard StoreFileSystem.isPlainName(entry.file) else {

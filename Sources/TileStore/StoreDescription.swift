@@ -64,12 +64,7 @@ public struct StoreDescription: Codable, Sendable {
                     let reader = try DomainFileReader(path: path, cacheBudget: 1 << 20)
                     let m = reader.metadata
                     let name = CycleStore.domainName(m.domain)
-                    guard m.model == model, name == entry.domain, CycleStore.cycleName(m.cycle) == cycle.name else {
-                        throw .corrupt(path: path, detail: "holds \(m.model) \(name) of cycle \(CycleStore.cycleName(m.cycle)), but sits in \(model) cycle \(cycle.name) as \(entry.domain)")
-                    }
-                    guard reader.fileSize == entry.bytes else {
-                        throw .corrupt(path: path, detail: "\(reader.fileSize) bytes, the manifest says \(entry.bytes)")
-                    }
+                    try manifest.requireListed(m, size: reader.fileSize, entry: entry, path: path)
                     domains.append(DomainEntry(
                         domain: name,
                         file: (path as NSString).lastPathComponent, bytes: reader.fileSize,

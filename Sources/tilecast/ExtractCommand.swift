@@ -37,7 +37,7 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Model name in the store (default: the profile's name, e.g. wrf).")
     var model: String?
 
-    @Option(help: "Cycle to file the run under, e.g. 2026-11-22T00Z (default: the run's start time).")
+    @Option(help: "Cycle to file the run under, e.g. 2026-11-22T00Z: the run's start (SIMULATION_START_DATE, the default) or, for a restart segment, the segment's (START_DATE).")
     var cycle: String?
 
     @Option(help: "Name profile: wrf, mm5 or a profile file (default: detected per file).")

@@ -42,6 +42,46 @@ final class IngestRefusalTests: XCTestCase {
         XCTAssertTrue(right.stdout.contains("wrf 2026-11-22T00Z published"), right.stdout)
     }
 
+    /// A restart segment 96 days into a long run (Scripts/make_edge_cases.py) extracts under
+    /// the run's start or, with --cycle, the segment's; inspect calls it extractable, never
+    /// "static". The 40-day limit this replaced refused it with exit 3 as "damaged".
+    func testARestartSegmentOfALongRunExtractsUnderEitherStart() throws {
+        let restart = Repository.sampleGrids.appendingPathComponent("edge-cases/restart_long.nc").path
+        let inspect = try run(["inspect", restart])
+        XCTAssertEqual(inspect.status, 0, inspect.stderr)
+        XCTAssertTrue(inspect.stdout.contains("extractable"), inspect.stdout)
+        XCTAssertTrue(inspect.stdout.contains("a restart segment from 2026-11-22T00:00:00Z"), inspect.stdout)
+        XCTAssertFalse(inspect.stdout.contains("static"), inspect.stdout)
+        let store = directory.path("store")
+        let byRun = try run(["extract", restart, "--store", store, "--quiet"])
+        XCTAssertEqual(byRun.status, 0, byRun.stderr)
+        XCTAssertTrue(byRun.stdout.contains("wrf 2026-08-18T00Z published"), byRun.stdout)
+        let bySegment = try run(["extract", restart, "--store", store, "--cycle", "2026-11-22T00Z", "--quiet"])
+        XCTAssertEqual(bySegment.status, 0, bySegment.stderr)
+        XCTAssertTrue(bySegment.stdout.contains("wrf 2026-11-22T00Z published"), bySegment.stdout)
+        let query = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8.3", "--time", "2026-11-22T02:00Z",
+                             "--variables", "temperature_2m", "--format", "csv"])
+        XCTAssertEqual(query.status, 0, query.stderr)
+        XCTAssertTrue(query.stdout.contains(",2026-11-22T00:00Z,"), "answered from the latest cycle, the segment: \(query.stdout)")
+        let wrong = try run(["extract", restart, "--store", directory.path("other"), "--cycle", "2026-11-21T00Z", "--quiet"])
+        assertUnusable(wrong, mentioning: ["2026-08-18T00:00Z", "2026-11-22T00:00Z", restart], store: directory.path("other"))
+    }
+
+    /// A model-output file whose times cannot be used is described as such, not as "static".
+    func testInspectOfAFileWithUnusableTimesSaysSo() throws {
+        let path = directory.path("contradicting.nc")
+        let dump = try runTool("ncdump", [baseline])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        let cdl = dump.stdout.replacingOccurrences(of: "\"2026-11-22_03:00:00\" ;", with: "\"9999-11-22_03:00:00\" ;")
+        XCTAssertNotEqual(cdl, dump.stdout)
+        try cdl.write(toFile: path + ".cdl", atomically: true, encoding: .utf8)
+        let made = try runTool("ncgen", ["-k", "64-bit-offset", "-o", path, path + ".cdl"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let inspect = try run(["inspect", path])
+        XCTAssertTrue(inspect.stdout.contains("times are unusable"), inspect.stdout + inspect.stderr)
+        XCTAssertFalse(inspect.stdout.contains("static"), inspect.stdout)
+    }
+
     // MARK: item 4
 
     func testGarbageNestInTheRunFolderIsExit3EvenWithQuiet() throws {

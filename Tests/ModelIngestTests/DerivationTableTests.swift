@@ -20,8 +20,10 @@ final class DerivationTableTests: XCTestCase {
         for role in Set(Derivations.table.flatMap { $0.allOf }) {
             let without = VariableAvailability(roles: all.subtracting([role]), profile: profile)
             let expected = Derivations.table.filter { derivation in
-                derivation.allOf.contains(role)
-                    || derivation.from.contains { source in Derivations.of(source)?.allOf.contains(role) ?? false }
+                // A complete second set of sources without this role keeps the variable.
+                let alternative = !derivation.orAllOf.isEmpty && !derivation.orAllOf.contains(role)
+                return !alternative && (derivation.allOf.contains(role)
+                    || derivation.from.contains { source in Derivations.of(source)?.allOf.contains(role) ?? false })
             }.map(\.variable)
             XCTAssertEqual(without.missing.map(\.0).sorted(), expected.sorted(), "without \(role)")
             for (_, reason) in without.missing {
@@ -46,5 +48,18 @@ final class DerivationTableTests: XCTestCase {
                 XCTAssertEqual(frames, domain.frames.count)
             }
         }
+    }
+
+    /// wrf-python's slp needs the lowest model levels and nothing else: a file with P, PB, T,
+    /// QVAPOR, PH and PHB but without HGT, T2 or PSFC (the real wrf_cropped.nc) has
+    /// pressure_msl; without one of the six and without HGT, it does not.
+    func testSeaLevelPressureNeedsOnlyWhatItsMethodReads() throws {
+        let profile = try ModelProfile.load("wrf")
+        let levels: Set<SourceRole> = [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation,
+                                       .vapourMixingRatio, .geopotentialPerturbation, .geopotentialBase]
+        XCTAssertTrue(VariableAvailability(roles: levels, profile: profile).available.contains(.pressureMSL))
+        let lacking = VariableAvailability(roles: levels.subtracting([.geopotentialBase]).union([.temperature2m, .surfacePressure]), profile: profile)
+        let reason = try XCTUnwrap(lacking.missing.first { $0.0 == .pressureMSL }?.1)
+        XCTAssertTrue(reason.contains("HGT"), reason)
     }
 }

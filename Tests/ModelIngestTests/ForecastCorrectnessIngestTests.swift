@@ -98,6 +98,12 @@ final class ForecastCorrectnessIngestTests: XCTestCase {
         try checkSeaLevelPressure("wrf_d01_allvars_cropped.nc")
     }
 
+    /// The real wrf_cropped.nc has the model levels but no HGT (nor PSFC): pressure_msl from
+    /// the levels alone, within 0.1 hPa of wrf-python's slp. It was not offered at all ("no HGT").
+    func testSeaLevelPressureMatchesWrfPythonOnASampleWithoutHGT() throws {
+        try checkSeaLevelPressure("wrf_cropped.nc")
+    }
+
     private func checkSeaLevelPressure(_ name: String) throws {
         let path = try Repository.sharedSample(name)
         let check = try runTool("python3", ["-c", "import numpy, netCDF4"])

@@ -51,12 +51,14 @@ final class RunTrustTests: XCTestCase {
         assertRefused([directory.url.path], mentioning: [inputs[1], "2026-11-21T18:00Z", "different runs"])
     }
 
-    func testFramesInYear9999AreRefused() throws {
+    /// A parseable but garbled date is caught by the file's second clock (XTIME), not by a
+    /// limit on how long a run may last.
+    func testFramesInYear9999AreRefusedAsContradictingXTIME() throws {
         let path = directory.path("far.nc")
         try rewriteCDL(baseline, to: path) { cdl in
             replacing(cdl, "\"2026-11-22_03:00:00\" ;", "\"9999-11-22_03:00:00\" ;")
         }
-        assertRefused([path], mentioning: [path, "9999-11-22T03:00:00Z", "40 days"])
+        assertRefused([path], mentioning: [path, "9999-11-22T03:00:00Z", "frame 3", "XTIME says 2026-11-22T03:00:00Z", "contradict"])
     }
 
     func testFramesBeforeTheSimulationStartAreRefused() throws {
@@ -67,14 +69,54 @@ final class RunTrustTests: XCTestCase {
         assertRefused([path], mentioning: [path, "before the simulation start"])
     }
 
-    func testALongButPlausibleLeadIsAccepted() throws {
-        // 39 days after the start: a sub-seasonal run's last frames, not damage.
-        let path = directory.path("long.nc")
+    func testFramesBeforeTheFilesOwnStartAreRefused() throws {
+        let path = directory.path("before-start.nc")
         try rewriteCDL(baseline, to: path) { cdl in
-            replacing(cdl, ":SIMULATION_START_DATE = \"2026-11-22_00:00:00\"", ":SIMULATION_START_DATE = \"2026-10-14_00:00:00\"")
+            replacing(cdl, ":START_DATE = \"2026-11-22_00:00:00\"", ":START_DATE = \"2026-11-22_01:00:00\"")
+        }
+        assertRefused([path], mentioning: [path, "before the file's own start", "START_DATE"])
+    }
+
+    /// A restart segment 96 days into a long run, written by Scripts/make_edge_cases.py as WRF
+    /// writes one. The 40-day limit this replaced refused it ("frames more than 40 days after
+    /// the start are refused as damaged"), as it refused a real WRF 3.6.1 restart file.
+    func testARestartSegmentOfALongRunIsOrdinaryInput() throws {
+        let path = Fixture.edge("restart_long.nc")
+        let run = try ModelRun.read(paths: [path])
+        let simulationStart = ModelTime.seconds(year: 2026, month: 8, day: 18)
+        XCTAssertEqual(run.simulationStart, simulationStart)
+        XCTAssertEqual(run.restartStart, nov22(hour: 0))
+        XCTAssertEqual(run.domains[0].frames.map(\.time), [nov22(hour: 1), nov22(hour: 2), nov22(hour: 3)])
+        // The run by default; the segment when asked for; nothing else.
+        XCTAssertEqual(try run.cycle(requested: nil), simulationStart)
+        XCTAssertEqual(try run.cycle(requested: simulationStart), simulationStart)
+        XCTAssertEqual(try run.cycle(requested: nov22(hour: 0)), nov22(hour: 0))
+        XCTAssertThrowsError(try run.cycle(requested: nov22(hour: -24))) { error in
+            XCTAssertEqual(error as? IngestError, .cycleMismatch(requested: "2026-11-21T00:00Z", stated: "2026-08-18T00:00Z",
+                                                                restart: "2026-11-22T00:00Z", path: path))
+        }
+    }
+
+    /// A later file of a long run that was never restarted (frames_per_outfile splits it):
+    /// its frames lie 96 days after its simulation start.
+    func testALaterFileOfALongRunIsOrdinaryInput() throws {
+        let run = try ModelRun.read(paths: [Fixture.edge("long_run_day96.nc")])
+        XCTAssertEqual(run.simulationStart, ModelTime.seconds(year: 2026, month: 8, day: 18))
+        XCTAssertNil(run.restartStart)
+        XCTAssertEqual(run.domains[0].frames.first?.time, nov22(hour: 0))
+    }
+
+    /// Some WRF versions counted a restart segment's XTIME from the restart, with units that
+    /// name no date: that clock agrees with Times from START_DATE and is accepted.
+    func testXTIMECountedFromTheRestartIsAccepted() throws {
+        let path = directory.path("restart-xtime.nc")
+        try rewriteCDL(Fixture.edge("restart_long.nc"), to: path) { cdl in
+            var edited = replacing(cdl, "XTIME:units = \"minutes since 2026-08-18 00:00:00\" ;", "XTIME:units = \"\" ;")
+            edited = replacing(edited, "XTIME:description = \"minutes since 2026-08-18 00:00:00\" ;", "XTIME:description = \"minutes since simulation start\" ;")
+            return replacing(edited, "XTIME = 138300, 138360, 138420 ;", "XTIME = 60, 120, 180 ;")
         }
         let run = try ModelRun.read(paths: [path])
-        XCTAssertEqual(run.simulationStart, ModelTime.seconds(year: 2026, month: 10, day: 14))
+        XCTAssertEqual(run.domains[0].frames.map(\.time), [nov22(hour: 1), nov22(hour: 2), nov22(hour: 3)])
     }
 
     func testCycleMustBeTheRunsOwnStart() throws {
@@ -82,7 +124,7 @@ final class RunTrustTests: XCTestCase {
         XCTAssertEqual(try run.cycle(requested: nil), nov22(hour: 0))
         XCTAssertEqual(try run.cycle(requested: nov22(hour: 0)), nov22(hour: 0))
         XCTAssertThrowsError(try run.cycle(requested: nov22(hour: -6))) { error in
-            XCTAssertEqual(error as? IngestError, .cycleMismatch(requested: "2026-11-21T18:00Z", stated: "2026-11-22T00:00Z", path: baseline))
+            XCTAssertEqual(error as? IngestError, .cycleMismatch(requested: "2026-11-21T18:00Z", stated: "2026-11-22T00:00Z", restart: nil, path: baseline))
         }
     }
 
