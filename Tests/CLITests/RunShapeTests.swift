@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Run shapes centres write (Scripts/make_nested_runs.py): three levels of nesting with ratios
+/// that differ, and one file per output time. Answers are checked against the files' own values
+/// read with netCDF4-python, never against the engine.
+final class RunShapeTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    override func setUpWithError() throws { directory = try TemporaryDirectory() }
+
+    private func run(_ arguments: [String]) throws -> ToolOutput {
+        try runTool("timeout", ["-k", "5", "120", try tilecastBinary()] + arguments)
+    }
+
+    private func folder(_ name: String) -> String {
+        Repository.sampleGrids.appendingPathComponent("nested-runs/\(name)").path
+    }
+
+    /// A node's coordinates, T2 (°C) and accumulated precipitation (mm) at a frame, from the file.
+    private struct Node { let latitude: Double, longitude: Double, celsius: Double, total: Double }
+
+    private func nodes(_ requests: [(file: String, i: Int, j: Int, frame: Int)]) throws -> [Node] {
+        let check = try runTool("python3", ["-c", "import numpy, netCDF4"])
+        try XCTSkipIf(check.status != 0, "python3 with numpy and netCDF4 is needed for the reference: \(check.stderr)")
+        let script = """
+        import sys, netCDF4
+        for arg in sys.argv[1:]:
+            path, i, j, k = arg.rsplit(":", 3)
+            i, j, k = int(i), int(j), int(k)
+            with netCDF4.Dataset(path) as ds:
+                v = lambda n: float(ds[n][k, j, i])
+                total = sum(v(n) for n in ("RAINC", "RAINNC", "RAINSH") if n in ds.variables)
+                print(f"{v('XLAT')!r},{v('XLONG')!r},{v('T2') - 273.15!r},{total!r}")
+        """
+        let result = try runTool("python3", ["-c", script] + requests.map { "\($0.file):\($0.i):\($0.j):\($0.frame)" })
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: ",").compactMap { Double($0) } }
+        XCTAssertEqual(rows.map(\.count), requests.map { _ in 4 }, result.stdout)
+        return rows.filter { $0.count == 4 }.map { Node(latitude: $0[0], longitude: $0[1], celsius: $0[2], total: $0[3]) }
+    }
+
+    /// One place at one time: (domain, temperature, precipitation) from `tilecast query`'s CSV.
+    private func query(_ store: String, _ node: Node, at time: String) throws -> (domain: String, celsius: Double, precipitation: Double) {
+        let result = try run(["query", "--store", store, "--lat", String(node.latitude), "--lon", String(node.longitude),
+                              "--time", time, "--variables", "temperature_2m,precipitation", "--format", "csv"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.stdout.split(separator: "\n")
+        let header = lines.first?.split(separator: ",").map(String.init) ?? []
+        let row = lines.dropFirst().first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) ?? []
+        func field(_ name: String) -> String { header.firstIndex(of: name).map { $0 < row.count ? row[$0] : "" } ?? "" }
+        return (field("domain"), Double(field("temperature_2m")) ?? .nan, Double(field("precipitation")) ?? .nan)
+    }
+
+    /// The finest domain whose interior holds the place answers, at every level; a place in a
+    /// nest's edge margin (5 cells) goes to the next coarser level.
+    func testThreeLevelsOfNestingWithDifferentRatios() throws {
+        let run3 = folder("three-level")
+        let store = directory.path("store")
+        let extracted = try run(["extract", run3, "--store", store, "--quiet"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        XCTAssertTrue(extracted.stdout.contains("3 domains (d01, d02, d03)"), extracted.stdout)
+        let file = { (domain: Int) in run3 + "/wrfout_d0\(domain)_2026-11-22_00:00:00" }
+        let cases: [(file: String, i: Int, j: Int, answeredBy: String)] = [
+            (file(3), 10, 10, "d03"),   // the centre of the 1.8 km nest
+            (file(3), 2, 10, "d02"),    // in d03's edge margin, deep inside d02
+            (file(2), 12, 12, "d02"),   // inside d02, outside d03
+            (file(2), 2, 9, "d01"),     // in d02's edge margin
+            (file(1), 10, 8, "d01"),    // outside every nest
+        ]
+        let reference = try nodes(cases.map { ($0.file, $0.i, $0.j, 1) })
+        for (place, node) in zip(cases, reference) {
+            let answer = try query(store, node, at: "2026-11-22T01:00Z")
+            XCTAssertEqual(answer.domain, place.answeredBy, "node (\(place.i), \(place.j)) of \(place.file)")
+            if place.file.contains("_d0\(place.answeredBy.last.map(String.init) ?? "")_") {
+                // On its own domain's node: that node's value (0.05 K stored, 2 decimals printed).
+                XCTAssertEqual(answer.celsius, node.celsius, accuracy: 0.06, "T2 at node (\(place.i), \(place.j)) of \(place.file)")
+            }
+        }
+    }
+
+    /// frames_per_outfile = 1: 25 files per domain are one run of 25 frames; each hour's value
+    /// is its own file's, and each hour's precipitation the difference of two files' totals.
+    func testOneFilePerOutputTime() throws {
+        let hourly = folder("hourly-files")
+        let store = directory.path("store")
+        let extracted = try run(["extract", hourly, "--store", store, "--quiet"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        XCTAssertTrue(extracted.stdout.contains("2 domains (d01, d02), 50 files, 50 frames"), extracted.stdout)
+        let inspect = try run(["inspect", store])
+        XCTAssertTrue(inspect.stdout.contains("d01  10 x 8 at 15 km, 25 frames"), inspect.stdout)
+        XCTAssertTrue(inspect.stdout.contains("d02  15 x 15 at 5 km, 25 frames"), inspect.stdout)
+        for hour in [1, 13, 23] {
+            let name = { (h: Int) in hourly + String(format: "/wrfout_d02_2026-11-22_%02d:00:00", h) }
+            let reference = try nodes([(name(hour), 7, 7, 0), (name(hour - 1), 7, 7, 0)])
+            let answer = try query(store, reference[0], at: String(format: "2026-11-22T%02d:00Z", hour))
+            XCTAssertEqual(answer.domain, "d02")
+            XCTAssertEqual(answer.celsius, reference[0].celsius, accuracy: 0.06, "hour \(hour)")
+            XCTAssertEqual(answer.precipitation, reference[0].total - reference[1].total, accuracy: 0.1, "hour \(hour)")
+        }
+    }
+}
