@@ -33,7 +33,7 @@ package enum QueryTimes {
 /// days of the time zone (UTC when none is given).
 package struct AnswerAssembly: Sendable {
     /// One forecaster per model the answer may come from: one when the model is pinned
-    /// (`--model`), every model of the store for the best match (SPEC 5).
+    /// (`--model`), every model of the store for the best match (`ModelChoice.bestMatch`).
     package let forecasters: [PointForecaster]
     package let request: ForecastRequest
     package let dailyVariables: [DailyVariable]
