@@ -2,7 +2,7 @@
 // TileCast: WRF / MM5 output -> compact tile store -> fast point forecasts.
 // The data flow shows in the target names:
 //   CNetCDF -> NetCDF -> (GridGeometry, Meteorology, Catalog) -> ModelIngest -> Extraction -> TileStore
-//   TileStore -> (Interpolation) -> PointQuery -> tilecast
+//   TileStore -> (Interpolation) -> PointQuery -> TileCastCommandLine -> tilecast
 import PackageDescription
 
 let package = Package(
@@ -84,24 +84,32 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")]
         ),
+        // What the executables share: `query`'s options and its run (tilecast answers a store
+        // folder, tilecast-remote a bucket, with this one code), the Failure that ends a
+        // command with its exit status, the one main() error handling, and running a sibling
+        // binary. No HTTP client: tilecast links it.
+        .target(
+            name: "TileCastCommandLine",
+            dependencies: ["PointQuery", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
             name: "tilecast",
-            dependencies: ["ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TileCastCommandLine", "ModelIngest", "TileStore", "Extraction", "PointQuery", "Catalog", "Meteorology", "CMalloc",
+                           "NetCDF", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `tilecast serve`: the server's executable.
         .executableTarget(
             name: "tilecast-server",
-            dependencies: ["TileCastServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TileCastServer", "TileCastCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `tilecast query` on a remote store and `tilecast publish`: tilecast execs this binary.
-        // Its query command is tilecast's own source (linked files, compiled with
-        // TILECAST_REMOTE), so both print exactly the same answers.
+        // Its query command runs TileCastCommandLine's, as tilecast's does, with the remote
+        // store opened here, so both print exactly the same answers.
         .executableTarget(
             name: "tilecast-remote",
-            dependencies: ["ObjectStore", "PointQuery", "TileStore", "Extraction", "ModelIngest", "NetCDF", "Catalog", "Meteorology",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: [.define("TILECAST_REMOTE")]
+            dependencies: ["TileCastCommandLine", "ObjectStore", "PointQuery", "TileStore", "Catalog",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Helpers shared by the test targets: repository paths, temporary folders, running tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

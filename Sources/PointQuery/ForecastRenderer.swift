@@ -215,7 +215,7 @@ public struct ForecastRenderer: Sendable {
             fields.field("longitude", to: &out); out.append(contentsOf: "\(answer.longitude)".utf8)
             if let line = answer.line { fields.field("line", to: &out); out.append(contentsOf: "\(line)".utf8) }
             fields.field("error", to: &out); Self.appendQuoted(error.description, to: &out)
-            fields.field("exit_code", to: &out); out.append(contentsOf: "\(error.exitCode)".utf8)
+            fields.field("exit_code", to: &out); out.append(contentsOf: "\(error.exitCode.rawValue)".utf8)
         case .success(let forecast):
             let p = forecast.provenance
             fields.field("latitude", to: &out); out.append(contentsOf: "\(forecast.latitude)".utf8)

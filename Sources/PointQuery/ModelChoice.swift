@@ -1,8 +1,9 @@
 import TileStore
 
-/// The best match among the models of a store (SPEC 5): the finest domain of any model whose
-/// interior holds the place and whose frames cover the times. A server answering `best_match`
-/// and a command line without `--model` both choose with this.
+/// The best match among the models of a store: the finest domain of any model whose interior
+/// holds the place and whose frames cover the times. A server answering `best_match` and a
+/// command line without `--model` both choose with `bestMatch`, so they answer a place from the
+/// same model and domain.
 package enum ModelChoice {
     /// The stores a query answers from: the named model's cycle, or (without a model) every
     /// model's. With a named cycle and no model, models without that cycle are left out.
@@ -61,13 +62,47 @@ package enum ModelChoice {
         return times.filter { $0 >= first && $0 <= last }
     }
 
-    /// The store to answer a place from, with the times of `times` it covers. Among models
-    /// covering some of the times, the finest chosen domain wins; on equal spacing, the model
-    /// covering more of the times, then the first by name (stores come sorted by model).
+    /// The model to answer a place from: the one rule of the command line and the server.
     ///
+    /// 1. Among the models whose run covers every one of `times`, the one whose chosen domain
+    ///    for the place is finest; on equal spacing, the first by name (stores come sorted by
+    ///    model).
+    /// 2. Only when none of those holds the place: among the models covering some of the
+    ///    times, the finest chosen domain; on equal spacing, the one covering more of the
+    ///    times, then the first by name.
+    ///
+    /// So a finer model lacking some of the hours never wins over a coarser one holding them
+    /// all: the model does not change with the hours that happen to be asked for together.
+    ///
+    /// - Parameter partialHours: which times the answer is for when the match covers only
+    ///   some of `times` (rule 2). `true` for an API that answers hours outside the cycle
+    ///   with null (Open-Meteo's): the times the match covers. `false` for the command line,
+    ///   where a time outside the run is an error: all of `times`, so that the forecast
+    ///   refuses naming the time the model lacks.
+    /// - Returns: the store and the times to ask it for.
     /// - Throws: `.outsideTimes` when a model holds the place but none covers any of the
     ///   times; `.outsideDomains` listing every model's domains when none holds the place.
-    package static func best(_ stores: [ForecastStore], latitude: Double, longitude: Double,
+    package static func bestMatch(_ stores: [ForecastStore], latitude: Double, longitude: Double, times: [Int64],
+                                  partialHours: Bool) throws(QueryError) -> (store: ForecastStore, times: [Int64]) {
+        let complete = stores.filter { covered(times, by: $0).count == times.count }
+        let match: (store: ForecastStore, times: [Int64])
+        do throws(QueryError) {
+            match = try finest(complete.isEmpty ? stores : complete, latitude: latitude, longitude: longitude, times: times)
+        } catch {
+            // No model covering every time holds the place: the error of all models (which
+            // names a model holding the place at other times, or lists every domain), or rule 2.
+            if complete.isEmpty || complete.count == stores.count { throw error }
+            match = try finest(stores, latitude: latitude, longitude: longitude, times: times)
+        }
+        return (match.store, partialHours ? match.times : times)
+    }
+
+    /// The store whose chosen domain for the place is finest, with the times of `times` it
+    /// covers. Among models covering some of the times, the finest chosen domain wins; on
+    /// equal spacing, the model covering more of the times, then the first by name.
+    ///
+    /// - Throws: as `bestMatch`.
+    private static func finest(_ stores: [ForecastStore], latitude: Double, longitude: Double,
                              times: [Int64]) throws(QueryError) -> (store: ForecastStore, times: [Int64]) {
         let longitude = longitude > 180 ? longitude - 360 : longitude
         var best: (store: ForecastStore, times: [Int64], spacing: Double)?

@@ -1,4 +1,6 @@
-/// Why a query has no answer. The command line maps `exitCode` to SPEC section 5.
+import Catalog
+
+/// Why a query has no answer, and the exit status the command line ends with for it.
 public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The place lies in no domain's interior; lists every domain's extent.
     case outsideDomains(latitude: Double, longitude: Double, extents: [String])
@@ -9,11 +11,11 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store is missing or damaged (the message names the file).
     case store(String, isDamage: Bool)
 
-    public var exitCode: Int32 {
+    public var exitCode: ExitStatus {
         switch self {
-        case .outsideDomains, .outsideTimes: return 4
-        case .badRequest: return 2
-        case .store: return 5
+        case .outsideDomains, .outsideTimes: return .outsideStore
+        case .badRequest: return .badUsage
+        case .store: return .damagedStore
         }
     }
 

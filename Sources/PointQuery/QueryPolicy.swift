@@ -33,7 +33,7 @@ package enum QueryTimes {
 /// days of the time zone (UTC when none is given).
 package struct AnswerAssembly: Sendable {
     /// One forecaster per model the answer may come from: one when the model is pinned
-    /// (`--model`), every model of the store for the best match (SPEC 5).
+    /// (`--model`), every model of the store for the best match (`ModelChoice.bestMatch`).
     package let forecasters: [PointForecaster]
     package let request: ForecastRequest
     package let dailyVariables: [DailyVariable]
@@ -64,27 +64,17 @@ package struct AnswerAssembly: Sendable {
         return assemble(point, name: name, result: result)
     }
 
-    /// One place's forecast from its model: the only one, or the best match, which must hold
-    /// the place and every requested time (a model holding only some of them answers none:
-    /// the command line's answer for a time outside the run is an error, not nulls).
+    /// One place's forecast from its model: the only one, or the best match
+    /// (`ModelChoice.bestMatch`) over every requested time: a model holding only some of
+    /// them answers none, as the command line's answer for a time outside the run is an
+    /// error, not nulls.
     package func forecast(_ point: QueryPoint) throws(QueryError) -> PointForecast {
         guard forecasters.count > 1 else {
             guard let only = forecasters.first else { throw .badRequest("no model to answer from") }
             return try only.forecast(point, request: request)
         }
-        let times = point.times ?? request.times
-        let stores = forecasters.map(\.store)
-        let complete = stores.filter { ModelChoice.covered(times, by: $0).count == times.count }
-        let choice: ForecastStore
-        do throws(QueryError) {
-            choice = try ModelChoice.best(complete.isEmpty ? stores : complete, latitude: point.latitude,
-                                          longitude: point.longitude, times: times).store
-        } catch {
-            // No model covering every time holds the place: the error of all models (which
-            // names a model holding the place at other times, or lists every domain).
-            if complete.isEmpty || complete.count == stores.count { throw error }
-            choice = try ModelChoice.best(stores, latitude: point.latitude, longitude: point.longitude, times: times).store
-        }
+        let choice = try ModelChoice.bestMatch(forecasters.map(\.store), latitude: point.latitude, longitude: point.longitude,
+                                               times: point.times ?? request.times, partialHours: false).store
         guard let forecaster = forecasters.first(where: { $0.store === choice }) else { throw .badRequest("no model to answer from") }
         return try forecaster.forecast(point, request: request)
     }

@@ -56,13 +56,14 @@ package struct ForecastEngine: Sendable {
         do throws(QueryError) {
             if blockTimes.isEmpty {
                 // Only `current` (or nothing): any model holding the place, for its header.
-                let store = try ModelChoice.best(stores, latitude: latitude, longitude: longitude,
-                                                 times: stores.compactMap { $0.runTimes.first }).store
+                let store = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude,
+                                                      times: stores.compactMap { $0.runTimes.first }, partialHours: true).store
                 choice = (store, [])
             } else {
-                // Hours the cycle does not cover are answered null; a request none of whose
-                // hours the cycle covers is the client's error (400 naming the run's range).
-                choice = try ModelChoice.best(stores, latitude: latitude, longitude: longitude, times: blockTimes)
+                // The command line's rule; hours the match does not cover are answered null;
+                // a request none of whose hours any cycle covers is the client's error (400
+                // naming the run's range).
+                choice = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude, times: blockTimes, partialHours: true)
             }
         } catch {
             throw APIError(query: error)

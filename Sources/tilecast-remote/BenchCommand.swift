@@ -3,6 +3,7 @@ import Foundation
 import GridGeometry
 import ObjectStore
 import PointQuery
+import TileCastCommandLine
 import TileStore
 
 /// `tilecast-remote bench-read` (hidden; Scripts/bench's objstore stage): point forecasts
@@ -32,7 +33,7 @@ struct BenchCommand: ParsableCommand {
         let localStore = try ForecastStore(root: local, model: model)
         let store = cycle.store
         let runTimes = store.runTimes
-        guard let start = runTimes.first else { throw Failure(code: 5, message: "empty cycle") }
+        guard let start = runTimes.first else { throw Failure(.damagedStore, "empty cycle") }
         let request = ForecastRequest(times: ForecastRequest.hourly(from: start, hours: min(24, runTimes.count - 1)), variables: store.availableVariables)
         // Places at random grid positions inside each domain (finest first), half and half.
         var generator = SplitMix(state: seed)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectStore
+import TileCastCommandLine
 import TileStore
 
 /// `tilecast publish`: a local store's cycle to an S3 bucket (see `Publisher` for the order).
@@ -59,16 +60,16 @@ struct PublishCommand: ParsableCommand {
     func run() throws {
         let client: ObjectClient
         do throws(ObjectStoreError) { client = try ObjectClient(store: to, endpoint: s3Endpoint, region: s3Region) } catch {
-            throw Failure(code: Failure.usage, message: error.description)
+            throw Failure(.badUsage, error.description)
         }
         var publisher = Publisher(client: client)
         publisher.partSize = partSizeBytes.map { max($0, 1) } ?? partSizeMb << 20
         let summary: Publisher.Summary
         do { summary = try publisher.publish(root: store, model: model, cycle: cycle) } catch let error as ObjectStoreError {
-            if case .configuration(let detail) = error { throw Failure(code: Failure.usage, message: detail) }
-            throw Failure(code: Failure.damagedStore, message: "publish: \(error.description) (nothing was switched; run it again)")
+            if case .configuration(let detail) = error { throw Failure(.badUsage, detail) }
+            throw Failure(.damagedStore, "publish: \(error.description) (nothing was switched; run it again)")
         } catch let error as StoreError {
-            throw Failure(code: Failure.damagedStore, message: error.description)
+            throw Failure(.damagedStore, error.description)
         }
         let latest = summary.movedLatest ? "latest -> \(summary.cycle)" : "latest left on a newer cycle"
         print("published \(summary.model) \(summary.cycle) to \(to): \(summary.files) files, \(summary.bytes) bytes, \(summary.requests) requests, \(summary.abortedUploads) incomplete uploads aborted; \(latest)")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectStore
+import TileCastCommandLine
 import TileCastServer
 
 /// The server's own executable. `tilecast serve ARGS` runs it (it sits beside `tilecast`):
@@ -59,22 +60,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
     var maxInFlight: Int = 64
 
-    /// As `tilecast`'s main: usage errors are exit 2 (SPEC 5), messages on stderr.
-    static func main() async {
-        do {
-            var command = try parse()
-            try await command.run()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
-            }
-            let message = fullMessage(for: error)
-            if !message.isEmpty { FileHandle.standardError.write(Data("\(message)\n".utf8)) }
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
-        }
-    }
+    static func main() async { await CommandLineMain.runAsync(Self.self) }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0..65535") }
@@ -93,8 +79,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxInFlight = maxInFlight
         if let places {
             do { configuration.places = try NamedPlace.read(path: places) } catch {
-                FileHandle.standardError.write(Data("tilecast: error: --places \(error)\n".utf8))
-                throw ExitCode(2)
+                throw Failure(.badUsage, "--places \(error)")
             }
         }
         if RemoteLocation.isRemote(store) {
@@ -111,8 +96,7 @@ struct ServerCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("tilecast: serving \(store) on http://\(host):\(port)\n".utf8))
             }
         } catch {
-            FileHandle.standardError.write(Data("tilecast: error: serve on \(host):\(port): \(error)\n".utf8))
-            throw ExitCode(2)
+            throw Failure(.badUsage, "serve on \(host):\(port): \(error)")
         }
     }
 }

@@ -8,6 +8,7 @@ import CMalloc
 import ModelIngest
 import PointQuery
 import Synchronization
+import TileCastCommandLine
 
 /// `tilecast extract`: one model run into the store, published atomically as one cycle.
 struct ExtractCommand: ParsableCommand {
@@ -102,7 +103,7 @@ struct ExtractCommand: ParsableCommand {
             extractor.progress = { bar.update(done: $0.framesDone, total: $0.framesTotal, label: $0.domain) }
             let groups = try ModelRun.readRuns(paths: inputs, profile: chosen)
             if model != nil && groups.count > 1 {
-                throw Failure(code: Failure.usage, message: "--model names one model, but the inputs hold \(groups.count) (\(groups.map(\.profileName).joined(separator: ", "))): extract them separately")
+                throw Failure(.badUsage, "--model names one model, but the inputs hold \(groups.count) (\(groups.map(\.profileName).joined(separator: ", "))): extract them separately")
             }
             var lines: [String] = []
             extractor.model = model

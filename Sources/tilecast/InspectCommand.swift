@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ModelIngest
+import TileCastCommandLine
 import TileStore
 
 /// `tilecast inspect PATH`: what a model file or run holds, as an operator wants to see it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ModelIngest
+import TileCastCommandLine
 
 /// `tilecast profile NAME`: prints a built-in name profile, to copy and extend.
 struct ProfileCommand: ParsableCommand {
@@ -16,7 +17,7 @@ struct ProfileCommand: ParsableCommand {
 
     func run() throws {
         guard let text = ModelProfile.builtinText(name) else {
-            throw Failure(code: Failure.usage, message: "no built-in profile \"\(name)\" (known: \(ModelProfile.builtinNames.joined(separator: ", ")))")
+            throw Failure(.badUsage, "no built-in profile \"\(name)\" (known: \(ModelProfile.builtinNames.joined(separator: ", ")))")
         }
         print(text, terminator: "")
     }

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import TileCastCommandLine
 
 /// `tilecast serve`: runs the server executable, `tilecast-server`, found beside this one,
 /// with the same arguments. The server is its own binary so that linking Hummingbird and
@@ -19,22 +16,6 @@ struct ServeCommand: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let server = Self.serverPath()
-        guard FileManager.default.isExecutableFile(atPath: server) else {
-            throw Failure(code: Failure.usage, message: "serve: \(server) not found: build it with `swift build -c release --product tilecast-server` and install it beside tilecast")
-        }
-        let argv = [server] + arguments
-        var cArguments = argv.map { strdup($0) }
-        cArguments.append(nil)
-        execv(server, cArguments)
-        // execv returns only when it failed.
-        let code = errno
-        throw Failure(code: Failure.usage, message: "serve: cannot run \(server): \(String(cString: strerror(code)))")
-    }
-
-    /// `tilecast-server` in the folder of the running `tilecast` (links followed).
-    static func serverPath() -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("tilecast-server").path
+        try SiblingBinary.exec("tilecast-server", arguments, prefix: "serve: ")
     }
 }

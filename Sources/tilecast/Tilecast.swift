@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import TileCastCommandLine
 
 /// `tilecast`: WRF / MM5 output to a compact tile store, and fast point forecasts from it.
 @main
@@ -22,24 +22,5 @@ struct Tilecast: ParsableCommand {
         subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self, ServeCommand.self, PublishCommand.self]
     )
 
-    /// Runs a command, turning every error into one or two lines on stderr and the exit
-    /// code SPEC section 5 gives it (ArgumentParser's own usage errors become 2).
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let failure as Failure {
-            FileHandle.standardError.write(Data("tilecast: error: \(failure.message)\n".utf8))
-            Foundation.exit(failure.code)
-        } catch {
-            let code = exitCode(for: error)
-            let message = fullMessage(for: error)
-            if code == .success {
-                print(message)
-                Foundation.exit(0)
-            }
-            FileHandle.standardError.write(Data("\(message)\n".utf8))
-            Foundation.exit(code == .validationFailure ? Failure.usage : code.rawValue)
-        }
-    }
+    static func main() { CommandLineMain.run(Self.self) }
 }

@@ -100,7 +100,7 @@ final class DailyAndOutputTests: XCTestCase {
     func testPointsFileErrorsNameTheLine() {
         XCTAssertThrowsError(try PointsFile.parse("lat,lon\n38.7,-9.1\n38.7,abc\n", source: "p.csv")) { error in
             XCTAssertTrue("\(error)".contains("p.csv:3"), "\(error)")
-            XCTAssertEqual((error as? QueryError)?.exitCode, 2)
+            XCTAssertEqual((error as? QueryError)?.exitCode, .badUsage)
         }
         XCTAssertThrowsError(try PointsFile.parse("x,y\n1,2\n", source: "p.csv"))
         XCTAssertEqual(try PointsFile.parse("name,lat,lon,time\nLisbon,38.7223,-9.1393,2026-11-22T06:00Z\n", source: "p.csv").first?.time,

@@ -106,7 +106,7 @@ final class InterpolationExactnessTests: XCTestCase {
         let (point, _) = place(3, 3)
         XCTAssertThrowsError(try forecaster.forecast(point, request: ForecastRequest(times: [SyntheticStore.cycle - 60]))) { error in
             guard case QueryError.outsideTimes = error else { return XCTFail("\(error)") }
-            XCTAssertEqual((error as? QueryError)?.exitCode, 4)
+            XCTAssertEqual((error as? QueryError)?.exitCode, .outsideStore)
         }
         let (outside, _) = place(-1.5, 3)
         XCTAssertThrowsError(try forecaster.forecast(outside, request: ForecastRequest(times: [SyntheticStore.cycle]))) { error in

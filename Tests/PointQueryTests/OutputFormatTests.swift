@@ -96,7 +96,7 @@ final class OutputFormatTests: XCTestCase {
             case .failure(let error):
                 fields += [("latitude", "\(answer.latitude)"), ("longitude", "\(answer.longitude)")]
                 if let line = answer.line { fields.append(("line", "\(line)")) }
-                fields += [("error", quote(error.description)), ("exit_code", "\(error.exitCode)")]
+                fields += [("error", quote(error.description)), ("exit_code", "\(error.exitCode.rawValue)")]
             case .success(let f):
                 let p = f.provenance
                 fields += [("latitude", "\(f.latitude)"), ("longitude", "\(f.longitude)"),

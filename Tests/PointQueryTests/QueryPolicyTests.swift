@@ -117,4 +117,39 @@ final class QueryPolicyTests: XCTestCase {
             }
         }
     }
+
+    /// The best match (`ModelChoice.bestMatch`): a model covering every hour wins over a finer
+    /// one lacking some; the finer one answers only where the other does not hold the place,
+    /// for the hours it has (the API) or for all of them (the command line, which then refuses).
+    func testBestMatchPrefersAModelHoldingEveryHour() throws {
+        let directory = try TemporaryDirectory()
+        let root = directory.path("store")
+        func model(_ name: String, dx: Double, corner: GeoPoint, hours: Int) throws {
+            let domain = SyntheticDomain(id: 1, parent: nil, westEast: 6, southNorth: 6, dx: dx, southWestCorner: corner,
+                                         times: SyntheticStore.hourly(hours), variables: [.temperature2m]) { _, _, _, _ in 1 }
+            try SyntheticStore.write([domain], to: root, model: name, cycle: cycle)
+        }
+        // 9 km over 00..23Z; 3 km over 00..11Z, reaching south of the 9 km domain.
+        try model("coarse", dx: 9000, corner: GeoPoint(latitude: 38.5, longitude: -9.4), hours: 24)
+        try model("fine", dx: 3000, corner: GeoPoint(latitude: 38.45, longitude: -9.38), hours: 12)
+        let stores = try ModelChoice.open(root: root, model: nil, cycle: "latest", nestMargin: 5)
+        XCTAssertEqual(stores.map(\.model), ["coarse", "fine"])
+        func match(_ latitude: Double, _ hours: ClosedRange<Int64>, partial: Bool) throws -> (String, Int) {
+            let times = hours.map { cycle + $0 * 3600 }
+            let chosen = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: -9.35, times: times, partialHours: partial)
+            return (chosen.store.model, chosen.times.count)
+        }
+        for partial in [false, true] {
+            XCTAssertTrue(try match(38.55, 2...8, partial: partial) == ("fine", 7), "both hold every hour: the finer")
+            XCTAssertTrue(try match(38.55, 6...18, partial: partial) == ("coarse", 13), "only the coarser holds every hour")
+            XCTAssertTrue(try match(38.55, 20...30, partial: partial) == ("coarse", partial ? 4 : 11), "no model holds every hour")
+            XCTAssertTrue(try match(38.46, 6...18, partial: partial) == ("fine", partial ? 6 : 13), "only the finer holds the place")
+        }
+        XCTAssertThrowsError(try match(38.46, 14...18, partial: true)) { error in
+            guard case .outsideTimes = error as? QueryError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try match(60, 2...8, partial: true)) { error in
+            guard case .outsideDomains = error as? QueryError else { return XCTFail("\(error)") }
+        }
+    }
 }

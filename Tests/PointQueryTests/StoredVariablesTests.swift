@@ -31,7 +31,7 @@ final class StoredVariablesTests: XCTestCase {
             guard case QueryError.badRequest(let message) = error else { return XCTFail("\(error)") }
             XCTAssertTrue(message.contains("precipitation"), message)
             XCTAssertTrue(message.contains("temperature_2m"), "lists what the cycle holds: \(message)")
-            XCTAssertEqual((error as? QueryError)?.exitCode, 2)
+            XCTAssertEqual((error as? QueryError)?.exitCode, .badUsage)
         }
         let store = try ForecastStore(root: directory.path("store"))
         XCTAssertThrowsError(try store.resolveVariables(requested: [.windSpeed10m], daily: []))

@@ -1,0 +1,14 @@
+/// How a TileCast command ends: the one list of the exit statuses the command line and its
+/// sibling executables (`tilecast-remote`, `tilecast-server`) exit with, also printed beside
+/// each place a points file could not answer.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    /// An unknown option or value, a malformed request, a variable the store does not hold.
+    case badUsage = 2
+    /// Model files that cannot be read or trusted.
+    case unusableInput = 3
+    /// A place or time outside what the store holds.
+    case outsideStore = 4
+    /// The store is missing or damaged.
+    case damagedStore = 5
+}

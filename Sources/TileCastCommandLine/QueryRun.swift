@@ -1,0 +1,122 @@
+import Catalog
+import Foundation
+import Meteorology
+import PointQuery
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tilecast query` once its options are parsed: opens the stores, chooses the times and the
+/// variables, answers each place, prints. `tilecast` and `tilecast-remote` both run this, each
+/// opening `--store` its own way, so both print exactly the same answers.
+package struct QueryRun {
+    package let options: QueryOptions
+
+    package init(_ options: QueryOptions) { self.options = options }
+
+    /// Answers the query on standard output.
+    ///
+    /// - Parameter open: opens the stores `options` name (a local folder, or object storage).
+    /// - Throws: `Failure`: for one place, its error; for a points file, after printing every
+    ///   answer, the first place's error with how many places had none.
+    package func run(opening open: (QueryOptions) throws -> any QueryStores) throws {
+        let dailyVariables = try options.parsedDaily()
+        let zone = options.timezone.flatMap(TimeZone.init(identifier:))
+        let opened = try open(options)
+        let stores = opened.stores
+        let requested = try options.parsedVariables()
+        let variables = try querying { () throws(QueryError) in try ModelChoice.resolveVariables(stores, requested: requested, daily: dailyVariables) }
+        let chosen = QueryTimes.choose(time: options.time.flatMap(TimeParsing.parse), start: options.start.flatMap(TimeParsing.parse),
+                                       hours: options.hours, run: ModelChoice.runTimes(stores), now: Int64(Date().timeIntervalSince1970))
+        if let note = chosen.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        let request = ForecastRequest(times: chosen.times, variables: variables,
+                                      units: OutputUnits(temperature: options.temperatureUnit, windSpeed: options.windSpeedUnit,
+                                                         precipitation: options.precipitationUnit))
+        let assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
+                                      dailyVariables: dailyVariables, timeZone: zone)
+        let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
+        if let points = options.points {
+            try answerPlaces(in: points, assembly: assembly, renderer: renderer, variables: variables, opened: opened)
+        } else {
+            try answerPlace(assembly: assembly, renderer: renderer, variables: variables, opened: opened)
+        }
+    }
+
+    /// One place (--lat, --lon): an error is the whole answer, on stderr with its status.
+    private func answerPlace(assembly: AnswerAssembly, renderer: ForecastRenderer, variables: [OutputVariable],
+                             opened: any QueryStores) throws {
+        let (latitude, longitude) = (options.lat ?? .nan, options.lon ?? .nan)
+        opened.prefetch(latitude: latitude, longitude: longitude, times: assembly.request.times, variables: variables)
+        let answer = assembly.answer(QueryPoint(latitude: latitude, longitude: longitude, elevation: try options.parsedElevation()))
+        if case .failure(let error) = answer.result { throw Failure(error) }
+        let output = StandardOutput()
+        var writer = ForecastWriter(renderer: renderer, format: options.format, single: true, variables: variables, names: false, sink: output.write)
+        writer.write(answer)
+        writer.finish()
+        output.write("\n")
+        output.flush()
+    }
+
+    /// The places of a points file, each answered (or its error printed) in the file's order.
+    private func answerPlaces(in path: String, assembly: AnswerAssembly, renderer: ForecastRenderer, variables: [OutputVariable],
+                              opened: any QueryStores) throws {
+        let places = try querying { () throws(QueryError) in try PointsFile.read(path: path) }.map { row -> (point: QueryPoint, name: String?) in
+            var point = row.point
+            if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: options.hours ?? 1) }
+            return (point, row.name)
+        }
+        for place in places {
+            opened.prefetch(latitude: place.point.latitude, longitude: place.point.longitude,
+                            times: place.point.times ?? assembly.request.times, variables: variables)
+        }
+        let output = StandardOutput()
+        var writer = ForecastWriter(renderer: renderer, format: options.format, single: false, variables: variables,
+                                    names: places.contains { $0.name != nil }, sink: output.write)
+        var failures = 0
+        var firstFailure: QueryError?
+        assembly.answers(places, render: writer.layout.render) { answer, rendered in
+            if case .failure(let error) = answer.result {
+                failures += 1
+                if firstFailure == nil { firstFailure = error }
+            }
+            writer.write(rendered)
+        }
+        writer.finish()
+        output.write("\n")
+        output.flush()
+        if let error = firstFailure {
+            throw Failure(error.exitCode, "\(failures) of \(places.count) places had no forecast; first: \(error.description)")
+        }
+    }
+}
+
+/// Standard output through one buffer, written in large blocks (answers are streamed place by
+/// place; `print` per piece would make a system call or lock per piece).
+final class StandardOutput {
+    private var buffer: [UInt8] = []
+    private let limit = 1 << 16
+
+    init() { buffer.reserveCapacity(limit) }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= limit { flush() }
+    }
+
+    func write(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= limit { flush() }
+    }
+
+    func flush() {
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(STDOUT_FILENO, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                if written < 0 { if errno == EINTR { continue }; return }
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

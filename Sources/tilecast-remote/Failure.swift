@@ -1,1 +1,0 @@
-../tilecast/Failure.swift

@@ -1,1 +1,0 @@
-../tilecast/QueryOptions.swift

@@ -1,0 +1,31 @@
+import ObjectStore
+import PointQuery
+import TileCastCommandLine
+
+/// The cycle of a remote store for `tilecast query`: one model, as a bucket cannot be listed.
+struct RemoteStores: QueryStores {
+    let cycle: RemoteCycle
+
+    var stores: [ForecastStore] { [cycle.store] }
+
+    /// Opens the cycle `options` name, errors as the command line reports them.
+    static func open(_ options: QueryOptions) throws(Failure) -> RemoteStores {
+        guard let model = options.model else {
+            throw Failure(.badUsage, "--model: a remote store (\(options.store)) cannot be listed; name the model to read")
+        }
+        let client: ObjectClient
+        do throws(ObjectStoreError) {
+            client = try ObjectClient(store: options.store, endpoint: options.s3Endpoint, region: options.s3Region)
+        } catch {
+            throw Failure(.badUsage, error.description)
+        }
+        return RemoteStores(cycle: try querying { () throws(QueryError) in
+            try RemoteCycle(client: client, model: model, cycle: options.cycle, nestMargin: options.nestMargin)
+        })
+    }
+
+    /// Fetches the place's blocks ahead, many requests at once.
+    func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {
+        _ = cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
+    }
+}
