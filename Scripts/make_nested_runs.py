@@ -9,6 +9,9 @@ Usage
                  nested in d02): three levels of nesting with ratios that differ; 4 hourly frames.
   hourly-files/  d01 15 km (10 x 8) and d02 5 km (ratio 3, 15 x 15), 25 hourly frames written as WRF
                  does with frames_per_outfile = 1: one file per output time and domain (50 files).
+  moving-nest/   d01 15 km (16 x 12) and a d02 5 km (ratio 3, 18 x 18) that follows a storm: it moves by
+                 whole parent cells, (4, 3) -> (5, 3) -> (6, 3) -> (6, 4) -> (7, 4) -> (8, 5), one frame an hour
+                 from 06Z (the file of a split run holding its rainy hours).
 
 Files follow the real wrfout conventions (attributes, Times, XTIME, WRF's 6370 km sphere) through
 make_sample_grids.py's writer; the weather is its analytic field of (lat, lon, t), so domains
@@ -75,12 +78,37 @@ def hourly_files():
             build_wrf_file(dom, [hour], one).write(folder / file_name(dom, hour))
 
 
+def moving_nest():
+    """A vortex-following nest as WRF moves one: by whole parent cells, its XLAT/XLONG and static
+    fields per frame, I_PARENT_START/J_PARENT_START its first position. Each frame holds the
+    weather at the nest's position then (the analytic field is one function of place and time,
+    so a place the nest covers at two frames has one history, as in WRF, which shifts its
+    arrays with the move)."""
+    folder = OUT / "moving-nest"
+    folder.mkdir(parents=True)
+    hours = [6, 7, 8, 9, 10, 11]                                     # a file of the run's rainy hours
+    d01 = parent_domain(16, 12, 15000.0)
+    build_wrf_file(d01, hours, domain_surface(d01, WEATHER, hours, HEIGHTS)).write(folder / file_name(d01, 0))
+    track = [(4, 3), (5, 3), (6, 3), (6, 4), (7, 4), (8, 5)]       # parent cells: east, then north-east
+    per_frame = [domain_surface(nest(d01, 2, i, j, 3, 18), WEATHER, hours, HEIGHTS) for i, j in track]
+    fields = {}
+    for key in per_frame[0]:
+        stacked = [msg.np.asarray(per_frame[k][key]) for k in range(len(hours))]
+        if stacked[0].ndim >= 3 and stacked[0].shape[0] == len(hours):
+            fields[key] = msg.np.stack([stacked[k][k] for k in range(len(hours))])   # frame k at position k
+        else:
+            fields[key] = msg.np.stack(stacked)                                   # static: one per position
+    first = nest(d01, 2, *track[0], 3, 18)
+    build_wrf_file(first, hours, fields).write(folder / file_name(first, 0))
+
+
 def main():
     if OUT.exists():
         shutil.rmtree(OUT)
     OUT.mkdir(parents=True)
     three_level()
     hourly_files()
+    moving_nest()
     files = [p for p in OUT.rglob("*") if p.is_file()]
     print(f"nested runs: {len(files)} files, {sum(p.stat().st_size for p in files):,} bytes in {OUT}")
 

@@ -179,16 +179,21 @@ public struct Extractor: Sendable {
                 sources: domain.files.map { ($0.path as NSString).lastPathComponent },
                 createdBy: "tilecast \(TileCastVersion.current)",
                 unavailable: domain.variables.missing.isEmpty ? nil
-                    : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }))
+                    : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }),
+                motion: domain.motion.map { DomainFileMetadata.StoredMotion(westEast: $0.westEast, southNorth: $0.southNorth,
+                                                                              offsets: $0.offsets.map { [$0.i, $0.j] }) })
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
             preparedWriters.append(writer)
             // A writer that spills appends whole frames in order: one band.
             let levelBytes = domain.grid.westEast * domain.grid.southNorth * MemoryLayout<Float>.size
-            let bands = writer.spills ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
+            // A moving nest is read whole, in one pass: each frame is laid on the covering grid
+            // where the nest was, and its totals follow it from frame to frame.
+            let moving = domain.motion != nil
+            let bands = writer.spills || moving ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
             // Parts of the frames only where the domain is not in bands (either keeps the cores
             // busy) and its values stay in memory (scratch files take frames in order).
             let frameCount = domain.frames.count
-            let parts = writer.spills || bands > 1 ? 1 : max(1, min(framePartsPerDomain, frameCount))
+            let parts = writer.spills || bands > 1 || moving ? 1 : max(1, min(framePartsPerDomain, frameCount))
             for band in RowBand.split(domain, into: bands) {
                 for part in 0..<parts { preparedUnits.append((index, band, (part * frameCount / parts)..<((part + 1) * frameCount / parts))) }
             }
@@ -212,7 +217,7 @@ public struct Extractor: Sendable {
                 try reader.skip(to: frames.lowerBound)
                 for t in frames {
                     guard let frame = try reader.nextFrame() else { break }
-                    try writers[index].add(frame: frame.values, time: t, cells: band.cellRange)
+                    try writers[index].add(frame: frame.values, time: t, cells: reader.storedCells)
                     // Frames done in proportion to unit-frames done, so the count ends at the total.
                     let done = counter.increment() * totalFrames / max(bandFrames, 1)
                     progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))

@@ -106,6 +106,28 @@ public struct Deaccumulator: Sendable {
         self.reference = [Double](repeating: .nan, count: max(cellCount, 0))
     }
 
+    /// Follows a grid that moved by whole cells (a moving nest, whose model shifts its arrays
+    /// with the move): cell (i, j) now holds the place cell (i + columns, j + rows) held before,
+    /// so its totals carry over; cells new to the grid have no previous total (their next
+    /// interval is unknown).
+    ///
+    /// - Parameter westEast: cells per row (`cellCount` is whole rows of it).
+    public mutating func shift(columns: Int, rows: Int, westEast: Int) {
+        guard columns != 0 || rows != 0, westEast > 0, cellCount % westEast == 0 else { return }
+        let southNorth = cellCount / westEast
+        func moved(_ values: [Double]) -> [Double] {
+            var result = [Double](repeating: .nan, count: cellCount)
+            for j in 0..<southNorth where (0..<southNorth).contains(j + rows) {
+                for i in 0..<westEast where (0..<westEast).contains(i + columns) {
+                    result[j * westEast + i] = values[(j + rows) * westEast + i + columns]
+                }
+            }
+            return result
+        }
+        reference = moved(reference)
+        partPrevious = partPrevious.map(moved)
+    }
+
     /// Consumes the next frame and writes the amount (mm) fallen since the previous frame.
     ///
     /// - Parameters:

@@ -12,6 +12,8 @@ struct CoordinateCheck {
     let southWestCorner: GeoPoint
     let behaviour: CoordinateBehaviour
     let roundTripCells: Double
+    /// Each frame's south-west corner when the grid moves (a moving nest); empty otherwise.
+    let frameCorners: [GeoPoint]
 
     /// Coordinates that differ by less than this are the same (float storage noise).
     static let tolerance = 1e-4
@@ -25,6 +27,14 @@ struct CoordinateCheck {
         }
         southWestCorner = GeoPoint(latitude: Double(lat0[0]), longitude: Double(lon0[0]))
         behaviour = try Self.behaviour(of: coordinates, latitudes0: lat0, longitudes0: lon0)
+        if case .moving = behaviour {
+            frameCorners = try (0..<coordinates.frames).map { frame in
+                GeoPoint(latitude: Double(try coordinates.latitudes(frame: frame)[0]),
+                         longitude: Double(try coordinates.longitudes(frame: frame)[0]))
+            }
+        } else {
+            frameCorners = []
+        }
         let grid: ProjectedGrid
         do {
             grid = try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,

@@ -26,6 +26,9 @@ public struct RunDescription: Codable, Sendable {
         public var step: String?
         public var timeSource: String
         public var coordinates: String
+        /// A moving nest's centre at each frame ("2005-08-28T12:00Z 24.04N 89.28W"); nil when
+        /// the grid stays put.
+        public var track: [String]?
         public var projectionRoundTripCells: Double
         public var files: [String]
         public var formats: [String]
@@ -140,11 +143,11 @@ public struct RunDescription: Codable, Sendable {
         switch files.map(\.coordinates).first(where: { $0 != .fixed }) ?? .fixed {
         case .fixed: coordinates = "fixed"
         case .moving(let shift, let frame):
-            coordinates = "moving: the grid's south-west corner moves \(String(format: "%.4f", shift))° by frame \(frame)"
+            coordinates = "moving: the grid's south-west corner moves \(String(format: "%.4f", shift))° by frame \(frame); stored on the grid covering its track"
         case .inconsistent(let difference, let frames, let cells):
             coordinates = "inconsistent: \(cells) cells differ from frame 0 by up to \(String(format: "%.4f", difference))° in frames \(frames.map(String.init).joined(separator: ",")); frame 0 is used"
         }
-        return DomainDescription(
+        var description = DomainDescription(
             domain: domainName(id),
             parent: nest.map { domainName($0.parentID) },
             parentGridRatio: nest?.ratio,
@@ -171,6 +174,23 @@ public struct RunDescription: Codable, Sendable {
             missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }),
             status: status(files: files, availability: availability),
             fileKind: files.first?.kind.rawValue ?? FileKind.modelOutput.rawValue)
+        description.track = track(files)
+        return description
+    }
+
+    /// A moving nest's centre per frame, in time order; nil when no file's grid moves.
+    private static func track(_ files: [SourceFile]) -> [String]? {
+        guard files.contains(where: { !$0.frameCorners.isEmpty }) else { return nil }
+        var positions: [(time: Int64, centre: GeoPoint)] = []
+        for file in files {
+            let corners = file.frameCorners.isEmpty ? Array(repeating: file.southWestCorner, count: file.times.count) : file.frameCorners
+            for (time, corner) in zip(file.times, corners) {
+                guard let grid = try? ProjectedGrid(parameters: file.projection, westEast: file.westEast, southNorth: file.southNorth,
+                                                    southWestCorner: corner) else { continue }
+                positions.append((time, grid.point(at: GridPosition(i: Double(file.westEast - 1) / 2, j: Double(file.southNorth - 1) / 2))))
+            }
+        }
+        return positions.sorted { $0.time < $1.time }.map { ModelTime.isoMinutes($0.time) + " " + ModelIngest.describe($0.centre) }
     }
 
     /// Whether extraction can use these files, and if not, why (in the terms a user acts on).
@@ -199,7 +219,7 @@ public struct RunDescription: Codable, Sendable {
             return "cannot be extracted: no forecast variable can be made from this file"
         }
         if case .moving? = files.map(\.coordinates).first(where: { $0 != .fixed }) {
-            return "cannot be extracted: a moving nest"
+            return "extractable (a moving nest: stored on the grid covering its track, answered where it was)"
         }
         return "extractable"
     }
@@ -260,6 +280,7 @@ public struct RunDescription: Codable, Sendable {
             let refused = domain.projectionRoundTripCells <= DomainStitcher.maximumRoundTripCells ? ""
                 : " (over the \(DomainStitcher.maximumRoundTripCells)-cell limit: the attributes contradict the coordinates; extract refuses this file)"
             row("  Coordinates", domain.coordinates + String(format: "; projection round trip %.4f cells", domain.projectionRoundTripCells) + refused)
+            if let track = domain.track { row("  Track", "centre " + track.joined(separator: ", ")) }
             // A file that is not extracted provides nothing: its fields are what it holds.
             row(domain.fileKind == FileKind.modelOutput.rawValue ? "  Provides" : "  Holds", domain.provides.joined(separator: ", "))
             if let method = domain.seaLevelPressure { row("  Sea level", "pressure_msl from " + method) }

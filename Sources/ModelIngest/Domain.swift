@@ -24,6 +24,9 @@ package struct Domain: Sendable {
     package let nestCheck: NestCheck?
     /// What this domain can provide, and what it cannot and why.
     package let variables: VariableAvailability
+    /// Where a moving nest's grid lies at each frame on `grid`, the fixed grid covering every
+    /// position it took; nil for a domain that stays put.
+    package var motion: NestMotion? = nil
 
     package var name: String { domainName(id) }
     package var times: [Int64] { frames.map(\.time) }
@@ -32,11 +35,35 @@ package struct Domain: Sendable {
     package var step: Int64? { Self.commonStep(times) }
     /// Grid spacing in metres (DX).
     package var spacing: Double { projection.dx }
+    /// The size of the grid the files hold: `grid`'s, except for a moving nest.
+    package var fileWestEast: Int { motion?.westEast ?? grid.westEast }
+    package var fileSouthNorth: Int { motion?.southNorth ?? grid.southNorth }
 
     static func commonStep(_ times: [Int64]) -> Int64? {
         var counts: [Int64: Int] = [:]
         for index in times.indices.dropFirst() { counts[times[index] - times[index - 1], default: 0] += 1 }
         return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
+    }
+}
+
+/// A moving nest (WRF's vortex-following nests move by whole parent cells): its files' grid
+/// lies, at each frame, at a whole-cell offset on the fixed grid that covers every position.
+package struct NestMotion: Sendable, Equatable {
+    /// The size of the grid the files hold.
+    package let westEast: Int
+    package let southNorth: Int
+    /// Per frame of the domain (in time order), the files' cell [0, 0] on the covering grid.
+    package let offsets: [CellOffset]
+}
+
+/// A whole-cell position on a grid.
+package struct CellOffset: Sendable, Equatable, Hashable {
+    package let i: Int
+    package let j: Int
+
+    package init(i: Int, j: Int) {
+        self.i = i
+        self.j = j
     }
 }
 

@@ -7,12 +7,9 @@ enum DomainStitcher {
     static func stitch(id: Int, files: [SourceFile], warnings: inout [IngestWarning]) throws -> Domain {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
         let name = domainName(id)
+        let moving = files.contains { !$0.frameCorners.isEmpty }
         for file in files {
             try requireProjectionMatchesCoordinates(file)
-            if case .moving(let shift, let frame) = file.coordinates {
-                throw IngestError.movingNest(domain: id, path: file.path,
-                                             detail: "its south-west corner moves \(String(format: "%.4f", shift))° by frame \(frame)")
-            }
             if case .inconsistent(let difference, let frames, let cells) = file.coordinates {
                 warnings.append(IngestWarning(.inconsistentCoordinates,
                     "\(file.path): \(cells) cells of XLAT/XLONG differ from frame 0 by up to \(String(format: "%.4f", difference))° in frames \(frames.map(String.init).joined(separator: ",")); using frame 0 (it matches the projection to \(String(format: "%.4f", file.projectionRoundTripCells)) cells)"))
@@ -20,10 +17,12 @@ enum DomainStitcher {
             if file.timeSource != file.profile.names(.timeText).first && file.profile.convention == .wrf {
                 warnings.append(IngestWarning(.timeFallback, "\(file.path): times taken from \(file.timeSource)"))
             }
+            // A moving nest's files start where the nest was then: their corners are placed
+            // frame by frame below.
+            let sameCorner = moving || (abs(file.southWestCorner.latitude - first.southWestCorner.latitude) <= CoordinateCheck.tolerance
+                && CoordinateCheck.longitudeDifference(Float(file.southWestCorner.longitude), Float(first.southWestCorner.longitude)) <= CoordinateCheck.tolerance)
             let sameGrid = file.westEast == first.westEast && file.southNorth == first.southNorth
-                && file.projection == first.projection
-                && abs(file.southWestCorner.latitude - first.southWestCorner.latitude) <= CoordinateCheck.tolerance
-                && CoordinateCheck.longitudeDifference(Float(file.southWestCorner.longitude), Float(first.southWestCorner.longitude)) <= CoordinateCheck.tolerance
+                && file.projection == first.projection && sameCorner
             if !sameGrid {
                 throw IngestError.inconsistentGrid(domain: id, paths: [first.path, file.path],
                     detail: "\(first.westEast)x\(first.southNorth) cells from \(describe(first.southWestCorner)) against \(file.westEast)x\(file.southNorth) from \(describe(file.southWestCorner))")
@@ -57,8 +56,51 @@ enum DomainStitcher {
         }
 
         let roles = files.map { Set($0.variables.keys) }.reduce(Set(SourceRole.allCases)) { $0.intersection($1) }
-        return Domain(id: id, files: files, frames: unique, grid: try first.grid, nest: first.nest, nestCheck: nil,
-                      variables: VariableAvailability(roles: roles, profile: first.profile, soilProblem: files.lazy.compactMap(\.soilLayersProblem).first))
+        let variables = VariableAvailability(roles: roles, profile: first.profile, soilProblem: files.lazy.compactMap(\.soilLayersProblem).first)
+        guard moving else {
+            return Domain(id: id, files: files, frames: unique, grid: try first.grid, nest: first.nest, nestCheck: nil, variables: variables)
+        }
+        let (grid, motion) = try placeMovingNest(id: id, files: files, frames: unique)
+        return Domain(id: id, files: files, frames: unique, grid: grid, nest: first.nest, nestCheck: nil, variables: variables, motion: motion)
+    }
+
+    /// How far a moving nest's corner may sit from a whole cell of its first position's grid:
+    /// WRF moves nests by whole parent cells, so anything more is not a nest move.
+    static let movingNestToleranceCells = 0.01
+
+    /// The fixed grid covering every position a moving nest took, and where it lay at each frame.
+    ///
+    /// - Throws: `.movingNest` when a frame's corner is not a whole number of cells from the first
+    ///   frame's (the grid did not move as WRF moves nests).
+    static func placeMovingNest(id: Int, files: [SourceFile], frames: [DomainFrame]) throws -> (ProjectedGrid, NestMotion) {
+        guard let first = files.first else { throw IngestError.noInput(paths: []) }
+        let origin = try first.grid
+        var offsets: [CellOffset] = []
+        for frame in frames {
+            let file = files[frame.fileIndex]
+            let corner = file.frameCorners.isEmpty ? file.southWestCorner : file.frameCorners[frame.frameIndex]
+            let position = origin.position(of: corner)
+            let i = position.i.rounded(), j = position.j.rounded()
+            guard abs(position.i - i) <= movingNestToleranceCells, abs(position.j - j) <= movingNestToleranceCells,
+                  let whole = Int(exactly: i), let row = Int(exactly: j) else {
+                let where_ = String(format: "%.3f, %.3f", position.i, position.j)
+                throw IngestError.movingNest(domain: id, path: file.path, detail: "its grid at \(ModelTime.iso(frame.time)) lies \(where_) cells from the first frame's, not a whole number of cells (a nest moves by whole parent cells)")
+            }
+            offsets.append(CellOffset(i: whole, j: row))
+        }
+        let minI = offsets.map(\.i).min() ?? 0, minJ = offsets.map(\.j).min() ?? 0
+        let maxI = offsets.map(\.i).max() ?? 0, maxJ = offsets.map(\.j).max() ?? 0
+        let covering: ProjectedGrid
+        do {
+            covering = try ProjectedGrid(parameters: origin.parameters, westEast: maxI - minI + first.westEast,
+                                         southNorth: maxJ - minJ + first.southNorth,
+                                         southWestCorner: origin.point(at: GridPosition(i: Double(minI), j: Double(minJ))))
+        } catch {
+            throw IngestError.badProjection(path: first.path, detail: "\(error)")
+        }
+        let motion = NestMotion(westEast: first.westEast, southNorth: first.southNorth,
+                                offsets: offsets.map { CellOffset(i: $0.i - minI, j: $0.j - minJ) })
+        return (covering, motion)
     }
 
     /// The largest distance, in cells, between a stored XLAT/XLONG of frame 0 and where the
@@ -107,7 +149,10 @@ enum NestChecker {
         try requireOneProjection(domains)
         return domains.map { domain in
             guard let nest = domain.nest, let parent = domains.first(where: { $0.id == nest.parentID }) else { return domain }
-            let measured = parent.grid.position(of: domain.grid.southWestCorner)
+            // A moving nest's attributes give its first position.
+            let corner = domain.motion == nil ? domain.grid.southWestCorner
+                : domain.files[0].frameCorners.first ?? domain.files[0].southWestCorner
+            let measured = parent.grid.position(of: corner)
             let check = NestCheck(expected: nest.parentPositionOfOrigin, measured: measured,
                                   spacingRatio: parent.spacing / domain.spacing)
             if check.offsetCells > toleranceCells || abs(check.spacingRatio - Double(nest.ratio)) > 0.01 {
@@ -116,7 +161,7 @@ enum NestChecker {
                     "\(domain.name) (\(domain.files[0].path)): nest attributes (I_PARENT_START \(nest.iParentStart), J_PARENT_START \(nest.jParentStart), ratio \(nest.ratio)) put it at \(parent.name) position (\(f(check.expected.i)), \(f(check.expected.j))) but its coordinates put it at (\(f(measured.i)), \(f(measured.j))), \(f(check.offsetCells)) cells away (spacing ratio \(f(check.spacingRatio))); queries use its own coordinates"))
             }
             return Domain(id: domain.id, files: domain.files, frames: domain.frames, grid: domain.grid, nest: domain.nest,
-                          nestCheck: check, variables: domain.variables)
+                          nestCheck: check, variables: domain.variables, motion: domain.motion)
         }
     }
 }

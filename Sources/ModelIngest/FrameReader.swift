@@ -24,16 +24,16 @@ package struct RowBand: Sendable, Equatable {
         self.southNorth = southNorth
     }
 
-    /// The whole domain.
+    /// The whole grid of the domain's files (a moving nest's own grid, not the covering one).
     package init(domain: Domain) {
-        self.init(rows: 0..<domain.grid.southNorth, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth)
+        self.init(rows: 0..<domain.fileSouthNorth, westEast: domain.fileWestEast, southNorth: domain.fileSouthNorth)
     }
 
     /// The domain's rows in `count` bands of nearly equal height (fewer when it has fewer rows).
     package static func split(_ domain: Domain, into count: Int) -> [RowBand] {
-        let rows = domain.grid.southNorth, bands = max(1, min(count, rows))
+        let rows = domain.fileSouthNorth, bands = max(1, min(count, rows))
         return (0..<bands).map { band in
-            RowBand(rows: (band * rows / bands)..<((band + 1) * rows / bands), westEast: domain.grid.westEast, southNorth: rows)
+            RowBand(rows: (band * rows / bands)..<((band + 1) * rows / bands), westEast: domain.fileWestEast, southNorth: rows)
         }
     }
 
@@ -62,8 +62,12 @@ package struct FrameReader {
     /// The rows this reader covers, and their number of cells.
     package let band: RowBand
     private let cells: Int
-    private let rotation: (cos: [Float], sin: [Float])
-    private let elevation: [Float]?
+    private var rotation: (cos: [Float], sin: [Float])
+    private var elevation: [Float]?
+    /// A moving nest: where its grid lay at the previous frame, and the terrain of every cell
+    /// of the covering grid it passed over (the stored elevation).
+    private var placedAt: CellOffset?
+    private let coveringElevation: [Float]?
     /// Whether the domain has visibility's sources: then it is made for the weather code's
     /// fog even when not stored.
     private let hasVisibility: Bool
@@ -107,9 +111,11 @@ package struct FrameReader {
         elevation = try Self.staticField(first, .terrainHeight, band: band)
         // The rotation is decided for the whole domain (the file's angles only when all are
         // finite), then cut to the band, so that a band gets the whole domain's numbers.
-        let whole = try Self.windRotation(domain: domain)
+        let fileGrid = try domain.motion.map { try Self.grid(of: domain, at: $0.offsets[0], motion: $0) } ?? domain.grid
+        let whole = try Self.windRotation(file: first, frame: 0, grid: fileGrid)
         rotation = band == RowBand(domain: domain) ? whole
             : (Array(whole.cos[band.cellRange]), Array(whole.sin[band.cellRange]))
+        coveringElevation = try domain.motion.map { try Self.coveringTerrain(domain, motion: $0) } ?? nil
 
         let simulationStart = first.simulationStart
         let startsAtSimulationStart = simulationStart == nil || domain.frames.first?.time == simulationStart
@@ -144,6 +150,7 @@ package struct FrameReader {
         let frame = domain.frames[next]
         next += 1
         let file = domain.files[frame.fileIndex]
+        try follow(frame: next - 1)
         let raw = RawFrame(file: file, frame: frame.frameIndex, band: band, missing: MissingCounter())
         var out: [ForecastVariable: [Float]] = [:]
         let wants = Set(variables)
@@ -303,7 +310,82 @@ package struct FrameReader {
             throw IngestError.missingMetadata(path: file.path, what: "\(lacking.rawValue) at \(ModelTime.iso(frame.time)): its sources are listed but it could not be derived from them (a source of the wrong shape?)")
         }
         for (name, count) in raw.missing.counts { missingValues[name, default: 0] += count }
+        if let motion = domain.motion {
+            return FrameFields(time: frame.time, values: cover(out, motion: motion, at: motion.offsets[next - 1]))
+        }
         return FrameFields(time: frame.time, values: out)
+    }
+
+    /// The cells a reader's frames cover in the stored grid: its band, or for a moving nest
+    /// (read whole) every cell of the covering grid.
+    package var storedCells: Range<Int> {
+        domain.motion == nil ? band.cellRange : 0..<(domain.grid.westEast * domain.grid.southNorth)
+    }
+
+    /// A moving nest at frame `index`: the terrain and wind rotation of where its grid lies now
+    /// (WRF writes both per frame for a moving nest), and the de-accumulators' totals moved
+    /// with the grid, so that each place's interval is measured against its own total.
+    private mutating func follow(frame index: Int) throws {
+        guard let motion = domain.motion else { return }
+        let offset = motion.offsets[index], frame = domain.frames[index]
+        let file = domain.files[frame.fileIndex]
+        if let previous = placedAt, previous != offset {
+            let (columns, rows) = (offset.i - previous.i, offset.j - previous.j)
+            for keyPath in [\FrameReader.rain, \.convective, \.snow, \.gridScale, \.frozen, \.showers] {
+                self[keyPath: keyPath]?.shift(columns: columns, rows: rows, westEast: motion.westEast)
+            }
+        }
+        placedAt = offset
+        elevation = try Self.staticField(file, .terrainHeight, frame: frame.frameIndex, band: band)
+        rotation = try Self.windRotation(file: file, frame: frame.frameIndex, grid: Self.grid(of: domain, at: offset, motion: motion))
+    }
+
+    /// The moving nest's own grid where it lay at `offset` on the covering grid.
+    static func grid(of domain: Domain, at offset: CellOffset, motion: NestMotion) throws -> ProjectedGrid {
+        do {
+            return try ProjectedGrid(parameters: domain.grid.parameters, westEast: motion.westEast, southNorth: motion.southNorth,
+                                     southWestCorner: domain.grid.point(at: GridPosition(i: Double(offset.i), j: Double(offset.j))))
+        } catch {
+            throw IngestError.badProjection(path: domain.files[0].path, detail: "\(error)")
+        }
+    }
+
+    /// A frame's fields laid on the covering grid: the nest's cells where it lay, missing
+    /// (NaN) elsewhere; elevation is the terrain of every cell it passed over.
+    private func cover(_ values: [ForecastVariable: [Float]], motion: NestMotion, at offset: CellOffset) -> [ForecastVariable: [Float]] {
+        let westEast = domain.grid.westEast, total = westEast * domain.grid.southNorth
+        var covered: [ForecastVariable: [Float]] = [:]
+        for (variable, field) in values {
+            if variable == .elevation, let coveringElevation {
+                covered[variable] = coveringElevation
+                continue
+            }
+            var laid = [Float](repeating: .nan, count: total)
+            for j in 0..<motion.southNorth {
+                let from = j * motion.westEast, to = (j + offset.j) * westEast + offset.i
+                laid[to..<(to + motion.westEast)] = field[from..<(from + motion.westEast)]
+            }
+            covered[variable] = laid
+        }
+        return covered
+    }
+
+    /// The terrain under every cell of a moving nest's covering grid, from each frame's HGT
+    /// (the first frame to reach a cell gives its value); NaN where the nest never was.
+    static func coveringTerrain(_ domain: Domain, motion: NestMotion) throws -> [Float]? {
+        let westEast = domain.grid.westEast
+        var terrain = [Float](repeating: .nan, count: westEast * domain.grid.southNorth)
+        let band = RowBand(domain: domain)
+        for (index, frame) in domain.frames.enumerated() {
+            guard let field = try staticField(domain.files[frame.fileIndex], .terrainHeight, frame: frame.frameIndex, band: band) else { return nil }
+            let offset = motion.offsets[index]
+            for j in 0..<motion.southNorth {
+                for i in 0..<motion.westEast where terrain[(j + offset.j) * westEast + i + offset.i].isNaN {
+                    terrain[(j + offset.j) * westEast + i + offset.i] = field[j * motion.westEast + i]
+                }
+            }
+        }
+        return terrain
     }
 
     /// What the accumulated fields of one frame give: every de-accumulator steps once, in
@@ -379,6 +461,7 @@ package struct FrameReader {
             let frame = domain.frames[next]
             next += 1
             let file = domain.files[frame.fileIndex]
+            try follow(frame: next - 1)
             _ = try accumulate(RawFrame(file: file, frame: frame.frameIndex, band: band, missing: MissingCounter()),
                                time: frame.time, path: file.path)
         }
@@ -399,24 +482,23 @@ package struct FrameReader {
         }
     }
 
-    /// A 2-D field without time (or frame 0 of one with time), in the role's canonical unit,
-    /// for the cells of `band`.
-    static func staticField(_ file: SourceFile, _ role: SourceRole, band: RowBand) throws -> [Float]? {
-        try RawFrame(file: file, frame: 0, band: band, missing: MissingCounter()).field(role)
+    /// A 2-D field without time (or frame `frame` of one with time), in the role's canonical
+    /// unit, for the cells of `band`.
+    static func staticField(_ file: SourceFile, _ role: SourceRole, frame: Int = 0, band: RowBand) throws -> [Float]? {
+        try RawFrame(file: file, frame: frame, band: band, missing: MissingCounter()).field(role)
     }
 
-    /// COSALPHA/SINALPHA per cell: from the file when it has them, otherwise from the
-    /// projection at each cell's own coordinates (the cone-factor method).
-    static func windRotation(domain: Domain) throws -> (cos: [Float], sin: [Float]) {
-        let file = domain.files[0]
-        let cells = domain.grid.westEast * domain.grid.southNorth
-        let whole = RowBand(domain: domain)
-        if let cos = try staticField(file, .cosAlpha, band: whole), let sin = try staticField(file, .sinAlpha, band: whole),
+    /// COSALPHA/SINALPHA per cell of `grid` (the file's grid at `frame`): from the file when it
+    /// has them, otherwise from the projection at each cell's own coordinates (the cone-factor
+    /// method).
+    static func windRotation(file: SourceFile, frame: Int, grid: ProjectedGrid) throws -> (cos: [Float], sin: [Float]) {
+        let cells = grid.westEast * grid.southNorth
+        let whole = RowBand(rows: 0..<grid.southNorth, westEast: grid.westEast, southNorth: grid.southNorth)
+        if let cos = try staticField(file, .cosAlpha, frame: frame, band: whole), let sin = try staticField(file, .sinAlpha, frame: frame, band: whole),
            cos.allSatisfy(\.isFinite), sin.allSatisfy(\.isFinite) {
             return (cos, sin)
         }
         var cos = [Float](repeating: 1, count: cells), sin = [Float](repeating: 0, count: cells)
-        let grid = domain.grid
         for j in 0..<grid.southNorth {
             for i in 0..<grid.westEast {
                 let point = grid.point(at: GridPosition(i: Double(i), j: Double(j)))

@@ -80,7 +80,7 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
         case .inconsistentGrid(let domain, let paths, let detail):
             return "\(domainName(domain)): files disagree on the grid (\(detail)): \(paths.joined(separator: ", "))"
         case .movingNest(let domain, let path, let detail):
-            return "\(path): \(domainName(domain)) is a moving nest (\(detail)); moving nests are not supported: extract the static domains only"
+            return "\(path): \(domainName(domain)) is a moving nest that cannot be placed: \(detail)"
         case .notModelOutput(let path, let what):
             return "\(path): not model output but \(what); extract reads the model's history files (wrfout_d0N_...): `tilecast inspect` describes this one"
         case .nothingUsable(let path, let detail):

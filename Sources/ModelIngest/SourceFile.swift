@@ -82,6 +82,8 @@ package struct SourceFile: Sendable {
     /// XLAT/XLONG at [0,0] of the first frame: where the grid is anchored.
     package let southWestCorner: GeoPoint
     package let coordinates: CoordinateBehaviour
+    /// Each frame's south-west corner in a moving nest (empty when the grid stays put).
+    package let frameCorners: [GeoPoint]
     /// Worst distance, in cells, between a stored coordinate of frame 0 and where the
     /// projection puts it.
     package let projectionRoundTripCells: Double
@@ -231,6 +233,7 @@ package struct SourceFile: Sendable {
                                         projection: projection)
         southWestCorner = check.southWestCorner
         coordinates = check.behaviour
+        frameCorners = check.frameCorners
         projectionRoundTripCells = check.roundTripCells
     }
 

@@ -17,6 +17,8 @@ public struct StoredDomain: Sendable {
     public let name: String
     /// The cycle as answers print it ("2026-11-22T00:00Z"), made once.
     package let cycleText: String
+    /// A moving nest's positions (nil for a grid that stays put).
+    package let motion: DomainFileMetadata.StoredMotion?
 
     init(reader: DomainFileReader, grid: ProjectedGrid, times: TimeInterpolation, margin: Double, isInsideCoarser: Bool) {
         self.reader = reader
@@ -26,6 +28,19 @@ public struct StoredDomain: Sendable {
         self.isInsideCoarser = isInsideCoarser
         name = domainName(reader.metadata.domain)
         cycleText = ModelTime.isoMinutes(reader.metadata.cycle)
+        motion = reader.metadata.motion
+    }
+
+    /// Whether a moving nest covered the place (its four surrounding cells, inside the margin)
+    /// at every frame from the one before `first` to the one at or after `last`: only then are
+    /// its values at those times the nest's own, not missing, and so is the amount of an
+    /// accumulated variable over the interval that ends at `first`.
+    package func covers(_ position: GridPosition, motion: DomainFileMetadata.StoredMotion, first: Int64, last: Int64) -> Bool {
+        let times = metadata.times
+        let from = times.lastIndex(where: { $0 < first }) ?? 0
+        let to = times.firstIndex(where: { $0 >= last }) ?? times.count - 1
+        guard from <= to else { return false }
+        return (from...to).allSatisfy { motion.covers(i: position.i, j: position.j, margin: margin, frame: $0) }
     }
 
     /// How far outside the outermost row or column (in cells) a place is still taken as on
@@ -251,6 +266,7 @@ public final class ForecastStore: Sendable {
         for domain in domains {
             let position = domain.position(of: point)
             guard domain.grid.contains(position, margin: domain.margin) else { continue }
+            if let motion = domain.motion, !domain.covers(position, motion: motion, first: first, last: last) { continue }
             if coveringInSpace == nil { coveringInSpace = domain }
             guard let start = domain.metadata.times.first, let end = domain.metadata.times.last,
                   first >= start, last <= end else { continue }

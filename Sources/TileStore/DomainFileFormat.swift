@@ -86,9 +86,9 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case model, modelTitle, cycle, domain, parentDomain, parentGridRatio, parentStart, projection, westEast, southNorth
         case southWestCorner, times, tileWidth, tileHeight, variables, sources, createdBy
-        /// Added within version 1 (issue 11): optional, absent in older files and ignored by
-        /// older readers (docs/STORE-FORMAT.md, "Versioning").
-        case unavailable
+        /// Added within version 1: optional, absent in older files and ignored by older readers
+        /// (docs/STORE-FORMAT.md, "Versioning").
+        case unavailable, motion
     }
 
     public var model: String
@@ -115,11 +115,38 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
     /// Catalog variables the input could not give, each with the reason naming the missing
     /// source ("no SNOWNC"), so a query refusing one can say why; nil in older files.
     public var unavailable: [String: String]?
+    /// A moving nest: where its own grid lay at each frame on this grid (which covers every
+    /// position it took); nil for a grid that stays put. An older reader, which ignores it,
+    /// finds missing values wherever the nest was not, never another place's numbers.
+    public var motion: StoredMotion?
+
+    /// A moving nest's grid: its size, and per frame its cell [0, 0] on the covering grid.
+    public struct StoredMotion: Codable, Sendable, Equatable {
+        public var westEast: Int
+        public var southNorth: Int
+        /// Per frame, [i, j].
+        public var offsets: [[Int]]
+
+        public init(westEast: Int, southNorth: Int, offsets: [[Int]]) {
+            self.westEast = westEast
+            self.southNorth = southNorth
+            self.offsets = offsets
+        }
+
+        /// Whether the nest's grid held every cell around grid position (i, j) `margin` cells
+        /// inside its edges, at frame `frame`.
+        public func covers(i: Double, j: Double, margin: Double, frame: Int) -> Bool {
+            guard offsets.indices.contains(frame), offsets[frame].count == 2 else { return false }
+            let x = i - Double(offsets[frame][0]), y = j - Double(offsets[frame][1])
+            return x >= margin && y >= margin && x <= Double(westEast - 1) - margin && y <= Double(southNorth - 1) - margin
+        }
+    }
 
     public init(model: String, modelTitle: String, cycle: Int64, domain: Int, parentDomain: Int?, parentGridRatio: Int?,
                 parentStart: [Int]?, projection: ProjectionParameters, westEast: Int, southNorth: Int,
                 southWestCorner: GeoPoint, times: [Int64], tileWidth: Int = 8, tileHeight: Int = 8,
-                variables: [StoredVariable] = [], sources: [String], createdBy: String, unavailable: [String: String]? = nil) {
+                variables: [StoredVariable] = [], sources: [String], createdBy: String, unavailable: [String: String]? = nil,
+                motion: StoredMotion? = nil) {
         self.model = model
         self.modelTitle = modelTitle
         self.cycle = cycle
@@ -138,6 +165,7 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
         self.sources = sources
         self.createdBy = createdBy
         self.unavailable = unavailable
+        self.motion = motion
     }
 
     public var tilesAcross: Int { (westEast + tileWidth - 1) / max(tileWidth, 1) }

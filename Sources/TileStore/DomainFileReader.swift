@@ -144,6 +144,12 @@ public final class DomainFileReader: Sendable {
             throw .corrupt(path: path, detail: "frame times in metadata do not increase at frame \(k)")
         }
         guard m.domain >= 1, m.domain < 100 else { throw .corrupt(path: path, detail: "domain number \(m.domain) in metadata") }
+        if let motion = m.motion {
+            let fits = motion.offsets.count == m.times.count && motion.westEast > 0 && motion.southNorth > 0
+                && motion.offsets.allSatisfy { $0.count == 2 && $0[0] >= 0 && $0[1] >= 0
+                    && $0[0] + motion.westEast <= m.westEast && $0[1] + motion.southNorth <= m.southNorth }
+            guard fits else { throw .corrupt(path: path, detail: "a moving nest's positions in metadata do not fit its grid or frames") }
+        }
     }
 
     private static func readTrailer(_ bytes: UnsafeRawBufferPointer, at start: Int, path: String) throws(StoreError) -> Trailer {

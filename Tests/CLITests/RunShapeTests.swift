@@ -99,4 +99,59 @@ final class RunShapeTests: XCTestCase {
             XCTAssertEqual(answer.precipitation, reference[0].total - reference[1].total, accuracy: 0.1, "hour \(hour)")
         }
     }
+
+    /// A nest that follows a storm, moving by whole parent cells: stored on the grid covering
+    /// its track, it answers a place only where it held the place at both frames around the
+    /// time; the parent answers elsewhere. 500 seeded places at half-hour times (T2) and at
+    /// frame times (the hour's precipitation, which needs the totals to follow the moves),
+    /// against Scripts/moving_nest_reference.py: pyproj and numpy on each frame's own XLAT/XLONG.
+    func testMovingNestAgainstPerFrameReference() throws {
+        try checkMovingNest(folder("moving-nest"), margin: 5)
+    }
+
+    /// The real vortex-following nest of the shared samples (Katrina, 2005, Mercator), alone:
+    /// where it did not hold a place at both frames, nothing does (exit 4 for those places).
+    func testRealMovingNestAgainstPerFrameReference() throws {
+        try checkMovingNest(try Repository.sharedSample("ci_test_file.nc"), margin: 0)
+    }
+
+    private func checkMovingNest(_ input: String, margin: Int) throws {
+        let store = directory.path("store")
+        let extracted = try run(["extract", input, "--store", store, "--quiet"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        let check = try runTool("python3", ["-c", "import numpy, netCDF4, pyproj"])
+        try XCTSkipIf(check.status != 0, "python3 with numpy, netCDF4 and pyproj is needed for the reference: \(check.stderr)")
+        let script = Repository.root.appendingPathComponent("Scripts/moving_nest_reference.py").path
+        for (mode, variable, tolerance) in [([String](), "temperature_2m", 0.06), (["--precipitation"], "precipitation", 0.1)] {
+            let reference = try runTool("python3", [script, input, "--places", "500", "--seed", "20261122", "--margin", String(margin)] + mode)
+            XCTAssertEqual(reference.status, 0, reference.stderr)
+            let rows = reference.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            XCTAssertEqual(rows.count, 500)
+            let answered = rows.filter { $0[3] != "none" }, unanswered = rows.count - answered.count
+            let points = directory.path("points-\(variable).csv")
+            try (["latitude,longitude,time"] + rows.map { $0[0...2].joined(separator: ",") }).joined(separator: "\n")
+                .write(toFile: points, atomically: true, encoding: .utf8)
+            let answer = try run(["query", "--store", store, "--points", points, "--variables", variable, "--format", "csv"])
+            // Places nothing holds are left out, counted on stderr, and make the exit code 4.
+            XCTAssertEqual(answer.status, unanswered == 0 ? 0 : 4, answer.stderr)
+            if unanswered > 0 { XCTAssertTrue(answer.stderr.contains("\(unanswered) of 500 places had no forecast"), answer.stderr) }
+            let lines = answer.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let header = lines.first ?? []
+            guard let domainColumn = header.firstIndex(of: "domain"), let valueColumn = header.firstIndex(of: variable) else {
+                return XCTFail(answer.stdout)
+            }
+            XCTAssertEqual(lines.count - 1, answered.count)
+            var nest = 0, worst = 0.0
+            for (row, line) in zip(answered, lines.dropFirst()) {
+                XCTAssertEqual(line[domainColumn], row[3], "\(variable) at \(row[0]), \(row[1]), \(row[2])")
+                let value = Double(line[valueColumn]) ?? .nan, expected = Double(row[4]) ?? .nan
+                XCTAssertEqual(value, expected, accuracy: tolerance, "\(variable) at \(row[0]), \(row[1]), \(row[2]) from \(row[3])")
+                if row[3] == "d02" { nest += 1 }
+                worst = max(worst, abs(value - expected))
+            }
+            print("moving nest \((input as NSString).lastPathComponent), \(variable): \(nest) of \(rows.count) answers from the nest, \(unanswered) from none, worst difference \(worst)")
+            XCTAssertGreaterThan(nest, 50, "the reference must put many places in the nest")
+            XCTAssertGreaterThan(rows.count - nest, 50, "and many outside it")
+        }
+    }
 }

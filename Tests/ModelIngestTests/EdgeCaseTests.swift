@@ -124,21 +124,20 @@ final class EdgeCaseTests: XCTestCase {
         try assertSameAsBaseline("xlat_no_time.nc")
     }
 
-    func testMovingNestIsRefusedNamingD02AndItsFile() throws {
+    /// The moving nest (one parent cell east per hour) is placed frame by frame on the grid
+    /// covering its track: 9 + 3 x 3 cells across, its own 9 down.
+    func testMovingNestIsPlacedOnTheGridCoveringItsTrack() throws {
         let folder = Fixture.edge("moving-nest")
         let d02 = (folder as NSString).appendingPathComponent(Fixture.d02)
         let file = try SourceFile(path: d02, profile: ModelProfile.load("wrf"))
         guard case .moving(let shift, let frame) = file.coordinates else { return XCTFail("\(file.coordinates)") }
         XCTAssertEqual(frame, 1)
         XCTAssertGreaterThan(shift, 0.1, "one 15 km parent cell is about 0.17 degrees of longitude")
-        for paths in [[folder], [(folder as NSString).appendingPathComponent(Fixture.d01), d02]] {
-            XCTAssertThrowsError(try ModelRun.read(paths: paths)) { error in
-                guard case IngestError.movingNest(let domain, let path, _) = error else { return XCTFail("\(error)") }
-                XCTAssertEqual(domain, 2)
-                XCTAssertEqual(path, d02)
-                XCTAssertTrue("\(error)".contains("d02"), "\(error)")
-            }
-        }
+        let run = try ModelRun.read(paths: [folder])
+        let nest = try XCTUnwrap(run.domains.first { $0.id == 2 })
+        let motion = try XCTUnwrap(nest.motion)
+        XCTAssertEqual(motion.offsets, (0..<4).map { CellOffset(i: 3 * $0, j: 0) })
+        XCTAssertEqual([nest.grid.westEast, nest.grid.southNorth, motion.westEast, motion.southNorth], [18, 9, 9, 9])
         // d01 alone is a fine run.
         XCTAssertNoThrow(try ModelRun.read(paths: [(folder as NSString).appendingPathComponent(Fixture.d01)]))
     }

@@ -51,18 +51,24 @@ final class SharedSampleTests: XCTestCase {
         print("projection round trip, worst per file/frame: " + report.joined(separator: "; "))
     }
 
-    func testMovingNestIsDetectedAndRefused() throws {
+    func testMovingNestIsDetectedAndPlacedByWholeCells() throws {
         let file = try source("ci_test_file.nc")
         guard case .moving(let shift, let frame) = file.coordinates else {
             return XCTFail("ci_test_file.nc is a moving nest, got \(file.coordinates)")
         }
         XCTAssertGreaterThan(shift, 0.05)
         XCTAssertEqual(frame, 1)
-        XCTAssertThrowsError(try ModelRun.read(paths: [file.path])) { error in
-            guard case IngestError.movingNest(let domain, let path, _) = error else { return XCTFail("\(error)") }
-            XCTAssertEqual(domain, 2)
-            XCTAssertEqual(path, file.path)
+        // Each frame's corner lies a whole number of cells from the first frame's: where WRF
+        // moved the nest, by whole parent cells (3 nest cells).
+        let origin = try file.grid
+        for corner in file.frameCorners {
+            let position = origin.position(of: corner)
+            XCTAssertEqual(position.i, position.i.rounded(), accuracy: 0.01)
+            XCTAssertEqual(position.j, position.j.rounded(), accuracy: 0.01)
+            XCTAssertEqual(Int(position.i.rounded()) % 3, 0, "moves by whole parent cells")
         }
+        let run = try ModelRun.read(paths: [file.path])
+        XCTAssertEqual(run.domains.first?.motion?.offsets.count, 4)
     }
 
     func testInconsistentCoordinatesAreReportedAndFrameZeroUsed() throws {
