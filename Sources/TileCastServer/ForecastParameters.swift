@@ -50,6 +50,11 @@ package struct ForecastParameters: Sendable {
     package var hourlyColumns: [RequestedColumn<OutputVariable>] = []
     package var dailyColumns: [RequestedColumn<DailyVariable>] = []
     package var currentColumns: [RequestedColumn<OutputVariable>] = []
+    /// Whether a column names something TileCast never serves (the answer then says why).
+    package var hasUnservedColumns: Bool {
+        hourlyColumns.contains { $0.variable == nil } || currentColumns.contains { $0.variable == nil }
+            || dailyColumns.contains { $0.variable == nil }
+    }
     /// The legacy `current_weather=true` block.
     package var currentWeather = false
     package var timeZone: TimeZone = ForecastParameters.gmt

@@ -80,6 +80,8 @@ struct OpenMeteoRenderer {
 
     /// Why each null column of this place is null, by the name it was asked by.
     func unavailable(_ place: PlaceForecast) -> [(name: String, reason: String)] {
+        // The usual answer has none: no per-place work for it.
+        guard parameters.hasUnservedColumns || !place.unavailable.isEmpty || !place.unavailableDaily.isEmpty else { return [] }
         var reasons: [(name: String, reason: String)] = []
         func add(_ name: String, _ reason: String?) {
             if let reason, !reasons.contains(where: { $0.name == name }) { reasons.append((name, reason)) }
