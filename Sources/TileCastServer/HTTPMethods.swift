@@ -32,7 +32,7 @@ enum HTTPMethods {
     ///   path, as Vapor's middleware answers it before routing; a plain OPTIONS on a route is
     ///   answered with `Allow`; on an unknown path it is routed (and found missing, 404).
     /// - A method other than GET, HEAD or OPTIONS on a route is 405 with `Allow`, in Open-Meteo's
-    ///   error shape (RFC 9110 15.5.6); on an unknown path it is routed (404).
+    ///   error shape, so a client learns the route exists; on an unknown path it is routed (404).
     static func early(_ request: Request) -> Response? {
         let known = routes.contains(request.uri.path)
         switch request.method {
@@ -55,7 +55,7 @@ enum HTTPMethods {
     }
 
     /// The answer as sent: CORS on every answer; a HEAD's without its body but with the
-    /// GET's headers (its Content-Length included, RFC 9110 9.3.2), also for answers given
+    /// GET's headers (its Content-Length included), also for answers given
     /// before routing (414, 405) or for a path the router does not know.
     static func finished(_ response: Response, for request: Request) -> Response {
         var response = request.method == .head ? response.createHeadResponse() : response

@@ -52,8 +52,8 @@ final class OpenMeteoDropInTests: XCTestCase {
         }
     }
 
-    /// HEAD is GET without the body (RFC 9110 9.3.2) on every route; another method on a route is
-    /// 405 with Allow (RFC 9110 15.5.6) in Open-Meteo's error shape (its AbortError body,
+    /// HEAD is GET without the body on every route; another method on a route is
+    /// 405 with Allow in Open-Meteo's error shape (its AbortError body,
     /// Sources/App/Helper/ForecastapiQuery.swift `ForecastApiError`), not 404 (issue 27 item 8).
     func testHeadOnEveryRouteAndOtherMethods405() async throws {
         try await LiveServer.with(configuration(store)) { server in
