@@ -195,6 +195,10 @@ package struct ForecastEngine: Sendable {
         }
     }
 
+    /// Location-hours one request may ask for: 1000 places x 16 days (x 24 h, plus the hour
+    /// that closes the last day and the hour a day gains when daylight saving time ends).
+    static let maxPlaceHours = ForecastParameters.maxPlaces * (ForecastParameters.maxDays * 24 + 2)
+
     /// From this many places a request on, its places are computed on every core.
     static let placesWorthSplitting = 16
 
@@ -239,6 +243,12 @@ package struct ForecastEngine: Sendable {
                 timesByZone[zone.name] = times
             }
             jobs.append((latitude, longitude, k < parameters.elevations.count ? parameters.elevations[k] : nil, times))
+        }
+        // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within what it
+        // was with 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
+        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) }
+        guard placeHours <= Self.maxPlaceHours else {
+            throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
         }
         // A request of a few places is computed on this worker thread; one of many places is
         // split over the cores (it holds one in-flight slot, and answers sooner: S3).

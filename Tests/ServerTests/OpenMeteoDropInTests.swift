@@ -271,6 +271,13 @@ final class OpenMeteoDropInTests: XCTestCase {
                 let reply = try await server.get("/v1/forecast?\(place)&hourly=temperature_2m&\(query)")
                 XCTAssertEqual(reply.status, 400, query)
             }
+            // One request's size stays what 1000 places x 16 days were: 200 places x 108 days (518,400 location-hours) are refused.
+            let places = "latitude=" + Array(repeating: "39.3", count: 200).joined(separator: ",") + "&longitude=" + Array(repeating: "-8", count: 200).joined(separator: ",")
+            let big = try await server.get("/v1/forecast?\(places)&hourly=temperature_2m&past_days=92&forecast_days=16")
+            XCTAssertEqual(big.status, 400, String(big.body.prefix(300)))
+            XCTAssertTrue(big.body.contains("location-hours"), String(big.body.prefix(300)))
+            let fine = try await server.get("/v1/forecast?\(places)&hourly=temperature_2m&past_days=2&forecast_days=1")
+            XCTAssertEqual(fine.status, 200, String(fine.body.prefix(300)))
         }
     }
 
