@@ -20,9 +20,16 @@ package struct APIError: Error, Sendable, Equatable {
     package init(query error: QueryError) {
         switch error {
         case .store(let message, _): self.init(.serviceUnavailable, message)
+        case .outsideTimes:
+            self.init(.badRequest, error.description)
+            isOutsideTimes = true
         default: self.init(.badRequest, error.description)
         }
     }
+
+    /// The place is held but no cycle covers any of the times asked: the API answers that with
+    /// nulls (`ForecastEngine.placeOrNulls`), the command line with exit 4.
+    package private(set) var isOutsideTimes = false
 
     package var response: Response {
         var body = "{\"error\": true, \"reason\": "

@@ -188,6 +188,29 @@ enum OpenMeteoFlatBuffers {
                 depth.flatMap { $0.from == 0 ? nil : .i16($0.from) }, depth.map { .i16($0.to) }]
     }
 
+    /// A column of nulls (Open-Meteo's `unit: .undefined`, code 0 of the schema's Unit): the
+    /// variable's own code and levels when TileCast has the variable, else the schema's code for
+    /// the few unserved names clients ask for most (openmeteo-sdk flatbuffers/weather_api.fbs:
+    /// precipitation_probability 26, uv_index 52, uv_index_clear_sky 53), else 0 (undefined).
+    static func nullTable<V: Hashable & Sendable>(_ column: RequestedColumn<V>, value: FlatBufferWriter.Field? = nil,
+                                                  values: FlatBufferWriter.Field? = nil) -> [FlatBufferWriter.Field?] {
+        switch column.variable {
+        case let v as OutputVariable:
+            return variableTable(v, unit: 0, value: value, values: values)
+        case let field as DailyVariable:
+            return variableTable(field.variable, code: dailyCode(field), unit: 0, value: value, values: values, aggregation: aggregation(field))
+        default:
+            let codes: [String: UInt8] = ["precipitation_probability": 26, "uv_index": 52, "uv_index_clear_sky": 53]
+            let aggregations: [String: UInt8] = ["_min": 1, "_max": 2, "_mean": 3, "_sum": 10]
+            var base = column.name, aggregation: UInt8?
+            for (suffix, code) in aggregations where V.self == DailyVariable.self && base.hasSuffix(suffix) {
+                base = String(base.dropLast(suffix.count))
+                aggregation = code
+            }
+            return [.u8(codes[base] ?? 0), nil, value, values, nil, nil, aggregation.map { .u8($0) }, nil, nil, nil]
+        }
+    }
+
     static func unit(_ symbol: String) -> UInt8 {
         let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
                                       "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
@@ -234,16 +257,20 @@ enum OpenMeteoFlatBuffers {
             root[6] = .i32(Int32(times.utcOffset))
             root[7] = .object { $0.string(times.zoneName) }
             root[8] = .object { $0.string(times.abbreviation) }
-            if !parameters.current.isEmpty {
-                let variables: [[FlatBufferWriter.Field?]] = parameters.current.map { v in
-                    variableTable(v, unit: unit(units.symbol(v)), value: .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))))
+            if !parameters.currentColumns.isEmpty {
+                let variables: [[FlatBufferWriter.Field?]] = parameters.currentColumns.map { column in
+                    guard let v = OpenMeteoRenderer.answering(column, place) else { return nullTable(column, value: .f32(.nan)) }
+                    return variableTable(v, unit: unit(units.symbol(v)), value: .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))))
                 }
                 root[9] = .object { w in w.table([.i64(times.current), .i64(times.current + RequestTimes.currentInterval),
                                                   .i32(Int32(RequestTimes.currentInterval)), .object { $0.tables(variables) }]) }
             }
-            if !parameters.daily.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
-                let variables: [[FlatBufferWriter.Field?]] = parameters.daily.map { field in
-                    let series = place.daily[field] ?? []
+            if !parameters.dailyColumns.isEmpty, let first = times.dayStarts.first, let last = times.dayStarts.last {
+                let variables: [[FlatBufferWriter.Field?]] = parameters.dailyColumns.map { column in
+                    guard let field = OpenMeteoRenderer.answering(column, place) else {
+                        return nullTable(column, values: .object { $0.floats(Array(repeating: .nan, count: times.days.count)) })
+                    }
+                    let series = place.daily[field] ?? Array(repeating: .nan, count: times.days.count)
                     if field.isTimeOfDay {
                         // Sunrise and sunset as unix seconds in values_int64, as Open-Meteo sends them.
                         let seconds = series.indices.map { d -> Int64 in
@@ -261,9 +288,12 @@ enum OpenMeteoFlatBuffers {
                 }
                 root[10] = .object { w in w.table([.i64(first), .i64(last + 86400), .i32(86400), .object { $0.tables(variables) }]) }
             }
-            if !parameters.hourly.isEmpty, let first = times.hourly.first, let last = times.hourly.last {
-                let variables: [[FlatBufferWriter.Field?]] = parameters.hourly.map { v in
-                    let values = (place.hourly.values[v] ?? []).map { printed(OpenMeteoRenderer.value($0, v, units)) }
+            if !parameters.hourlyColumns.isEmpty, let first = times.hourly.first, let last = times.hourly.last {
+                let variables: [[FlatBufferWriter.Field?]] = parameters.hourlyColumns.map { column in
+                    guard let v = OpenMeteoRenderer.answering(column, place) else {
+                        return nullTable(column, values: .object { $0.floats(Array(repeating: .nan, count: times.hourly.count)) })
+                    }
+                    let values = (place.hourly.values[v] ?? Array(repeating: .nan, count: times.hourly.count)).map { printed(OpenMeteoRenderer.value($0, v, units)) }
                     return variableTable(v, unit: unit(units.symbol(v)), values: .object { $0.floats(values) })
                 }
                 root[11] = .object { w in w.table([.i64(first), .i64(last + 3600), .i32(3600), .object { $0.tables(variables) }]) }

@@ -15,6 +15,52 @@ package struct PlaceForecast: Sendable {
     package let daily: [DailyVariable: [Float]]
     /// Values at the current time (NaN when the cycle does not cover it).
     package let current: [OutputVariable: Float]
+    /// Requested variables and daily fields the chosen cycle cannot give, each with why:
+    /// answered as columns of nulls (SPEC 8), named in the answer's `tilecast` key.
+    package var unavailable: [OutputVariable: String] = [:]
+    package var unavailableDaily: [DailyVariable: String] = [:]
+}
+
+/// What the chosen cycle can give of what a request asks for.
+struct HeldVariables {
+    /// The variables to compute (hourly ones and the daily fields' sources).
+    var variables: [OutputVariable]
+    var daily: [DailyVariable]
+    var missing: [OutputVariable: String] = [:]
+    var missingDaily: [DailyVariable: String] = [:]
+
+    /// Splits the request into what `store` holds and what it does not, with the store's reason
+    /// for each (the variable's missing source, as `ForecastStore.resolveVariables` names it).
+    init(_ store: ForecastStore, hourly: [OutputVariable], daily: [DailyVariable]) {
+        // The usual case, everything held: one check, the same variables as before.
+        if let all = try? store.resolveVariables(requested: hourly, daily: daily) {
+            variables = all
+            self.daily = daily
+            return
+        }
+        var missing: [OutputVariable: String] = [:]
+        func reason(_ variable: OutputVariable) -> String? {
+            if let known = missing[variable] { return known }
+            do throws(QueryError) {
+                _ = try store.resolveVariables(requested: [variable], daily: [])
+                return nil
+            } catch {
+                missing[variable] = error.description
+                return error.description
+            }
+        }
+        let keptHourly = hourly.filter { reason($0) == nil }
+        var missingDaily: [DailyVariable: String] = [:]
+        let keptDaily = daily.filter { field in
+            guard let why = field.sources.lazy.compactMap(reason).first else { return true }
+            missingDaily[field] = why
+            return false
+        }
+        variables = (try? store.resolveVariables(requested: keptHourly, daily: keptDaily)) ?? keptHourly
+        self.daily = keptDaily
+        self.missing = missing
+        self.missingDaily = missingDaily
+    }
 }
 
 
@@ -72,9 +118,10 @@ package struct ForecastEngine: Sendable {
         var forecastTimes = choice.times
         if forecastTimes.isEmpty, let first = store.runTimes.first { forecastTimes = [first] }
 
-        let statistics = parameters.daily
-        let variables: [OutputVariable]
-        do throws(QueryError) { variables = try store.resolveVariables(requested: parameters.hourly, daily: statistics) } catch { throw APIError(query: error) }
+        // What the cycle lacks is a column of nulls with the reason, never a refusal (SPEC 8).
+        let held = HeldVariables(store, hourly: parameters.hourly, daily: parameters.daily)
+        let statistics = held.daily
+        let variables = held.variables
         let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
         cycles.prefetch(store, latitude: latitude, longitude: longitude, times: forecastTimes, variables: variables)
         // The daily summaries are the command line's (`AnswerAssembly`'s policy): a day the
@@ -89,7 +136,7 @@ package struct ForecastEngine: Sendable {
                 let series = summary.values[statistic] ?? []
                 return times.days.map { day in summary.dates.firstIndex(of: day).map { $0 < series.count ? series[$0] : .nan } ?? .nan }
             }
-            for field in parameters.daily { daily[field] = values(field) }
+            for field in statistics { daily[field] = values(field) }
         }
         // `current` is a forecast of its own at the current quarter hour: asking for it never
         // changes the domain the hourly values come from. Null when the cycle does not cover it.
@@ -98,14 +145,43 @@ package struct ForecastEngine: Sendable {
         for variable in parameters.currentWeather ? Self.currentWeatherVariables : [] where !currentVariables.contains(variable) {
             currentVariables.append(variable)
         }
+        let heldNow = HeldVariables(store, hourly: currentVariables, daily: [])
+        currentVariables = currentVariables.filter { heldNow.missing[$0] == nil }
         if !currentVariables.isEmpty {
-            do throws(QueryError) { _ = try store.resolveVariables(requested: currentVariables, daily: []) } catch { throw APIError(query: error) }
             let values: PointForecast? = ModelChoice.covered([times.current], by: store).isEmpty ? nil
                 : try? Self.forecast(store: store, request: ForecastRequest(times: [times.current], variables: currentVariables, units: parameters.units),
                                      latitude: latitude, longitude: longitude, elevation: elevation).forecast
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
-        return PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
+        var place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
+        place.unavailable = held.missing.merging(heldNow.missing) { first, _ in first }
+        place.unavailableDaily = held.missingDaily
+        return place
+    }
+
+    /// `place`, except that a place held by a model whose cycles cover none of the times asked
+    /// is answered with nulls, as Open-Meteo answers hours beyond a model's range (SPEC 4 and 8;
+    /// issue 26), never a 400. Its header (model, grid position) is the one a request of
+    /// `current` alone gets; `current` is answered as usual.
+    func placeOrNulls(latitude: Double, longitude: Double, elevation: Double?, parameters: ForecastParameters,
+                      times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
+        do throws(APIError) {
+            return try place(latitude: latitude, longitude: longitude, elevation: elevation, parameters: parameters, times: times, stores: stores)
+        } catch {
+            guard error.isOutsideTimes else { throw error }
+        }
+        var headerOnly = parameters
+        headerOnly.hourly = []
+        headerOnly.daily = []
+        var answer = try place(latitude: latitude, longitude: longitude, elevation: elevation, parameters: headerOnly, times: times, stores: stores)
+        // What the answering cycle lacks is still named (a column of nulls for want of data,
+        // not of time, says so).
+        if let store = stores.first(where: { $0.model == answer.forecast.provenance.model }) {
+            let held = HeldVariables(store, hourly: parameters.hourly, daily: parameters.daily)
+            answer.unavailable.merge(held.missing) { first, _ in first }
+            answer.unavailableDaily = held.missingDaily
+        }
+        return answer
     }
 
     /// The command line's path for one place: `AnswerAssembly` over `PointForecaster`, with its
@@ -120,11 +196,16 @@ package struct ForecastEngine: Sendable {
         }
     }
 
+    /// Location-hours one request may ask for: 1000 places x 16 days (x 24 h, plus the hour
+    /// that closes the last day and the hour a day gains when daylight saving time ends).
+    static let maxPlaceHours = ForecastParameters.maxPlaces * (ForecastParameters.maxDays * 24 + 2)
+
     /// From this many places a request on, its places are computed on every core.
     static let placesWorthSplitting = 16
 
-    /// The variables of the legacy `current_weather` block.
-    static let currentWeatherVariables: [OutputVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .weatherCode]
+    /// The variables of the legacy `current_weather` block, in Open-Meteo's order (its
+    /// `defaultCurrentWeather`, Sources/App/Controllers/ForecastapiController.swift).
+    static let currentWeatherVariables: [OutputVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .isDay, .weatherCode]
 
     /// The chart of one hourly variable at one place (`/v1/meteogram.svg`).
     package func meteogram(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> String {
@@ -133,6 +214,8 @@ package struct ForecastEngine: Sendable {
         var parameters = parameters
         parameters.daily = []
         parameters.current = []
+        parameters.dailyColumns = []
+        parameters.currentColumns = []
         parameters.currentWeather = false
         let (latitude, longitude) = (parameters.latitudes[0], parameters.longitudes[0])
         let zone = parameters.zone(latitude: latitude, longitude: longitude)
@@ -162,6 +245,12 @@ package struct ForecastEngine: Sendable {
             }
             jobs.append((latitude, longitude, k < parameters.elevations.count ? parameters.elevations[k] : nil, times))
         }
+        // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within what it
+        // was with 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
+        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) }
+        guard placeHours <= Self.maxPlaceHours else {
+            throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
+        }
         // A request of a few places is computed on this worker thread; one of many places is
         // split over the cores (it holds one in-flight slot, and answers sooner: S3).
         let work = jobs
@@ -169,8 +258,8 @@ package struct ForecastEngine: Sendable {
         let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
             (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
                 do throws(APIError) {
-                    return .success(try place(latitude: work[k].latitude, longitude: work[k].longitude, elevation: work[k].elevation,
-                                              parameters: parameters, times: work[k].times, stores: stores))
+                    return .success(try placeOrNulls(latitude: work[k].latitude, longitude: work[k].longitude, elevation: work[k].elevation,
+                                                     parameters: parameters, times: work[k].times, stores: stores))
                 } catch { return .failure(error) }
             }
         }

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Meteorology
 import PointQuery
@@ -20,6 +21,16 @@ package struct TimeSelection: Sendable, Equatable {
     }
 }
 
+/// One requested column of a block, under the name the request used: Open-Meteo echoes the
+/// name asked for (`weathercode` comes back as `weathercode`), so old clients find their keys.
+package struct RequestedColumn<Variable: Hashable & Sendable>: Sendable {
+    package let name: String
+    /// What answers it; nil for a name Open-Meteo knows that TileCast never serves.
+    package let variable: Variable?
+    /// Why the column is null when `variable` is nil.
+    package let unserved: String?
+}
+
 /// One `/v1/forecast` request, parsed and checked. Nothing here touches the file system: the
 /// model name is checked against the store's list by the caller.
 package struct ForecastParameters: Sendable {
@@ -31,9 +42,19 @@ package struct ForecastParameters: Sendable {
     /// `elevation=`: one per place, nil for "nan" (the model terrain, Open-Meteo's "no
     /// downscaling"); empty when not given (every place at its model terrain).
     package var elevations: [Double?] = []
+    /// The variables computed for each block (each once), from the columns' served ones.
     package var hourly: [OutputVariable] = []
     package var daily: [DailyVariable] = []
     package var current: [OutputVariable] = []
+    /// Each block's columns in the request's order, as named (`OpenMeteoNames`).
+    package var hourlyColumns: [RequestedColumn<OutputVariable>] = []
+    package var dailyColumns: [RequestedColumn<DailyVariable>] = []
+    package var currentColumns: [RequestedColumn<OutputVariable>] = []
+    /// Whether a column names something TileCast never serves (the answer then says why).
+    package var hasUnservedColumns: Bool {
+        hourlyColumns.contains { $0.variable == nil } || currentColumns.contains { $0.variable == nil }
+            || dailyColumns.contains { $0.variable == nil }
+    }
     /// The legacy `current_weather=true` block.
     package var currentWeather = false
     package var timeZone: TimeZone = ForecastParameters.gmt
@@ -58,6 +79,9 @@ package struct ForecastParameters: Sendable {
     /// Limits of one request (SPEC 8): places and days.
     package static let maxPlaces = 1000
     package static let maxDays = 16
+    /// Open-Meteo's limit of `past_days` (and of `past_hours` / 24), independent of the
+    /// forecast days: 92 in its published contract (openapi/forecast.yml, `past_days`).
+    package static let maxPastDays = 92
 
     /// Parses the query's (name, value) pairs; a parameter may repeat (its values join) or be
     /// a comma list. Unknown parameters are ignored, as Open-Meteo does.
@@ -102,13 +126,13 @@ package struct ForecastParameters: Sendable {
             }
         }
 
-        hourly = try Self.hourlyVariables(list("hourly") ?? [], key: "hourly")
-        current = try Self.hourlyVariables(list("current") ?? [], key: "current")
-        daily = try (list("daily") ?? []).map { name throws(APIError) in try Self.dailyField(name) }
-        if let flag = single("current_weather") {
-            guard flag == "true" || flag == "false" else { throw APIError("Parameter 'current_weather' must be true or false. Given: \(flag)") }
-            currentWeather = flag == "true"
-        }
+        hourlyColumns = try Self.hourlyColumns(list("hourly") ?? [], key: "hourly")
+        currentColumns = try Self.hourlyColumns(list("current") ?? [], key: "current")
+        dailyColumns = try Self.dailyColumns(list("daily") ?? [])
+        hourly = Self.served(hourlyColumns)
+        current = Self.served(currentColumns)
+        daily = Self.served(dailyColumns)
+        if let flag = single("current_weather") { currentWeather = try Self.boolean(flag, name: "current_weather") }
 
         if let zone = single("timezone") {
             if zone.lowercased() == "auto" {
@@ -149,16 +173,12 @@ package struct ForecastParameters: Sendable {
             model = names[0] == "best_match" ? nil : names[0]
         }
 
+        // Each limited on its own, as Open-Meteo limits them (Sources/App/Helper/ForecastapiQuery.swift,
+        // `forecastTimeRange2`: past steps against pastStepsMax, forecast steps against forecastStepsMax).
         times.forecastDays = try integer("forecast_days", 0...Self.maxDays) ?? 7
-        times.pastDays = try integer("past_days", 0...Self.maxDays) ?? 0
-        guard times.forecastDays + times.pastDays <= Self.maxDays else {
-            throw APIError("At most \(Self.maxDays) days a request: past_days + forecast_days is \(times.forecastDays + times.pastDays)")
-        }
+        times.pastDays = try integer("past_days", 0...Self.maxPastDays) ?? 0
         times.forecastHours = try integer("forecast_hours", 0...(Self.maxDays * 24))
-        times.pastHours = try integer("past_hours", 0...(Self.maxDays * 24))
-        guard (times.forecastHours ?? 0) + (times.pastHours ?? 0) <= Self.maxDays * 24 else {
-            throw APIError("At most \(Self.maxDays * 24) hours a request: past_hours + forecast_hours")
-        }
+        times.pastHours = try integer("past_hours", 0...(Self.maxPastDays * 24))
         switch (single("start_date"), single("end_date")) {
         case (nil, nil): break
         case (let start?, let end?):
@@ -203,45 +223,57 @@ package struct ForecastParameters: Sendable {
         return String(text[first...last])
     }
 
-    /// Open-Meteo's older spellings, still accepted by it, as today's names. Callers try the
-    /// name as given first: this rewrite (Foundation's replacing, slow) is for old spellings only.
-    static func modernName(_ name: String) -> String {
-        if name == "temperature" { return "temperature_2m" }
-        var text = name
-        for (old, new) in [("weathercode", "weather_code"), ("windspeed", "wind_speed"), ("winddirection", "wind_direction"),
-                           ("relativehumidity", "relative_humidity"), ("dewpoint", "dew_point"), ("cloudcover", "cloud_cover"),
-                           ("windgusts", "wind_gusts")] {
-            text = text.replacingOccurrences(of: old, with: new)
+    /// Open-Meteo's booleans as its framework reads them: 1, true, on / 0, false in any case
+    /// (Vapor's Sources/Vapor/URLEncodedForm/URLQueryFragmentConvertible.swift, `Bool`), and a
+    /// bare `name` without a value as true (URLEncodedFormDecoder.swift, `boolFlags`). An empty
+    /// value reads as the bare flag: the query parser gives both as "".
+    static func boolean(_ text: String, name: String) throws(APIError) -> Bool {
+        switch text.lowercased() {
+        case "", "1", "true", "on": return true
+        case "0", "false": return false
+        default: throw APIError("Parameter '\(name)' must be true or false (or 1, 0). Given: \(text)")
         }
-        return text
     }
 
-    private static func hourlyVariables(_ names: [String], key: String) throws(APIError) -> [OutputVariable] {
-        var result: [OutputVariable] = []
-        for name in names {
-            // The name as given first: the old-spelling rewrite is slow (Foundation) and rare.
-            if let variable = OutputVariable(rawValue: name) {
-                if !result.contains(variable) { result.append(variable) }
-                continue
-            }
-            let modern = modernName(name)
-            if let refusal = OutputVariable.refusal(modern) { throw APIError(refusal) }
-            guard let variable = OutputVariable(rawValue: modern) else {
+    /// Hourly or current names: TileCast's own, Open-Meteo's older spellings
+    /// (`OpenMeteoNames.hourlyAliases`), and names Open-Meteo knows that are never served here
+    /// (a null column); anything else is refused as Open-Meteo refuses it. A name given twice
+    /// is one column.
+    private static func hourlyColumns(_ names: [String], key: String) throws(APIError) -> [RequestedColumn<OutputVariable>] {
+        var columns: [RequestedColumn<OutputVariable>] = []
+        for name in names where !columns.contains(where: { $0.name == name }) {
+            if let variable = OutputVariable(rawValue: name) ?? OpenMeteoNames.hourlyAliases[name] {
+                columns.append(RequestedColumn(name: name, variable: variable, unserved: nil))
+            } else if let reason = OpenMeteoNames.unservedReason(hourly: name) {
+                columns.append(RequestedColumn(name: name, variable: nil, unserved: reason))
+            } else {
                 throw APIError("Cannot initialize ForecastVariable from invalid String value \(name) for key \(key)")
             }
-            if !result.contains(variable) { result.append(variable) }
         }
-        return result
+        return columns
     }
 
-    /// A daily name as the library parses it (wind_direction_10m_dominant included: one
+    /// Daily names as the library parses them (wind_direction_10m_dominant included: one
     /// vector-mean path for the command line and the API), after Open-Meteo's old spellings.
-    static func dailyField(_ name: String) throws(APIError) -> DailyVariable {
-        if let daily = DailyVariable.parse(name) { return daily }
-        let modern = modernName(name)
-        if let refusal = OutputVariable.refusal(modern) { throw APIError(refusal) }
-        if let daily = DailyVariable.parse(modern) { return daily }
-        throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
+    private static func dailyColumns(_ names: [String]) throws(APIError) -> [RequestedColumn<DailyVariable>] {
+        var columns: [RequestedColumn<DailyVariable>] = []
+        for name in names where !columns.contains(where: { $0.name == name }) {
+            if let daily = DailyVariable.parse(name) ?? OpenMeteoNames.dailyAliases[name].flatMap(DailyVariable.parse) {
+                columns.append(RequestedColumn(name: name, variable: daily, unserved: nil))
+            } else if let reason = OpenMeteoNames.unservedReason(daily: name) {
+                columns.append(RequestedColumn(name: name, variable: nil, unserved: reason))
+            } else {
+                throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
+            }
+        }
+        return columns
+    }
+
+    /// The columns' served variables, each once, in order.
+    private static func served<Variable: Hashable & Sendable>(_ columns: [RequestedColumn<Variable>]) -> [Variable] {
+        var variables: [Variable] = []
+        for column in columns { if let variable = column.variable, !variables.contains(variable) { variables.append(variable) } }
+        return variables
     }
 
     private static func date(_ text: String, _ name: String) throws(APIError) -> DateComponents {
@@ -249,6 +281,11 @@ package struct ForecastParameters: Sendable {
         guard parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2], text.count == 10,
               (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else {
             throw APIError("Parameter '\(name)' must be a date as yyyy-MM-dd. Given: \(text)")
+        }
+        // A day the month does not have is refused, not rolled over into the next month (the
+        // calendar would answer 2026-11-31 as December 1st).
+        guard ModelTime.seconds(year: y, month: m, day: d) != nil else {
+            throw APIError("Parameter '\(name)' is not a day of the calendar: \(text) (that month has fewer days)")
         }
         return DateComponents(year: y, month: m, day: d, hour: 0, minute: 0)
     }

@@ -111,7 +111,8 @@ final class InFlight: Sendable {
     func leave() { count.subtract(1, ordering: .relaxed) }
 }
 
-/// Access log, metrics, the URL limit and errors in Open-Meteo's shape, around every route.
+/// Access log, metrics, the URL limit, methods and CORS (`HTTPMethods`) and errors in
+/// Open-Meteo's shape, around every route.
 struct FrontMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let metrics: ServerMetrics
@@ -125,6 +126,8 @@ struct FrontMiddleware: RouterMiddleware {
         var response: Response
         if target.utf8.count > maxURLBytes {
             response = APIError(.uriTooLong, "URL longer than \(maxURLBytes) bytes: send fewer places or variables a request").response
+        } else if let early = HTTPMethods.early(request) {
+            response = early
         } else {
             do {
                 response = try await next(request, context)
@@ -140,6 +143,7 @@ struct FrontMiddleware: RouterMiddleware {
                 response = APIError(.internalServerError, "internal error").response
             }
         }
+        response = HTTPMethods.finished(response, for: request)
         let duration = clock.now - started
         metrics.record(route: ServerMetrics.route(request.uri.path), status: response.status.code, duration: duration)
         // Hundredths of a millisecond, formatted by hand (String(format:) goes through Foundation).
@@ -191,7 +195,8 @@ package struct ForecastServer: Sendable {
     }
 
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD is answered on every GET route by the router (the GET's answer without its body).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes))
         let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics
 

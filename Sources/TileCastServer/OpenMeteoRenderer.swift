@@ -53,6 +53,46 @@ struct OpenMeteoRenderer {
         daily.isTimeOfDay ? timeFormat.rawValue : daily.unit(units)
     }
 
+    // MARK: Columns
+
+    /// The unit of a column of nulls, as Open-Meteo's writers name `SiUnit.undefined`
+    /// (Sources/App/Helper/Writer/ApiUrl.swift).
+    static let undefinedUnit = "undefined"
+
+    /// The variable answering an hourly or current column at this place; nil: a column of nulls.
+    static func answering(_ column: RequestedColumn<OutputVariable>, _ place: PlaceForecast) -> OutputVariable? {
+        guard let variable = column.variable, place.unavailable[variable] == nil else { return nil }
+        return variable
+    }
+
+    static func answering(_ column: RequestedColumn<DailyVariable>, _ place: PlaceForecast) -> DailyVariable? {
+        guard let field = column.variable, place.unavailableDaily[field] == nil else { return nil }
+        return field
+    }
+
+    func unit(_ column: RequestedColumn<OutputVariable>, _ place: PlaceForecast) -> String {
+        Self.answering(column, place).map(parameters.units.symbol) ?? Self.undefinedUnit
+    }
+
+    func unit(_ column: RequestedColumn<DailyVariable>, _ place: PlaceForecast) -> String {
+        Self.answering(column, place).map { Self.dailyUnit($0, parameters.units, timeFormat: parameters.timeFormat) } ?? Self.undefinedUnit
+    }
+
+    /// Why each null column of this place is null, by the name it was asked by.
+    func unavailable(_ place: PlaceForecast) -> [(name: String, reason: String)] {
+        // The usual answer has none: no per-place work for it.
+        guard parameters.hasUnservedColumns || !place.unavailable.isEmpty || !place.unavailableDaily.isEmpty else { return [] }
+        var reasons: [(name: String, reason: String)] = []
+        func add(_ name: String, _ reason: String?) {
+            if let reason, !reasons.contains(where: { $0.name == name }) { reasons.append((name, reason)) }
+        }
+        for column in parameters.currentColumns + parameters.hourlyColumns {
+            add(column.name, column.unserved ?? column.variable.flatMap { place.unavailable[$0] })
+        }
+        for column in parameters.dailyColumns { add(column.name, column.unserved ?? column.variable.flatMap { place.unavailableDaily[$0] }) }
+        return reasons
+    }
+
     // MARK: JSON
 
     /// The body: one object, or an array of them for several places. Written into one byte
@@ -60,7 +100,7 @@ struct OpenMeteoRenderer {
     /// was a third of a request's time).
     func json(_ places: [PlaceForecast]) -> [UInt8] {
         var out = JSONBytes()
-        out.bytes.reserveCapacity(places.count * (1024 + parameters.hourly.count * 200))
+        out.bytes.reserveCapacity(places.count * (1024 + parameters.hourlyColumns.count * 200))
         if places.count != 1 { out.raw("[") }
         for (k, place) in places.enumerated() {
             if k > 0 { out.raw(",") }
@@ -94,31 +134,45 @@ struct OpenMeteoRenderer {
         // `elevation` above is the requested one (values moved to it) or the model terrain.
         out.raw(",\"elevation_source\":"); out.quoted(forecast.isDownscaled ? "requested" : "model_terrain")
         out.raw(",\"model_elevation\":"); out.raw(forecast.modelElevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")
+        // Only when a column is null for a reason other than time: answers without keep their bytes.
+        let reasons = unavailable(place)
+        if !reasons.isEmpty {
+            out.raw(",\"unavailable\":{")
+            for (k, entry) in reasons.enumerated() {
+                if k > 0 { out.raw(",") }
+                out.quoted(entry.name); out.raw(":"); out.quoted(entry.reason)
+            }
+            out.raw("}")
+        }
         out.raw("}")
-        if !parameters.current.isEmpty {
+        if !parameters.currentColumns.isEmpty {
             out.raw(",\"current_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue); out.raw(",\"interval\":\"seconds\"")
-            for variable in parameters.current { out.member(variable.rawValue); out.quoted(units.symbol(variable)) }
+            for column in parameters.currentColumns { out.member(column.name); out.quoted(unit(column, place)) }
             out.raw("},\"current\":{\"time\":"); out.raw(timeValue(times.current, times))
             out.raw(",\"interval\":"); out.raw(String(RequestTimes.currentInterval))
-            for variable in parameters.current {
-                out.member(variable.rawValue); out.raw(Self.value(place.current[variable] ?? .nan, variable, units))
+            for column in parameters.currentColumns {
+                out.member(column.name)
+                out.raw(Self.answering(column, place).map { Self.value(place.current[$0] ?? .nan, $0, units) } ?? "null")
             }
             out.raw("}")
         }
         if parameters.currentWeather {
-            // The legacy block, with its legacy names.
+            // The legacy block, with its legacy names, in Open-Meteo's order (its
+            // `defaultCurrentWeather`, Sources/App/Controllers/ForecastapiController.swift).
             let legacy: [(String, OutputVariable)] = [("temperature", .temperature2m), ("windspeed", .windSpeed10m),
-                                                      ("winddirection", .windDirection10m), ("weathercode", .weatherCode)]
+                                                      ("winddirection", .windDirection10m), ("is_day", .isDay), ("weathercode", .weatherCode)]
             out.raw(",\"current_weather_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue); out.raw(",\"interval\":\"seconds\"")
-            for (name, variable) in legacy { out.member(name); out.quoted(units.symbol(variable)) }
+            for (name, variable) in legacy {
+                out.member(name); out.quoted(place.unavailable[variable] == nil ? units.symbol(variable) : Self.undefinedUnit)
+            }
             out.raw("},\"current_weather\":{\"time\":"); out.raw(timeValue(times.current, times))
             out.raw(",\"interval\":"); out.raw(String(RequestTimes.currentInterval))
             for (name, variable) in legacy { out.member(name); out.raw(Self.value(place.current[variable] ?? .nan, variable, units)) }
             out.raw("}")
         }
-        if !parameters.hourly.isEmpty {
+        if !parameters.hourlyColumns.isEmpty {
             out.raw(",\"hourly_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue)
-            for variable in parameters.hourly { out.member(variable.rawValue); out.quoted(units.symbol(variable)) }
+            for column in parameters.hourlyColumns { out.member(column.name); out.quoted(unit(column, place)) }
             out.raw("},\"hourly\":{\"time\":[")
             for (k, time) in times.hourly.enumerated() {
                 if k > 0 { out.raw(",") }
@@ -128,30 +182,39 @@ struct OpenMeteoRenderer {
                 }
             }
             out.raw("]")
-            for variable in parameters.hourly {
-                out.member(variable.rawValue); out.raw("[")
-                for (k, value) in (place.hourly.values[variable] ?? []).enumerated() {
-                    if k > 0 { out.raw(",") }
-                    out.raw(Self.value(value, variable, units))
+            for column in parameters.hourlyColumns {
+                out.member(column.name); out.raw("[")
+                // No series: the place's times lie outside every cycle (`placeOrNulls`).
+                if let variable = Self.answering(column, place), let series = place.hourly.values[variable] {
+                    for (k, value) in series.enumerated() {
+                        if k > 0 { out.raw(",") }
+                        out.raw(Self.value(value, variable, units))
+                    }
+                } else {
+                    out.nulls(times.hourly.count)
                 }
                 out.raw("]")
             }
             out.raw("}")
         }
-        if !parameters.daily.isEmpty {
+        if !parameters.dailyColumns.isEmpty {
             out.raw(",\"daily_units\":{\"time\":"); out.quoted(parameters.timeFormat == .iso8601 ? "iso8601" : "unixtime")
-            for field in parameters.daily { out.member(field.description); out.quoted(Self.dailyUnit(field, units, timeFormat: parameters.timeFormat)) }
+            for column in parameters.dailyColumns { out.member(column.name); out.quoted(unit(column, place)) }
             out.raw("},\"daily\":{\"time\":[")
             for index in times.days.indices {
                 if index > 0 { out.raw(",") }
                 out.raw(dayValue(index, times))
             }
             out.raw("]")
-            for field in parameters.daily {
-                out.member(field.description); out.raw("[")
-                for (k, value) in (place.daily[field] ?? []).enumerated() {
-                    if k > 0 { out.raw(",") }
-                    out.raw(dailyValue(value, field, day: k, times))
+            for column in parameters.dailyColumns {
+                out.member(column.name); out.raw("[")
+                if let field = Self.answering(column, place), let series = place.daily[field] {
+                    for (k, value) in series.enumerated() {
+                        if k > 0 { out.raw(",") }
+                        out.raw(dailyValue(value, field, day: k, times))
+                    }
+                } else {
+                    out.nulls(times.days.count)
                 }
                 out.raw("]")
             }
@@ -176,35 +239,49 @@ struct OpenMeteoRenderer {
                          + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "") + ",\(place.times.utcOffset),\(place.times.zoneName),\(place.times.abbreviation)")
         }
         func plain(_ text: String) -> String { text == "null" ? "" : text.replacingOccurrences(of: "\"", with: "") }
-        if !parameters.current.isEmpty {
+        // One header for all places: a column's unit is "undefined" only where no place has it.
+        func header<V: Hashable & Sendable>(_ columns: [RequestedColumn<V>], _ unit: (RequestedColumn<V>, PlaceForecast) -> String) -> String {
+            id + "time," + columns.map { column in
+                let named = places.first { unit(column, $0) != Self.undefinedUnit }.map { unit(column, $0) } ?? Self.undefinedUnit
+                return "\(column.name) (\(named))"
+            }.joined(separator: ",")
+        }
+        // A null is an empty cell, as every null of this CSV (Open-Meteo writes NaN:
+        // Sources/App/Helper/Writer/CsvWriter.swift; kept as before here, issue 26 item 9).
+        if !parameters.currentColumns.isEmpty {
             lines.append("")
-            lines.append(id + "time," + parameters.current.map { "\($0.rawValue) (\(units.symbol($0)))" }.joined(separator: ","))
+            lines.append(header(parameters.currentColumns) { unit($0, $1) })
             for (k, place) in places.enumerated() {
                 lines.append((several ? "\(k)," : "") + plain(timeValue(place.times.current, place.times)) + ","
-                             + parameters.current.map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) }.joined(separator: ","))
+                             + parameters.currentColumns.map { column in
+                                 Self.answering(column, place).map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) } ?? ""
+                             }.joined(separator: ","))
             }
         }
-        if !parameters.hourly.isEmpty {
+        if !parameters.hourlyColumns.isEmpty {
             lines.append("")
-            lines.append(id + "time," + parameters.hourly.map { "\($0.rawValue) (\(units.symbol($0)))" }.joined(separator: ","))
+            lines.append(header(parameters.hourlyColumns) { unit($0, $1) })
             for (k, place) in places.enumerated() {
-                let columns = parameters.hourly.map { place.hourly.values[$0] ?? [] }
+                let columns = parameters.hourlyColumns.map { column in Self.answering(column, place).map { place.hourly.values[$0] ?? [] } ?? [] }
+                let variables = parameters.hourlyColumns.map { Self.answering($0, place) }
                 for (t, time) in place.times.hourly.enumerated() {
                     var row = (several ? "\(k)," : "") + plain(timeValue(time, place.times))
-                    for (c, variable) in parameters.hourly.enumerated() {
-                        row += "," + plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, variable, units))
+                    for (c, variable) in variables.enumerated() {
+                        row += "," + (variable.map { plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, $0, units)) } ?? "")
                     }
                     lines.append(row)
                 }
             }
         }
-        if !parameters.daily.isEmpty {
+        if !parameters.dailyColumns.isEmpty {
             lines.append("")
-            lines.append(id + "time," + parameters.daily.map { "\($0.description) (\(Self.dailyUnit($0, units, timeFormat: parameters.timeFormat)))" }.joined(separator: ","))
+            lines.append(header(parameters.dailyColumns) { unit($0, $1) })
             for (k, place) in places.enumerated() {
+                let fields = parameters.dailyColumns.map { Self.answering($0, place) }
                 for d in place.times.days.indices {
                     var row = (several ? "\(k)," : "") + plain(dayValue(d, place.times))
-                    for field in parameters.daily {
+                    for field in fields {
+                        guard let field else { row += ","; continue }
                         let series = place.daily[field] ?? []
                         row += "," + plain(dailyValue(d < series.count ? series[d] : .nan, field, day: d, place.times))
                     }
@@ -225,6 +302,13 @@ struct JSONBytes {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
     mutating func quoted(_ text: String) { raw(JSONText.quoted(text)) }
+    /// `null,null,...`: a column of `count` nulls.
+    mutating func nulls(_ count: Int) {
+        for k in 0..<count {
+            if k > 0 { bytes.append(UInt8(ascii: ",")) }
+            raw("null")
+        }
+    }
     /// `,"name":` (a member after the first of an object), for the server's own names
     /// (variables, aggregates), which need no escaping.
     mutating func member(_ name: String) {

@@ -71,4 +71,40 @@ final class BrowserTests: XCTestCase {
             XCTAssertTrue(dom.stdout.contains("Porto: wrf cycle 2026-11-22T00:00Z, d01 (9 km)"), String(dom.stdout.prefix(3000)))
         }
     }
+
+    /// A page on another origin (a file: page, origin "null") reads a forecast, with a custom
+    /// header that makes Chromium send a preflight first, and reads an error's reason: CORS as
+    /// Open-Meteo's server allows it (Sources/App/configure.swift, every origin for GET, POST and
+    /// OPTIONS, errors included). Before CORS both fetches failed ("Failed to fetch").
+    func testPageOnAnotherOriginReadsForecastsAndErrors() async throws {
+        let browser = try chromium()
+        let directory = try TemporaryDirectory("tilecast-server-cors")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        try await LiveServer.with(configuration(store)) { server in
+            let page = directory.path("page.html")
+            try """
+            <!doctype html><html><body data-result="pending"><script>
+            async function run() {
+              const parts = [];
+              try {
+                const r = await fetch("\(server.base)/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&start_date=2026-11-22&end_date=2026-11-22",
+                                      {headers: {"X-Client-Version": "1"}});
+                const j = await r.json();
+                parts.push("forecast " + r.status + " " + j.hourly.temperature_2m.length);
+              } catch (e) { parts.push("forecast failed " + e); }
+              try {
+                const r = await fetch("\(server.base)/v1/forecast?latitude=39.3&longitude=-8&hourly=nope");
+                const j = await r.json();
+                parts.push("error " + r.status + " " + j.error);
+              } catch (e) { parts.push("error failed " + e); }
+              document.body.setAttribute("data-result", parts.join("; "));
+            }
+            run();
+            </script></body></html>
+            """.write(toFile: page, atomically: true, encoding: .utf8)
+            let dom = try runTool(browser, Self.headless(profile: directory.path("profile")) + ["--dump-dom", "file://" + page])
+            XCTAssertEqual(dom.status, 0, dom.stderr)
+            XCTAssertTrue(dom.stdout.contains("data-result=\"forecast 200 24; error 400 true\""), String(dom.stdout.prefix(2000)))
+        }
+    }
 }

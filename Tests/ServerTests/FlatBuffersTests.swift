@@ -96,4 +96,34 @@ final class FlatBuffersTests: XCTestCase {
             }
         }
     }
+
+    /// Columns of nulls as the official SDK reads them: Open-Meteo sends a variable its model
+    /// lacks with its Variable code, unit undefined (0) and NaN values
+    /// (Sources/App/Controllers/ForecastapiController.swift, `ApiColumn(... unit: .undefined ...)`);
+    /// codes from openmeteo-sdk's flatbuffers/weather_api.fbs (temperature 47, precipitation_probability
+    /// 26, snow_depth 35, weather_code 56, uv_index 52; aggregation max 2).
+    func testOfficialSDKReadsNullColumns() async throws {
+        let python = try requireSDK()
+        let directory = try TemporaryDirectory("tilecast-server-flatbuffers-nulls")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        let script = Repository.root.appendingPathComponent("Tests/ServerTests/openmeteo_sdk_nulls.py").path
+        try await LiveServer.with(configuration(store)) { server in
+            let result = try runTool(python, [script, server.base])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+            let hourly = try XCTUnwrap(answer["hourly"] as? [[String: Any]])
+            XCTAssertEqual(hourly.map { $0["variable"] as? Int }, [47, 26, 35, 56])
+            XCTAssertEqual(hourly.map { $0["count"] as? Int }, [24, 24, 24, 24])
+            XCTAssertEqual(hourly.map { $0["nan"] as? Int }, [20, 24, 24, 20], "the run holds 00..03Z; the null columns are NaN throughout")
+            XCTAssertEqual(hourly.map { $0["unit"] as? Int }, [1, 0, 0, 40], "celsius, undefined, undefined, wmo_code")
+            let daily = try XCTUnwrap(answer["daily"] as? [[String: Any]])
+            XCTAssertEqual(daily.map { $0["variable"] as? Int }, [47, 26, 52])
+            XCTAssertEqual(daily.map { $0["aggregation"] as? Int }, [2, 2, 2])
+            XCTAssertEqual(daily.dropFirst().map { $0["unit"] as? Int }, [0, 0])
+            XCTAssertEqual(daily.dropFirst().map { $0["nan"] as? Int }, [1, 1])
+            let current = try XCTUnwrap(answer["current"] as? [[String: Any]])
+            XCTAssertEqual(current.map { $0["variable"] as? Int }, [52, 47])
+            XCTAssertEqual(current.map { $0["nan"] as? Bool }, [true, false])
+        }
+    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import TestSupport
 import TileCastServer
@@ -54,6 +55,19 @@ struct LiveServer {
         let buffer = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), body: String(buffer: buffer),
                      contentType: response.headers.first(name: "content-type"))
+    }
+
+    /// Any method, with request headers; the answer with its headers (names lowercased).
+    func send(_ method: HTTPMethod, _ pathAndQuery: String, headers: [(String, String)] = [],
+              timeout: TimeAmount = .seconds(60)) async throws -> (reply: Reply, headers: [String: String]) {
+        var request = HTTPClientRequest(url: base + pathAndQuery)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+        let buffer = try await response.body.collect(upTo: 64 << 20)
+        var fields: [String: String] = [:]
+        for (name, value) in response.headers { fields[name.lowercased()] = value }
+        return (Reply(status: Int(response.status.code), body: String(buffer: buffer), contentType: fields["content-type"]), fields)
     }
 }
 

@@ -26,10 +26,14 @@ final class SampleRunTests: XCTestCase {
             let named = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=temperature_2m&models=mm5&start_date=2026-11-22&end_date=2026-11-22")
             XCTAssertEqual(named.status, 200, named.body)
             XCTAssertEqual((named.object?["tilecast"] as? [String: Any])?["model"] as? String, "mm5")
-            // A variable MM5 does not store: 400 naming what it holds, never a column of nulls.
+            // A variable MM5 does not store: a column of nulls, unit "undefined", the answer naming
+            // why and what it holds (SPEC 8; Open-Meteo's null column for a variable a model lacks).
             let unstored = try await server.get("/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=cloud_cover&models=mm5&start_date=2026-11-22&end_date=2026-11-22")
-            XCTAssertEqual(unstored.status, 400, unstored.body)
-            XCTAssertTrue(unstored.body.contains("cloud_cover is not stored in mm5"), unstored.body)
+            XCTAssertEqual(unstored.status, 200, unstored.body)
+            XCTAssertTrue(((unstored.object?["hourly"] as? [String: Any])?["cloud_cover"] as? [Any])?.allSatisfy { $0 is NSNull } == true, unstored.body)
+            XCTAssertEqual((unstored.object?["hourly_units"] as? [String: String])?["cloud_cover"], "undefined")
+            let why = (unstored.object?["tilecast"] as? [String: Any])?["unavailable"] as? [String: String]
+            XCTAssertTrue(why?["cloud_cover"]?.contains("cloud_cover is not stored in mm5") == true, unstored.body)
         }
     }
 
