@@ -18,6 +18,8 @@ public struct ExtractionSummary: Sendable, Codable {
     public var pruned: [String]
     public var warnings: [String]
     public var dryRun: Bool
+    /// A run still being written: the last time the published cycle holds.
+    public var growingReaches: String?
 
     /// "wrf 2026-11-22T00Z: 2 domains (d01, d02), 2 files, 50 frames, 14 variables, 4.1 MB -> 310 kB (7.6 %), 1.2 s"
     public var line: String {
@@ -27,6 +29,7 @@ public struct ExtractionSummary: Sendable, Codable {
             + "\(files) file\(files == 1 ? "" : "s"), \(frames) frames, \(variables) variables, "
             + "\(Self.bytes(bytesIn)) -> \(Self.bytes(bytesOut))\(ratio), " + String(format: "%.1f s", seconds)
             + (pruned.isEmpty ? "" : "; pruned \(pruned.joined(separator: ", "))")
+            + (growingReaches.map { "; growing, holds up to \($0)" } ?? "")
     }
 
     static func bytes(_ count: Int64) -> String {
@@ -83,6 +86,9 @@ public struct Extractor: Sendable {
     /// For tests: called before each domain is written and before publication; throwing
     /// there simulates a failure half-way.
     public var faultInjection: (@Sendable (String) throws -> Void)?
+    /// A run still being written: its manifest says the cycle is growing and how far it
+    /// reaches, so readers and `inspect` can tell the cycle will be extended.
+    public var growing = false
 
     public init(inputs: [String], store: String) {
         self.inputs = inputs
@@ -122,12 +128,15 @@ public struct Extractor: Sendable {
             manifestDomains.append(domain.manifest)
         }
         try faultInjection?("publish")
-        let manifest = CycleManifest(
+        var manifest = CycleManifest(
             model: modelName, cycle: summary.cycle, modelTitle: run.title, domains: manifestDomains, inputs: files.sorted(),
             warnings: summary.warnings, createdBy: "tilecast \(TileCastVersion.current)",
             createdAt: ModelTime.iso(Int64(Date().timeIntervalSince1970.rounded(.down))))
+        manifest.growing = growing ? true : nil
+        manifest.reaches = run.reaches.map(ModelTime.iso)
         let published = try writer.publish(manifest: manifest, keep: keep)
         summary.pruned = published.pruned
+        summary.growingReaches = growing ? manifest.reaches : nil
         summary.warnings += published.warnings
         summary.seconds = Date().timeIntervalSince(started)
         return summary

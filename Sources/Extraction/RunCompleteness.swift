@@ -27,15 +27,18 @@ package struct RunCompleteness {
     package func problem() -> String? {
         let runs: [ModelRun]
         do { runs = try ModelRun.readRuns(paths: inputs, profile: profile) } catch { return "\(error)" }
+        return runs.lazy.compactMap(shortfall).first
+    }
+
+    /// Why one run falls short of `expectHours`; nil when it reaches them (or none are expected).
+    package func shortfall(_ run: ModelRun) -> String? {
         guard let hours = expectHours else { return nil }
-        for run in runs {
-            // A cycle that is not the run's start is no reason to wait: extraction refuses it.
-            guard let start = try? run.cycle(requested: cycle) else { continue }
-            for domain in run.domains {
-                let reached = ((domain.times.last ?? start) - start) / 3600
-                if reached < Int64(hours) {
-                    return "\(run.profileName) \(domain.name) reaches +\(reached) h of the \(hours) h expected (last frame \(ModelTime.iso(domain.times.last ?? start)))"
-                }
+        // A cycle that is not the run's start is no reason to wait: extraction refuses it.
+        guard let start = try? run.cycle(requested: cycle) else { return nil }
+        for domain in run.domains {
+            let reached = ((domain.times.last ?? start) - start) / 3600
+            if reached < Int64(hours) {
+                return "\(run.profileName) \(domain.name) reaches +\(reached) h of the \(hours) h expected (last frame \(ModelTime.iso(domain.times.last ?? start)))"
             }
         }
         return nil
@@ -70,7 +73,7 @@ package struct RunCompleteness {
     }
 
     /// Sizes of every file under the inputs (folders one level deep).
-    private func sizes() -> [String: Int64] {
+    package func sizes() -> [String: Int64] {
         var result: [String: Int64] = [:]
         for path in inputs {
             var isDirectory: ObjCBool = false

@@ -77,6 +77,31 @@ public struct ModelRun: Sendable {
         return requested
     }
 
+    /// The run as far as `until`: frames after it left out (a run still being written is
+    /// published up to its last complete frame). Domains left with no frame are dropped.
+    public func truncated(until: Int64) -> ModelRun {
+        let kept = domains.compactMap { domain -> Domain? in
+            let frames = domain.frames.filter { $0.time <= until }
+            guard !frames.isEmpty else { return nil }
+            let motion = domain.motion.map { NestMotion(westEast: $0.westEast, southNorth: $0.southNorth, offsets: Array($0.offsets.prefix(frames.count))) }
+            return Domain(id: domain.id, files: domain.files, frames: frames, grid: domain.grid, nest: domain.nest,
+                          nestCheck: domain.nestCheck, variables: domain.variables, motion: motion)
+        }
+        return ModelRun(profileName: profileName, title: title, simulationStart: simulationStart, domains: kept, warnings: warnings)
+    }
+
+    /// The last time every domain holds (nil for a run without frames).
+    public var reaches: Int64? { domains.compactMap { $0.frames.last?.time }.min() }
+
+    /// The last time every domain holds once each domain's newest frame is set aside: the
+    /// extent that is safe to publish while files are still being written (a model writes a
+    /// frame field by field, so its newest frame may be partial).
+    public var reachesWithoutNewestFrames: Int64? {
+        let times = domains.map { $0.frames.dropLast().last?.time }
+        guard !times.isEmpty, times.allSatisfy({ $0 != nil }) else { return nil }
+        return times.compactMap { $0 }.min()
+    }
+
     /// The start of the restart segment the inputs begin with (the earliest START_DATE later
     /// than the simulation start); nil when the inputs begin at the simulation start.
     public var restartStart: Int64? {

@@ -61,8 +61,14 @@ public struct CycleManifest: Codable, Sendable, Equatable {
     public var warnings: [String]
     public var createdBy: String
     public var createdAt: String
+    /// True while the run is still being written: the cycle holds its first hours and is
+    /// extended, one atomic publication at a time, as frames arrive (`extract --grow`). Absent
+    /// (nil) in a complete cycle and in manifests written before growing cycles existed.
+    public var growing: Bool?
+    /// The last time every domain of the cycle holds ("2026-11-22T18:00:00Z").
+    public var reaches: String?
 
-    enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt }
+    enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt, growing, reaches }
 
     public init(model: String, cycle: String, modelTitle: String, domains: [DomainEntry], inputs: [String],
                 warnings: [String], createdBy: String, createdAt: String) {

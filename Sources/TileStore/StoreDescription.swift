@@ -21,6 +21,8 @@ public struct StoreDescription: Codable, Sendable {
         public var isLatest: Bool
         public var bytes: Int
         public var domains: [DomainEntry]
+        /// While the run is still being written: the last time the cycle holds so far.
+        public var growingReaches: String?
     }
 
     public struct ModelEntry: Codable, Sendable {
@@ -72,7 +74,8 @@ public struct StoreDescription: Codable, Sendable {
                         frames: m.times.count, firstTime: m.times.first ?? 0, lastTime: m.times.last ?? 0,
                         variables: m.variables.map(\.name), blocksVerified: verify ? try reader.verifyAll() : nil))
                 }
-                cycles.append(CycleEntry(cycle: cycle.name, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains))
+                cycles.append(CycleEntry(cycle: cycle.name, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains,
+                                         growingReaches: manifest.growing == true ? manifest.reaches ?? "?" : nil))
             }
             models.append(ModelEntry(model: model, cycles: cycles))
         }
@@ -87,7 +90,8 @@ public struct StoreDescription: Codable, Sendable {
             lines.append("")
             lines.append("model \(model.model): \(model.cycles.count) cycle\(model.cycles.count == 1 ? "" : "s")")
             for cycle in model.cycles {
-                lines.append("  \(cycle.cycle)\(cycle.isLatest ? " (latest)" : "")  \(Self.size(cycle.bytes))")
+                let growing = cycle.growingReaches.map { " growing: the run is still being written; holds up to \($0)" } ?? ""
+                lines.append("  \(cycle.cycle)\(cycle.isLatest ? " (latest)" : "")  \(Self.size(cycle.bytes))\(growing)")
                 for domain in cycle.domains {
                     var line = "    \(domain.domain)  \(domain.grid) at \(String(format: "%g", domain.spacingKilometres)) km, \(domain.frames) frames, \(domain.variables.count) variables, \(Self.size(domain.bytes))"
                     if let blocks = domain.blocksVerified { line += ", \(blocks) blocks verified" }

@@ -20,12 +20,15 @@ struct ExtractCommand: ParsableCommand {
 
         After each model run, a cron job or timer can wait for the run to be complete: --expect-hours 72 refuses a run whose domains end earlier, and --wait 3600 keeps checking (every --poll seconds) until it is complete and its files stopped growing.
 
+        To serve a long run while the model still writes it, --grow publishes the cycle's first complete hours at once and extends the same cycle (each extension atomic) at every poll that finds new frames, until every domain reaches --expect-hours and the files stop changing; the cycle's manifest says it is growing and how far it reaches. A killed --grow leaves the last published extent; running it again goes on.
+
         Output: a progress bar on a terminal, one summary line otherwise; warnings and errors on stderr. Exit codes: 0 published, 2 bad usage, 3 unusable or incomplete input, 5 store not writable or locked by another extraction.
 
         Examples:
           tilecast extract SampleGrids --store /tmp/s
           tilecast extract /data/wrf/2026112200 --store /srv/tilecast --model lisbon-wrf --keep 8
           tilecast extract /data/wrf/latest --store /srv/tilecast --expect-hours 72 --wait 3600 --quiet
+          tilecast extract /data/wrf/2026112200 --store /srv/tilecast --grow --expect-hours 180 --wait 43200 --poll 60
         """
     )
 
@@ -59,6 +62,9 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Seconds between checks while waiting.")
     var poll: Int = 30
 
+    @Flag(help: "Publish the run while it is written: its complete hours now, extended at each --poll until it reaches --expect-hours (needs --expect-hours and --wait).")
+    var grow = false
+
     @Flag(help: "Replace a published cycle even when this run has fewer domains (e.g. no d02).")
     var allowFewerDomains = false
 
@@ -72,6 +78,9 @@ struct ExtractCommand: ParsableCommand {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
         if let expectHours, expectHours < 0 { throw ValidationError("--expect-hours must be 0 or more") }
         if wait < 0 || poll < 1 { throw ValidationError("--wait must be 0 or more and --poll at least 1 (seconds)") }
+        if grow && (expectHours == nil || wait <= 0 || dryRun) {
+            throw ValidationError("--grow follows a run being written until it reaches its length: give --expect-hours (the run's length) and --wait (how long to follow it, seconds), without --dry-run")
+        }
         if let cycle, ModelTime.parseUser(cycle) == nil {
             throw ValidationError("--cycle \(cycle): expected a UTC time such as 2026-11-22T00Z")
         }
@@ -92,6 +101,9 @@ struct ExtractCommand: ParsableCommand {
             extractor.dryRun = dryRun
             extractor.allowFewerDomains = allowFewerDomains
             extractor.variables = try variables.map { try VariableList.parse($0, option: "--variables") }
+            if grow {
+                return try follow(extractor, profile: chosen)
+            }
             if expectHours != nil || wait > 0 {
                 let completeness = RunCompleteness(inputs: inputs, profile: chosen, expectHours: expectHours,
                                                    cycle: extractor.cycle)
@@ -116,6 +128,25 @@ struct ExtractCommand: ParsableCommand {
             return lines
         }
         for line in runs { print(line) }
+    }
+}
+
+extension ExtractCommand {
+    /// `--grow`: publishes the run as it is written; a line per publication as it happens.
+    private func follow(_ extractor: Extractor, profile: ModelProfile?) throws -> [String] {
+        let groups = try? ModelRun.readRuns(paths: inputs, profile: profile)
+        if model != nil, let groups, groups.count > 1 {
+            throw Failure(.badUsage, "--model names one model, but the inputs hold \(groups.count) (\(groups.map(\.profileName).joined(separator: ", "))): extract them separately")
+        }
+        var extractor = extractor
+        extractor.model = model
+        let completeness = RunCompleteness(inputs: inputs, profile: profile, expectHours: expectHours, cycle: extractor.cycle)
+        try GrowingRun(extractor: extractor, completeness: completeness).follow(timeout: TimeInterval(wait), poll: TimeInterval(poll)) { summary in
+            if !quiet { for warning in summary.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) } }
+            // Written at once, not buffered: a log follows the cycle's growth as it happens.
+            FileHandle.standardOutput.write(Data((summary.line + "\n").utf8))
+        }
+        return []
     }
 }
 
