@@ -44,6 +44,11 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case cloudCoverHigh = "cloud_cover_high"
     /// Horizontal visibility from the lowest model level (UPP CALVIS_GSD), capped at 24.135 km.
     case visibility = "visibility"
+    /// Fields a WRF run writes at the surface, stored as they are: the skin temperature (TSK),
+    /// the PBL scheme's boundary-layer height (PBLH) and the snow's water equivalent (SNOW).
+    case surfaceTemperature = "surface_temperature"
+    case boundaryLayerHeight = "boundary_layer_height"
+    case snowWaterEquivalent = "snow_depth_water_equivalent"
 
     /// The soil temperature variables, top layer first (index = Noah layer).
     public static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
@@ -72,6 +77,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .windGusts10m: return "m/s"
         case .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
         case .visibility: return "m"
+        case .surfaceTemperature: return "°C"
+        case .boundaryLayerHeight: return "m"
+        case .snowWaterEquivalent: return "mm"
         }
     }
 
@@ -102,6 +110,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         // 5 m: the 24 135 m cap is a whole number of steps (a 10 m step would store it as
         // 24 140), and fog's 1000 m threshold is far coarser.
         case .visibility: return 5
+        case .surfaceTemperature: return 0.05
+        case .boundaryLayerHeight: return 1
+        case .snowWaterEquivalent: return 0.05
         }
     }
 
@@ -114,7 +125,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     public var isOptional: Bool {
         switch self {
         case .snowDepth, .directRadiation, .diffuseRadiation, .cape, .windGusts10m, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh,
-             .visibility: return true
+             .visibility, .surfaceTemperature, .boundaryLayerHeight, .snowWaterEquivalent: return true
         default: return Self.soilTemperatures.contains(self) || Self.soilMoistures.contains(self)
         }
     }
@@ -159,6 +170,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .cloudCoverMid: return "cloud cover 2-6 km above ground (CLDFRA maximum)"
         case .cloudCoverHigh: return "cloud cover above 6 km above ground (CLDFRA maximum)"
         case .visibility: return "visibility from the lowest model level's hydrometeors and humidity (UPP CALVIS_GSD), at most 24.135 km"
+        case .surfaceTemperature: return "surface (skin) temperature of the ground, sea or snow (TSK)"
+        case .boundaryLayerHeight: return "height of the planetary boundary layer above ground (PBLH, from the PBL scheme)"
+        case .snowWaterEquivalent: return "water equivalent of the snow on the ground (SNOW)"
         }
     }
 
@@ -199,6 +213,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         case .cloudCoverMid: return 31
         case .cloudCoverHigh: return 32
         case .visibility: return 33
+        case .surfaceTemperature: return 34
+        case .boundaryLayerHeight: return 35
+        case .snowWaterEquivalent: return 36
         }
     }
 

@@ -55,7 +55,10 @@ enum BuiltinProfiles {
     "rain_mixing_ratio":   { "names": ["QRAIN"], "unit": "kg/kg" },
     "ice_mixing_ratio":    { "names": ["QICE"], "unit": "kg/kg" },
     "snow_mixing_ratio":   { "names": ["QSNOW"], "unit": "kg/kg" },
-    "graupel_mixing_ratio": { "names": ["QGRAUP"], "unit": "kg/kg" }
+    "graupel_mixing_ratio": { "names": ["QGRAUP"], "unit": "kg/kg" },
+    "skin_temperature":    { "names": ["TSK"], "unit": "K" },
+    "boundary_layer_height": { "names": ["PBLH"], "unit": "m" },
+    "snow_water_equivalent": { "names": ["SNOW"], "unit": "mm" }
   }
 }
 """#

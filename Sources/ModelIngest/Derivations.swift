@@ -57,6 +57,9 @@ package enum Derivations {
         Derivation(variable: .cape, allOf: [.cape], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .windGusts10m, allOf: [.u10m, .v10m, .frictionVelocity], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverLow, allOf: layered, oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .surfaceTemperature, allOf: [.skinTemperature], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .boundaryLayerHeight, allOf: [.boundaryLayerHeight], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .snowWaterEquivalent, allOf: [.snowWaterEquivalent], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverMid, allOf: layered, oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverHigh, allOf: layered, oneOf: [], from: [], orDirectly: nil),
         // The lowest level's state and the four species every ice scheme writes; QGRAUP only

@@ -257,10 +257,12 @@ package struct FrameReader {
             out[.windGusts10m] = (0..<cells).map { windGust(u: u10[$0], v: v10[$0], frictionVelocity: ust[$0]) }
         }
         // Fields the file carries as they are (docs/VARIABLES.md).
-        for (variable, role) in [(ForecastVariable.directRadiation, SourceRole.shortwaveDirect), (.diffuseRadiation, .shortwaveDiffuse), (.cape, .cape)]
+        for (variable, role) in [(ForecastVariable.directRadiation, SourceRole.shortwaveDirect), (.diffuseRadiation, .shortwaveDiffuse), (.cape, .cape),
+                                 (.boundaryLayerHeight, .boundaryLayerHeight), (.snowWaterEquivalent, .snowWaterEquivalent)]
         where wants.contains(variable) {
             if let field = try raw.field(role) { out[variable] = field }
         }
+        if wants.contains(.surfaceTemperature), let skin = try raw.field(.skinTemperature) { out[.surfaceTemperature] = skin.map(celsius(fromKelvin:)) }
         // Noah's four layers (SoilLayers checked the file's ZS when it was opened).
         if ForecastVariable.soilTemperatures.contains(where: wants.contains), let layers = try raw.levels(.soilTemperature) {
             for (variable, layer) in zip(ForecastVariable.soilTemperatures, layers) { out[variable] = layer.map(celsius(fromKelvin:)) }

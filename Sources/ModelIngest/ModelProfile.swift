@@ -218,6 +218,9 @@ public enum SourceRole: String, CaseIterable, Sendable {
     case iceMixingRatio = "ice_mixing_ratio"
     case snowMixingRatio = "snow_mixing_ratio"
     case graupelMixingRatio = "graupel_mixing_ratio"
+    case skinTemperature = "skin_temperature"
+    case boundaryLayerHeight = "boundary_layer_height"
+    case snowWaterEquivalent = "snow_water_equivalent"
 
     /// The unit ingest works in for this role.
     var canonicalUnit: String {
@@ -226,12 +229,12 @@ public enum SourceRole: String, CaseIterable, Sendable {
         case .longitude: return "degree_east"
         case .timeText: return "1"
         case .timeMinutes: return "minutes"
-        case .temperature2m, .potentialTemperaturePerturbation: return "K"
+        case .temperature2m, .potentialTemperaturePerturbation, .skinTemperature: return "K"
         case .mixingRatio2m, .vapourMixingRatio, .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio,
              .graupelMixingRatio: return "kg/kg"
         case .surfacePressure, .pstar, .seaLevelPressure, .modelTopPressure, .pressurePerturbation, .pressureBase: return "Pa"
         case .u10m, .v10m, .frictionVelocity: return "m/s"
-        case .rainConvective, .rainNonConvective, .rainShallow, .snowWater, .graupel, .hail: return "mm"
+        case .rainConvective, .rainNonConvective, .rainShallow, .snowWater, .graupel, .hail, .snowWaterEquivalent: return "mm"
         case .snowDepth, .soilDepths: return "m"
         case .soilTemperature: return "K"
         case .soilMoisture: return "m3/m3"
@@ -239,7 +242,7 @@ public enum SourceRole: String, CaseIterable, Sendable {
         case .shortwaveDown, .shortwaveDirect, .shortwaveDiffuse: return "W/m2"
         case .cape: return "J/kg"
         case .geopotentialPerturbation, .geopotentialBase: return "m2/s2"
-        case .terrainHeight: return "m"
+        case .terrainHeight, .boundaryLayerHeight: return "m"
         }
     }
 }

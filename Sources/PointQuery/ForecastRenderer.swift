@@ -68,11 +68,12 @@ public struct ForecastRenderer: Sendable {
         case .precipitation, .snowfall, .rain, .showers: return units.precipitation == .inch ? 3 : 2
         case .et0FaoEvapotranspiration: return units.precipitation == .inch ? 4 : 3
         case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m, .windGusts10m, .snowDepth, .vapourPressureDeficit,
-             .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return 2
+             .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm,
+             .surfaceTemperature, .snowWaterEquivalent: return 2
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return 3
         case .relativeHumidity2m, .pressureMSL, .surfacePressure: return 1
         case .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh, .windDirection10m, .shortwaveRadiation, .weatherCode, .isDay, .directRadiation, .diffuseRadiation, .cape,
-             .visibility, .sunshineDuration: return 0
+             .visibility, .sunshineDuration, .boundaryLayerHeight: return 0
         }
     }
 

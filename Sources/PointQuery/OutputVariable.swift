@@ -49,6 +49,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
     /// Seconds of sunshine (direct normal irradiance above WMO's 120 W/m²) in the hour ending
     /// at the time, 0...3600, from the radiation and the sun's position (`Sunshine`).
     case sunshineDuration = "sunshine_duration"
+    case surfaceTemperature = "surface_temperature"
+    case boundaryLayerHeight = "boundary_layer_height"
+    case snowWaterEquivalent = "snow_depth_water_equivalent"
 
     /// Returned when no `--variables` are given: the variables from before issue 11 (the
     /// wind components and issue 11's additions only on request, so that a default answer
@@ -97,6 +100,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .visibility: return [.visibility]
         // SWDDIR (direct_radiation) is used when stored, but the global radiation suffices.
         case .sunshineDuration: return [.shortwaveRadiation]
+        case .surfaceTemperature: return [.surfaceTemperature]
+        case .boundaryLayerHeight: return [.boundaryLayerHeight]
+        case .snowWaterEquivalent: return [.snowWaterEquivalent]
         }
     }
 
@@ -177,6 +183,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         case .et0FaoEvapotranspiration: return 35
         case .visibility: return 36
         case .sunshineDuration: return 37
+        case .surfaceTemperature: return 38
+        case .boundaryLayerHeight: return 39
+        case .snowWaterEquivalent: return 40
         }
     }
 
@@ -220,6 +229,9 @@ public enum OutputVariable: String, CaseIterable, Sendable, Codable, Comparable 
         // one by one): the temperature stands for them where one stored variable is asked.
         case .isDay, .et0FaoEvapotranspiration: return .temperature2m
         case .sunshineDuration: return .shortwaveRadiation
+        case .surfaceTemperature: return .surfaceTemperature
+        case .boundaryLayerHeight: return .boundaryLayerHeight
+        case .snowWaterEquivalent: return .snowWaterEquivalent
         }
     }
 }
@@ -240,9 +252,9 @@ public struct OutputUnits: Sendable, Equatable {
     public func symbol(_ variable: OutputVariable) -> String {
         switch variable {
         case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
-             .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.symbol
+             .soilTemperature40to100cm, .soilTemperature100to200cm, .surfaceTemperature: return temperature.symbol
         case .relativeHumidity2m, .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh: return "%"
-        case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.symbol
+        case .precipitation, .rain, .showers, .et0FaoEvapotranspiration, .snowWaterEquivalent: return precipitation.symbol
         case .snowDepth, .visibility: return precipitation.distanceSymbol
         case .vapourPressureDeficit: return "kPa"
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return "m³/m³"
@@ -253,6 +265,7 @@ public struct OutputUnits: Sendable, Equatable {
         case .snowfall: return precipitation == .inch ? "inch" : "cm"
         case .weatherCode: return "wmo code"
         case .pressureMSL, .surfacePressure: return "hPa"
+        case .boundaryLayerHeight: return "m"
         case .windSpeed10m, .windU10m, .windV10m, .windGusts10m: return windSpeed.symbol
         case .windDirection10m: return "°"
         case .shortwaveRadiation: return "W/m²"
@@ -264,8 +277,8 @@ public struct OutputUnits: Sendable, Equatable {
     func convert(_ value: Float, _ variable: OutputVariable) -> Float {
         switch variable {
         case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
-             .soilTemperature40to100cm, .soilTemperature100to200cm: return temperature.convert(value)
-        case .precipitation, .rain, .showers, .et0FaoEvapotranspiration: return precipitation.convert(value)
+             .soilTemperature40to100cm, .soilTemperature100to200cm, .surfaceTemperature: return temperature.convert(value)
+        case .precipitation, .rain, .showers, .et0FaoEvapotranspiration, .snowWaterEquivalent: return precipitation.convert(value)
         case .snowfall: return precipitation.convertSnowfall(value)
         case .snowDepth, .visibility: return precipitation.convertDistance(value)
         case .windSpeed10m, .windU10m, .windV10m, .windGusts10m: return windSpeed.convert(value)

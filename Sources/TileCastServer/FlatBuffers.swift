@@ -160,6 +160,10 @@ enum OpenMeteoFlatBuffers {
         case .et0FaoEvapotranspiration: return (15, 0)
         case .visibility: return (55, 0)
         case .sunshineDuration: return (103, 0)
+        // Codes from openmeteo-sdk's Variable enum (flatbuffers/weather_api.fbs).
+        case .surfaceTemperature: return (46, 0)
+        case .boundaryLayerHeight: return (113, 0)
+        case .snowWaterEquivalent: return (140, 0)
         case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
         case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
         }

@@ -20,7 +20,7 @@ enum OpenMeteoNames {
         "cloudcover": .cloudCover, "cloudcover_low": .cloudCoverLow, "cloudcover_mid": .cloudCoverMid,
         "cloudcover_high": .cloudCoverHigh, "dewpoint_2m": .dewPoint2m, "relativehumidity_2m": .relativeHumidity2m,
         "windspeed_10m": .windSpeed10m, "winddirection_10m": .windDirection10m, "windgusts_10m": .windGusts10m,
-        "vapor_pressure_deficit": .vapourPressureDeficit,
+        "vapor_pressure_deficit": .vapourPressureDeficit, "skin_temperature": .surfaceTemperature,
     ]
 
     /// Open-Meteo's older daily spellings, as the daily names TileCast parses (`DailyVariable.parse`).
@@ -36,7 +36,7 @@ enum OpenMeteoNames {
     /// `ForecastSurfaceVariable` names TileCast never serves (none of its variables, nor an alias).
     static let unservedHourly: Set<String> = Set("""
         aerosol_optical_depth air_density_2m albedo alder_pollen ammonia apparent_temperature_spread birch_pollen
-        boundary_layer_height boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide cloud_base
+         boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide cloud_base
         cloud_cover_2m cloud_cover_high_spread cloud_cover_low_spread cloud_cover_mid_spread cloud_cover_spread
         cloud_top convective_cloud_base convective_cloud_top convective_inhibition convective_inhibition_spread
         dew_point_2m_spread diffuse_radiation_instant diffuse_radiation_instant_spread diffuse_radiation_spread
@@ -58,7 +58,7 @@ enum OpenMeteoNames {
         secondary_swell_wave_direction secondary_swell_wave_height secondary_swell_wave_period sensible_heat_flux
         sensible_heatflux shortwave_radiation_clear_sky shortwave_radiation_clear_sky_instant
         shortwave_radiation_instant shortwave_radiation_instant_spread shortwave_radiation_spread showers_spread
-        skin_temperature snow_density snow_depth_spread snow_depth_water_equivalent snow_depth_water_equivalent_spread
+         snow_density snow_depth_spread  snow_depth_water_equivalent_spread
         snowfall_height snowfall_height_spread snowfall_probability snowfall_spread snowfall_water_equivalent
         snowfall_water_equivalent_spread soil_moisture_0_1cm soil_moisture_0_to_100cm soil_moisture_0_to_10cm_spread
         soil_moisture_0_to_1cm soil_moisture_0_to_7cm soil_moisture_0_to_7cm_spread soil_moisture_100_to_200cm_spread
@@ -76,7 +76,7 @@ enum OpenMeteoNames {
         soil_temperature_18cm soil_temperature_28_to_100cm soil_temperature_28_to_100cm_spread
         soil_temperature_35_to_100cm soil_temperature_40_to_100cm_spread soil_temperature_486cm soil_temperature_54cm
         soil_temperature_6cm soil_temperature_7_to_28cm soil_temperature_7_to_28cm_spread sulphur_dioxide
-        sunshine_duration_spread surface_pressure_spread surface_temperature surface_temperature_spread
+        sunshine_duration_spread surface_pressure_spread  surface_temperature_spread
         swell_wave_direction swell_wave_height swell_wave_peak_period swell_wave_period temperature_100m
         temperature_120m temperature_120m_spread temperature_150m temperature_180m temperature_200m temperature_20m
         temperature_2m_max temperature_2m_max_spread temperature_2m_min temperature_2m_min_spread temperature_2m_spread

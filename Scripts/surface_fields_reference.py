@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Independent reference for fields a WRF run stores as they are: surface_temperature (TSK,
+in degrees C), boundary_layer_height (PBLH, m) and snow_depth_water_equivalent (SNOW, mm).
+
+Usage: surface_fields_reference.py WRFOUT [--seed N] [--places N]
+
+Rows at seeded places and times: half of them exactly on a mass node at a frame time (the
+node's value), half between nodes at half-hour times between frames (bilinear in grid-index
+space on the file's own grid, the place projected with pyproj on WRF's 6370 km sphere, then
+linear in time). Prints CSV: latitude,longitude,time,surface_temperature,boundary_layer_height,
+snow_depth_water_equivalent. Shares nothing with the Swift engine.
+"""
+import argparse
+import datetime as dt
+import math
+
+import numpy as np
+import pyproj
+from netCDF4 import Dataset
+
+FIELDS = [("TSK", -273.15), ("PBLH", 0.0), ("SNOW", 0.0)]
+
+
+def projection(ds):
+    a = {k: float(ds.getncattr(k)) for k in ("TRUELAT1", "TRUELAT2", "STAND_LON", "MOAD_CEN_LAT")}
+    if int(ds.getncattr("MAP_PROJ")) != 1:
+        raise SystemExit("this reference handles Lambert conformal files (MAP_PROJ 1)")
+    return pyproj.Proj(proj="lcc", lat_1=a["TRUELAT1"], lat_2=a["TRUELAT2"], lat_0=a["MOAD_CEN_LAT"],
+                       lon_0=a["STAND_LON"], a=6370000.0, b=6370000.0)
+
+
+def bilinear(field, i, j):
+    i0, j0 = min(int(math.floor(i)), field.shape[1] - 2), min(int(math.floor(j)), field.shape[0] - 2)
+    fi, fj = i - i0, j - j0
+    return ((1 - fi) * (1 - fj) * field[j0, i0] + fi * (1 - fj) * field[j0, i0 + 1]
+            + (1 - fi) * fj * field[j0 + 1, i0] + fi * fj * field[j0 + 1, i0 + 1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("--seed", type=int, default=20261122)
+    ap.add_argument("--places", type=int, default=500)
+    args = ap.parse_args()
+    with Dataset(args.file) as ds:
+        ds.set_auto_mask(False)
+        p = projection(ds)
+        dx = float(ds.getncattr("DX"))
+        times = [dt.datetime.strptime(b"".join(t).decode(), "%Y-%m-%d_%H:%M:%S") for t in ds["Times"][:]]
+        lat = np.asarray(ds["XLAT"][:], dtype=np.float64)
+        lon = np.asarray(ds["XLONG"][:], dtype=np.float64)
+        lat, lon = (lat[0], lon[0]) if lat.ndim == 3 else (lat, lon)
+        fields = [np.asarray(ds[name][:], dtype=np.float64) + offset for name, offset in FIELDS]
+    x0, y0 = p(lon[0, 0], lat[0, 0])
+    ny, nx = lat.shape
+    rng = np.random.default_rng(args.seed)
+    print("latitude,longitude,time,surface_temperature,boundary_layer_height,snow_depth_water_equivalent")
+    for n in range(args.places):
+        if n % 2 == 0:
+            j, i, k = int(rng.integers(0, ny)), int(rng.integers(0, nx)), int(rng.integers(0, len(times)))
+            place, when = (float(lat[j, i]), float(lon[j, i])), times[k]
+            values = [f[k, j, i] for f in fields]
+        else:
+            i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
+            plon, plat = p(x0 + i * dx, y0 + j * dx, inverse=True)
+            place = (round(float(plat), 5), round(float(plon), 5))
+            x, y = p(place[1], place[0])
+            i, j = (x - x0) / dx, (y - y0) / dx
+            k = int(rng.integers(0, len(times) - 1))
+            when = times[k] + (times[k + 1] - times[k]) / 2
+            values = [0.5 * (bilinear(f[k], i, j) + bilinear(f[k + 1], i, j)) for f in fields]
+        print(f"{place[0]!r},{place[1]!r},{when.strftime('%Y-%m-%dT%H:%MZ')}," + ",".join(f"{v:.6f}" for v in values))
+
+
+if __name__ == "__main__":
+    main()
