@@ -154,4 +154,51 @@ final class RunShapeTests: XCTestCase {
             XCTAssertGreaterThan(rows.count - nest, 50, "and many outside it")
         }
     }
+
+    /// The real moving nest's sea-level pressure, made frame by frame from its own 3-D fields
+    /// where it was: at seeded nodes of each frame's grid, against wrf-python's slp as
+    /// Scripts/slp_reference.py computes it on that frame. A node the nest did not also hold
+    /// at the frame before is answered by nothing (the nest alone): counted, not compared.
+    func testRealMovingNestSeaLevelPressureAtItsNodes() throws {
+        let input = try Repository.sharedSample("ci_test_file.nc")
+        let check = try runTool("python3", ["-c", "import numpy, netCDF4"])
+        try XCTSkipIf(check.status != 0, "python3 with numpy and netCDF4 is needed for the reference: \(check.stderr)")
+        let store = directory.path("store")
+        let extracted = try run(["extract", input, "--store", store, "--quiet"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        let script = """
+        import sys, datetime as dt, numpy as np, netCDF4
+        sys.path.insert(0, sys.argv[1])
+        from slp_reference import slp_numpy
+        nc = netCDF4.Dataset(sys.argv[2])
+        nc.set_auto_mask(False)
+        times = [b"".join(t).decode() for t in nc["Times"][:]]
+        rng = np.random.default_rng(20261122)
+        print("latitude,longitude,time,pressure_msl")
+        for frame in range(1, len(times)):
+            slp = slp_numpy(nc, frame)
+            for _ in range(100):
+                j, i = int(rng.integers(0, slp.shape[0])), int(rng.integers(0, slp.shape[1]))
+                when = dt.datetime.strptime(times[frame], "%Y-%m-%d_%H:%M:%S").strftime("%Y-%m-%dT%H:%MZ")
+                print(f"{float(nc['XLAT'][frame, j, i])!r},{float(nc['XLONG'][frame, j, i])!r},{when},{float(slp[j, i]):.4f}")
+        """
+        let reference = try runTool("python3", ["-c", script, Repository.root.appendingPathComponent("Scripts").path, input])
+        XCTAssertEqual(reference.status, 0, reference.stderr)
+        let rows = reference.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        XCTAssertEqual(rows.count, 300)
+        var compared = 0, worst = 0.0
+        for row in rows {
+            let answer = try run(["query", "--store", store, "--lat", row[0], "--lon", row[1], "--time", row[2],
+                                  "--variables", "pressure_msl", "--format", "csv"])
+            if answer.status == 4 { continue }
+            XCTAssertEqual(answer.status, 0, answer.stderr)
+            let line = answer.stdout.split(separator: "\n").last?.split(separator: ",").map(String.init) ?? []
+            let value = Double(line.last ?? "") ?? .nan, expected = Double(row[3]) ?? .nan
+            XCTAssertEqual(value, expected, accuracy: 0.11, "pressure_msl at \(row[0]), \(row[1]), \(row[2])")
+            worst = max(worst, abs(value - expected))
+            compared += 1
+        }
+        print("moving nest pressure_msl vs wrf-python slp: \(compared) of \(rows.count) nodes compared, worst \(worst) hPa")
+        XCTAssertGreaterThan(compared, 150)
+    }
 }
