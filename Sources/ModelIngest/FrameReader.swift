@@ -144,6 +144,10 @@ package struct FrameReader {
 
     /// Reads and derives the next frame; nil after the last one.
     ///
+    /// The derivations run in dependency order, each reading the raw fields it needs (read
+    /// once, in `readSurface`) and what the ones before it made; which variable needs which
+    /// sources is `Derivations.table`, which the availability follows too.
+    ///
     /// - Throws: `IngestError.unreadable` naming the file and variable that failed.
     package mutating func nextFrame() throws -> FrameFields? {
         guard next < domain.frames.count else { return nil }
@@ -157,6 +161,47 @@ package struct FrameReader {
         // Lowest levels the sea-level pressure reads, for visibility to reuse.
         let kept = LowestLevels()
 
+        let surface = try readSurface(raw)
+        deriveThermodynamics(surface, wants: wants, into: &out)
+        let geopotential = try readGeopotential(raw, wants: wants)
+        try deriveSeaLevelPressure(raw, surface, frame: frame, file: file, kept: kept, geopotential: geopotential, wants: wants, into: &out)
+        deriveWind(surface, wants: wants, into: &out)
+        try copyStoredFields(raw, surface, wants: wants, into: &out)
+        try deriveClouds(raw, kept: kept, geopotential: geopotential, wants: wants, into: &out)
+        try deriveAmounts(raw, surface, frame: frame, file: file, wants: wants, into: &out)
+        if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
+        for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }
+        // Every variable the derivation table said this domain provides must have been made:
+        // a disagreement is an error here, never an all-missing variable in the store.
+        if let lacking = variables.first(where: { out[$0] == nil }) {
+            throw IngestError.missingMetadata(path: file.path, what: "\(lacking.rawValue) at \(ModelTime.iso(frame.time)): its sources are listed but it could not be derived from them (a source of the wrong shape?)")
+        }
+        for (name, count) in raw.missing.counts { missingValues[name, default: 0] += count }
+        if let motion = domain.motion {
+            return FrameFields(time: frame.time, values: cover(out, motion: motion, at: motion.offsets[next - 1]))
+        }
+        return FrameFields(time: frame.time, values: out)
+    }
+
+
+    /// PH + PHB summed, and the lowest staggered level above which every cell is high cloud.
+    private typealias Geopotential = (values: [Float], heightLevels: Int?)
+
+    /// The surface fields most derivations share, read once per frame.
+    private struct SurfaceInputs {
+        let t2: [Float]?
+        let q2: [Float]?
+        let pressure: [Float]?
+        let u10: [Float]?
+        let v10: [Float]?
+        let shortwave: [Float]?
+    }
+
+    private static func wantsLayers(_ wants: Set<ForecastVariable>) -> Bool {
+        [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains)
+    }
+
+    private func readSurface(_ raw: RawFrame) throws -> SurfaceInputs {
         let t2 = try raw.field(.temperature2m)
         let q2 = try raw.field(.mixingRatio2m)
         var pressure = try raw.field(.surfacePressure)
@@ -168,6 +213,12 @@ package struct FrameReader {
         let u10 = try raw.field(.u10m), v10 = try raw.field(.v10m)
         let shortwave = try raw.field(.shortwaveDown)
 
+        return SurfaceInputs(t2: t2, q2: q2, pressure: pressure, u10: u10, v10: v10, shortwave: shortwave)
+    }
+
+    /// 2 m temperature, relative humidity, dew point and surface pressure.
+    private func deriveThermodynamics(_ surface: SurfaceInputs, wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) {
+        let (t2, q2, pressure) = (surface.t2, surface.q2, surface.pressure)
         if let t2, wants.contains(.temperature2m) { out[.temperature2m] = t2.map(celsius(fromKelvin:)) }
         if let t2, let q2, let pressure {
             if wants.contains(.relativeHumidity2m) || wants.contains(.apparentTemperature) || wants.contains(.vapourPressureDeficit) {
@@ -184,14 +235,16 @@ package struct FrameReader {
             }
         }
         if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
+    }
+
+    private mutating func readGeopotential(_ raw: RawFrame, wants: Set<ForecastVariable>) throws -> Geopotential? {
         // PH + PHB when the cloud layers want them, up to the lowest level that is above 6 km
         // in every cell (the levels above it are high whatever their height, so their PH and
         // PHB are not read): the previous frame's need plus a level is read first, the whole
         // column only when that falls short. The sea-level pressure takes its lowest levels
         // from this sum instead of reading them again.
-        let wantsLayers = [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains)
-        var geopotential: (values: [Float], heightLevels: Int?)?
-        if wantsLayers, let elevation, let mass = raw.levelCount(.cloudFraction), let staggered = raw.levelCount(.geopotentialPerturbation) {
+        var geopotential: Geopotential?
+        if Self.wantsLayers(wants), let elevation, let mass = raw.levelCount(.cloudFraction), let staggered = raw.levelCount(.geopotentialPerturbation) {
             // A file whose PH is not on CLDFRA's staggered levels is read whole and refused
             // by `cloudCoverLayers`, as before the bound.
             var read = staggered == mass + 1 ? min(staggered, layerGeopotentialLevels ?? staggered) : staggered
@@ -209,6 +262,13 @@ package struct FrameReader {
                 geopotential = (sum, highFrom)
             }
         }
+        return geopotential
+    }
+
+    private mutating func deriveSeaLevelPressure(_ raw: RawFrame, _ surface: SurfaceInputs, frame: DomainFrame, file: SourceFile,
+                                                 kept: LowestLevels, geopotential: Geopotential?, wants: Set<ForecastVariable>,
+                                                 into out: inout [ForecastVariable: [Float]]) throws {
+        let (t2, q2, pressure) = (surface.t2, surface.q2, surface.pressure)
         if wants.contains(.pressureMSL) {
             // The file's own field, else wrf-python's slp from the lowest model levels, else
             // the WMO reduction of PSFC with T2 (SeaLevelMethod; docs/VARIABLES.md).
@@ -229,6 +289,11 @@ package struct FrameReader {
                 out[.pressureMSL] = (0..<cells).map { hectopascals(fromPascals: reduced($0)) }
             }
         }
+    }
+
+    /// Earth-relative 10 m wind, and the apparent temperature that needs it.
+    private func deriveWind(_ surface: SurfaceInputs, wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) {
+        let (t2, u10, v10, shortwave) = (surface.t2, surface.u10, surface.v10, surface.shortwave)
         if let u10, let v10 {
             var u = [Float](repeating: 0, count: cells), v = u
             for cell in 0..<cells {
@@ -247,6 +312,12 @@ package struct FrameReader {
                 }
             }
         }
+    }
+
+    /// Fields stored as the file has them (or nearly): radiation, VPD, snow, gusts, soil, ...
+    private func copyStoredFields(_ raw: RawFrame, _ surface: SurfaceInputs, wants: Set<ForecastVariable>,
+                                  into out: inout [ForecastVariable: [Float]]) throws {
+        let (t2, u10, v10, shortwave) = (surface.t2, surface.u10, surface.v10, surface.shortwave)
         if let shortwave, wants.contains(.shortwaveRadiation) { out[.shortwaveRadiation] = shortwave }
         if wants.contains(.vapourPressureDeficit), let t2, let rh = out[.relativeHumidity2m] {
             out[.vapourPressureDeficit] = (0..<cells).map { vapourPressureDeficit(temperature: celsius(fromKelvin: t2[$0]), relativeHumidity: rh[$0]) }
@@ -270,10 +341,15 @@ package struct FrameReader {
         if ForecastVariable.soilMoistures.contains(where: wants.contains), let layers = try raw.levels(.soilMoisture) {
             for (variable, layer) in zip(ForecastVariable.soilMoistures, layers) { out[variable] = layer }
         }
+    }
+
+    /// Cloud cover (column maximum and layers by height) and visibility.
+    private func deriveClouds(_ raw: RawFrame, kept: LowestLevels, geopotential: Geopotential?, wants: Set<ForecastVariable>,
+                              into out: inout [ForecastVariable: [Float]]) throws {
         // CLDFRA is read once for the column maximum and the three layers.
-        if wants.contains(.cloudCover) || wants.contains(.weatherCode) || wantsLayers, let fraction = try raw.column(.cloudFraction) {
+        if wants.contains(.cloudCover) || wants.contains(.weatherCode) || Self.wantsLayers(wants), let fraction = try raw.column(.cloudFraction) {
             if wants.contains(.cloudCover) || wants.contains(.weatherCode) { out[.cloudCover] = try raw.columnMaximumCloudPercent(fraction) }
-            if wantsLayers, let elevation, let geopotential {
+            if Self.wantsLayers(wants), let elevation, let geopotential {
                 let layers = try raw.cloudLayers(fraction: fraction.values, geopotential: geopotential.values, levels: fraction.levels,
                                                  heightLevels: geopotential.heightLevels, terrainHeight: elevation)
                 out[.cloudCoverLow] = layers.low
@@ -285,6 +361,12 @@ package struct FrameReader {
             out[.visibility] = try raw.visibility(reusing: kept)
         }
 
+    }
+
+    /// Amounts over the interval ending at the frame, and the weather code that needs them.
+    private mutating func deriveAmounts(_ raw: RawFrame, _ surface: SurfaceInputs, frame: DomainFrame, file: SourceFile,
+                                        wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws {
+        let t2 = surface.t2
         let amounts = try accumulate(raw, time: frame.time, path: file.path)
         let hours = amounts.hours, convectiveRate = amounts.convectiveRate
         if let precipitation = amounts.precipitation { out[.precipitation] = precipitation }
@@ -304,18 +386,6 @@ package struct FrameReader {
                             visibility: visibility.map { $0[cell] })
             }
         }
-        if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
-        for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }
-        // Every variable the derivation table said this domain provides must have been made:
-        // a disagreement is an error here, never an all-missing variable in the store.
-        if let lacking = variables.first(where: { out[$0] == nil }) {
-            throw IngestError.missingMetadata(path: file.path, what: "\(lacking.rawValue) at \(ModelTime.iso(frame.time)): its sources are listed but it could not be derived from them (a source of the wrong shape?)")
-        }
-        for (name, count) in raw.missing.counts { missingValues[name, default: 0] += count }
-        if let motion = domain.motion {
-            return FrameFields(time: frame.time, values: cover(out, motion: motion, at: motion.offsets[next - 1]))
-        }
-        return FrameFields(time: frame.time, values: out)
     }
 
     /// The cells a reader's frames cover in the stored grid: its band, or for a moving nest
