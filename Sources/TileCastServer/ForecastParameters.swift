@@ -86,14 +86,32 @@ package struct ForecastParameters: Sendable {
     /// Parses the query's (name, value) pairs; a parameter may repeat (its values join) or be
     /// a comma list. Unknown parameters are ignored, as Open-Meteo does.
     package init(query: [(name: String, value: String)]) throws(APIError) {
-        var values: [String: [String]] = [:]
-        for (name, value) in query { values[name, default: []].append(value) }
+        let values = QueryValues(query)
+        try parsePlaces(values)
+        try parseVariables(values)
+        try parseTimeZone(values)
+        try parseUnitsAndFormat(values)
+        try parseTimeRange(values)
+    }
+
+    /// A request's parameters by name: each value as given, as a comma list, or as an integer.
+    private struct QueryValues {
+        let values: [String: [String]]
+
+        init(_ query: [(name: String, value: String)]) {
+            var values: [String: [String]] = [:]
+            for (name, value) in query { values[name, default: []].append(value) }
+            self.values = values
+        }
+
         func list(_ name: String) -> [String]? {
             guard let given = values[name] else { return nil }
             return given.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map(Self.trimmed).filter { !$0.isEmpty }
+                .map(ForecastParameters.trimmed).filter { !$0.isEmpty }
         }
-        func single(_ name: String) -> String? { values[name]?.last.map(Self.trimmed) }
+
+        func single(_ name: String) -> String? { values[name]?.last.map(ForecastParameters.trimmed) }
+
         func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = single(name) else { return nil }
             guard let number = Int(text), range.contains(number) else {
@@ -101,7 +119,11 @@ package struct ForecastParameters: Sendable {
             }
             return number
         }
+    }
 
+    /// latitude, longitude and elevation.
+    private mutating func parsePlaces(_ values: QueryValues) throws(APIError) {
+        func list(_ name: String) -> [String]? { values.list(name) }
         latitudes = try Self.coordinates(list("latitude"), name: "latitude", limit: 90)
         longitudes = try Self.coordinates(list("longitude"), name: "longitude", limit: 180)
         guard !latitudes.isEmpty else { throw APIError("Parameter 'latitude' and 'longitude' are required") }
@@ -126,6 +148,12 @@ package struct ForecastParameters: Sendable {
             }
         }
 
+    }
+
+    /// hourly, current, daily and current_weather.
+    private mutating func parseVariables(_ values: QueryValues) throws(APIError) {
+        func list(_ name: String) -> [String]? { values.list(name) }
+        func single(_ name: String) -> String? { values.single(name) }
         hourlyColumns = try Self.hourlyColumns(list("hourly") ?? [], key: "hourly")
         currentColumns = try Self.hourlyColumns(list("current") ?? [], key: "current")
         dailyColumns = try Self.dailyColumns(list("daily") ?? [])
@@ -134,6 +162,10 @@ package struct ForecastParameters: Sendable {
         daily = Self.served(dailyColumns)
         if let flag = single("current_weather") { currentWeather = try Self.boolean(flag, name: "current_weather") }
 
+    }
+
+    private mutating func parseTimeZone(_ values: QueryValues) throws(APIError) {
+        func single(_ name: String) -> String? { values.single(name) }
         if let zone = single("timezone") {
             if zone.lowercased() == "auto" {
                 timeZoneAuto = true
@@ -145,6 +177,12 @@ package struct ForecastParameters: Sendable {
             }
         }
 
+    }
+
+    /// Units, time format, output format, cell selection and model.
+    private mutating func parseUnitsAndFormat(_ values: QueryValues) throws(APIError) {
+        func list(_ name: String) -> [String]? { values.list(name) }
+        func single(_ name: String) -> String? { values.single(name) }
         if let text = single("temperature_unit") {
             guard let unit = TemperatureUnit(rawValue: text) else { throw APIError("Parameter 'temperature_unit' must be celsius or fahrenheit. Given: \(text)") }
             units.temperature = unit
@@ -173,6 +211,12 @@ package struct ForecastParameters: Sendable {
             model = names[0] == "best_match" ? nil : names[0]
         }
 
+    }
+
+    /// forecast_days, past_days, forecast_hours, past_hours, start/end dates and hours.
+    private mutating func parseTimeRange(_ values: QueryValues) throws(APIError) {
+        func single(_ name: String) -> String? { values.single(name) }
+        func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? { try values.integer(name, range) }
         // Each limited on its own, as Open-Meteo limits them (Sources/App/Helper/ForecastapiQuery.swift,
         // `forecastTimeRange2`: past steps against pastStepsMax, forecast steps against forecastStepsMax).
         times.forecastDays = try integer("forecast_days", 0...Self.maxDays) ?? 7

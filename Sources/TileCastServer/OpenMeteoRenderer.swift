@@ -111,9 +111,18 @@ struct OpenMeteoRenderer {
     }
 
     private func object(_ place: PlaceForecast, _ out: inout JSONBytes) {
+        header(place, &out)
+        currentBlock(place, &out)
+        currentWeatherBlock(place, &out)
+        hourlyBlock(place, &out)
+        dailyBlock(place, &out)
+        out.raw("}")
+    }
+
+    /// The place, its zone and elevation, and the `tilecast` key saying where the numbers came from.
+    private func header(_ place: PlaceForecast, _ out: inout JSONBytes) {
         let forecast = place.forecast
         let times = place.times
-        let units = parameters.units
         let p = forecast.provenance
         out.raw("{\"latitude\":"); out.raw(JSONText.number(forecast.latitude))
         out.raw(",\"longitude\":"); out.raw(JSONText.number(forecast.longitude))
@@ -145,6 +154,10 @@ struct OpenMeteoRenderer {
             out.raw("}")
         }
         out.raw("}")
+    }
+
+    private func currentBlock(_ place: PlaceForecast, _ out: inout JSONBytes) {
+        let times = place.times, units = parameters.units
         if !parameters.currentColumns.isEmpty {
             out.raw(",\"current_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue); out.raw(",\"interval\":\"seconds\"")
             for column in parameters.currentColumns { out.member(column.name); out.quoted(unit(column, place)) }
@@ -156,6 +169,10 @@ struct OpenMeteoRenderer {
             }
             out.raw("}")
         }
+    }
+
+    private func currentWeatherBlock(_ place: PlaceForecast, _ out: inout JSONBytes) {
+        let times = place.times, units = parameters.units
         if parameters.currentWeather {
             // The legacy block, with its legacy names, in Open-Meteo's order (its
             // `defaultCurrentWeather`, Sources/App/Controllers/ForecastapiController.swift).
@@ -170,6 +187,10 @@ struct OpenMeteoRenderer {
             for (name, variable) in legacy { out.member(name); out.raw(Self.value(place.current[variable] ?? .nan, variable, units)) }
             out.raw("}")
         }
+    }
+
+    private func hourlyBlock(_ place: PlaceForecast, _ out: inout JSONBytes) {
+        let times = place.times, units = parameters.units
         if !parameters.hourlyColumns.isEmpty {
             out.raw(",\"hourly_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue)
             for column in parameters.hourlyColumns { out.member(column.name); out.quoted(unit(column, place)) }
@@ -197,6 +218,10 @@ struct OpenMeteoRenderer {
             }
             out.raw("}")
         }
+    }
+
+    private func dailyBlock(_ place: PlaceForecast, _ out: inout JSONBytes) {
+        let times = place.times
         if !parameters.dailyColumns.isEmpty {
             out.raw(",\"daily_units\":{\"time\":"); out.quoted(parameters.timeFormat == .iso8601 ? "iso8601" : "unixtime")
             for column in parameters.dailyColumns { out.member(column.name); out.quoted(unit(column, place)) }
@@ -220,7 +245,6 @@ struct OpenMeteoRenderer {
             }
             out.raw("}")
         }
-        out.raw("}")
     }
 
     // MARK: CSV
