@@ -257,14 +257,38 @@ package final class ObjectClient: Sendable {
         throw .request(url: describe(relative), detail: "\(method) failed after \(retry.attempts) attempts: \(lastProblem)")
     }
 
-    /// When one operation (a request and its retries) must be over: the query's deadline, or
-    /// `querySeconds` from now for a client without one.
+    /// When one operation (a request and its retries) must be over: the query's deadline (the
+    /// client's, or the calling thread's from `within`), else `querySeconds` from now.
     private func endOfOperation() -> Date {
-        deadline ?? Date().addingTimeInterval(limits.querySeconds)
+        let own = deadline ?? Date().addingTimeInterval(limits.querySeconds)
+        if let scoped = Self.scopedDeadline, scoped < own { return scoped }
+        return own
+    }
+
+    /// The deadline `within` set for the calling thread (a server's request computes each of
+    /// its places on one thread: Sources/TileCastServer/ForecastEngine.swift).
+    private static var scopedDeadline: Date? {
+        (Thread.current.threadDictionary[scopedDeadlineKey] as? DeadlineBox)?.date
+    }
+
+    private static let scopedDeadlineKey = "tilecast.remote-deadline"
+
+    private final class DeadlineBox { let date: Date; init(_ date: Date) { self.date = date } }
+
+    /// Runs `body` with every remote read it makes on this thread ending by `deadline` (nil: no
+    /// change): a server request's deadline, as `deadline` is a command's.
+    package static func within<T>(_ deadline: Date?, _ body: () throws -> T) rethrows -> T {
+        guard let deadline else { return try body() }
+        let dictionary = Thread.current.threadDictionary
+        let before = dictionary[scopedDeadlineKey]
+        dictionary[scopedDeadlineKey] = DeadlineBox(deadline)
+        defer { dictionary[scopedDeadlineKey] = before }
+        return try body()
     }
 
     private func deadlinePassed(_ relative: String, _ method: HTTPMethod, _ lastProblem: String) -> ObjectStoreError {
-        let what = deadline == nil ? "the \(Self.seconds(limits.querySeconds)) a read may take with its retries" : "the query's deadline (\(Self.seconds(limits.querySeconds)))"
+        let what = deadline == nil && Self.scopedDeadline == nil ? "the \(Self.seconds(limits.querySeconds)) a read may take with its retries"
+            : "the query's deadline (\(Self.seconds(limits.querySeconds)))"
         return .request(url: describe(relative), detail: "\(method) gave up: \(what) passed" + (lastProblem.isEmpty ? "" : "; last: \(lastProblem)"))
     }
 

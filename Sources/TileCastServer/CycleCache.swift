@@ -123,6 +123,12 @@ package final class CycleCache: Sendable {
         return store
     }
 
+    /// For a remote store: when everything a request starting now reads from it must be done
+    /// (`ObjectClient.within`); nil for a folder.
+    package func requestDeadline() -> Date? {
+        remote.map { Date().addingTimeInterval($0.client.limits.querySeconds) }
+    }
+
     /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
     /// reads that check them find them held (a local store is read with pread as it goes).
     package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {

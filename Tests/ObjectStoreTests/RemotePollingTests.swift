@@ -75,3 +75,31 @@ final class RemotePollingTests: XCTestCase {
         XCTAssertEqual(try Self.timedGet(server, RemoteServerTests.forecast).body, first.body)
     }
 }
+
+/// Issue 27 item 4 in the server: everything one request reads from the object server ends by
+/// one deadline, however many places it asks for.
+final class RemoteRequestDeadlineTests: XCTestCase {
+    func testARequestOfManyUncachedPlacesEndsByItsDeadline() throws {
+        let f = try S3StoreTests.Fixture()
+        XCTAssertEqual(try f.publish(through: f.moto.address).status, 0)
+        let proxy = try Peer.faultProxy(upstream: f.moto.port)
+        let environment = f.environment.merging(["TILECAST_REMOTE_PROGRESS_SECONDS": "1", "TILECAST_REMOTE_ATTEMPT_SECONDS": "1",
+                                                 "TILECAST_REMOTE_QUERY_SECONDS": "2"]) { $1 }
+        let server = try RemoteServerTests.serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model,
+                                                  "--s3-endpoint", proxy.address, "--poll-seconds", "0.3"], environment: environment)
+        XCTAssertEqual(try RemotePollingTests.timedGet(server, "/health").status, 200)
+        // Five places no request read before, their blocks trickling a byte every 0.4 s: each
+        // place's reads alone could take the 2 s a read may; the request's deadline is 2 s.
+        try proxy.fault("trickle", match: ".tcs", blocksOnly: true, interval: 0.4)
+        let latitudes = "38.9,39.1,39.3,39.5,39.7", longitudes = "-8.9,-8.7,-8.5,-8.3,-8.1"
+        let path = "/v1/forecast?latitude=\(latitudes)&longitude=\(longitudes)&hourly=temperature_2m&start_date=2026-11-22&end_date=2026-11-22"
+        let answer = try RemotePollingTests.timedGet(server, path, seconds: 30)
+        print("request-deadline: \(answer.status) in \(answer.seconds) s: \(answer.body.prefix(300))")
+        XCTAssertEqual(answer.status, 503, answer.body)
+        XCTAssertTrue(answer.body.contains("deadline"), answer.body)
+        XCTAssertLessThan(answer.seconds, 4.5, "the request outlived its deadline")
+        try proxy.fault("none")
+        let again = try RemotePollingTests.timedGet(server, path, seconds: 30)
+        XCTAssertEqual(again.status, 200, again.body)
+    }
+}
