@@ -90,7 +90,7 @@ let package = Package(
         // binary. No HTTP client: tilecast links it.
         .target(
             name: "TileCastCommandLine",
-            dependencies: ["PointQuery", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The command line, nothing else: parses, calls the library, prints.
         .executableTarget(
@@ -101,7 +101,7 @@ let package = Package(
         // `tilecast serve`: the server's executable.
         .executableTarget(
             name: "tilecast-server",
-            dependencies: ["TileCastServer", "TileCastCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TileCastServer", "TileCastCommandLine", "TileStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // `tilecast query` on a remote store and `tilecast publish`: tilecast execs this binary.
         // Its query command runs TileCastCommandLine's, as tilecast's does, with the remote

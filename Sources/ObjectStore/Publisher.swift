@@ -38,7 +38,8 @@ package struct Publisher {
         package var requests: Int
     }
 
-    /// Publishes one cycle ("latest" or a name) of a model (the only one when nil).
+    /// Publishes one cycle ("latest" or a name) of a model (the only one when nil; `tilecast
+    /// publish` names each model of the store in turn).
     ///
     /// - Throws: `ObjectStoreError` naming the address that failed; `StoreError` for a local
     ///   cycle that cannot be read.

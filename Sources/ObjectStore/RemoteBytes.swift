@@ -27,6 +27,12 @@ package final class RemoteBytes: ByteSource {
     /// Offsets of the reads already answered: the reader keeps those blocks in its own cache
     /// of verified blocks, so prefetching them again would only cost requests.
     private let delivered = Mutex<Set<Int>>([])
+    /// Bytes fetched at least by a read that finds nothing held (0: exactly what it asks):
+    /// `inspect --verify` reads every block in file order, a request per MiB rather than per block.
+    private let readAheadBytes = Atomic<Int>(0)
+
+    /// Makes reads that miss fetch at least `bytes` from where they start (see `readAheadBytes`).
+    package func readAhead(_ bytes: Int) { readAheadBytes.store(max(0, min(bytes, Self.heldBudget)), ordering: .relaxed) }
 
     /// Opens an object: its size, header and tail.
     ///
@@ -41,7 +47,7 @@ package final class RemoteBytes: ByteSource {
         let tail: (bytes: [UInt8], objectSize: Int)
         var head: [UInt8] = []
         // Both at once: the header's range does not depend on the size.
-        let headFuture = try? client.start(.GET, relative, headers: [("Range", "bytes=0-15")])
+        let headFuture = try? client.start(.GET, relative, headers: [("Range", "bytes=0-15")], limit: 16)
         do throws(ObjectStoreError) {
             tail = try client.getTail(relative, count: Self.tailBytes)
             if tail.objectSize > tail.bytes.count {
@@ -80,7 +86,16 @@ package final class RemoteBytes: ByteSource {
             return nil
         }
         let bytes: [UInt8]
-        if let found { bytes = found } else {
+        let ahead = readAheadBytes.load(ordering: .relaxed)
+        if let found { bytes = found } else if ahead > count {
+            let range = offset..<min(size, offset + ahead)
+            let fetched: [UInt8]
+            do throws(ObjectStoreError) { fetched = try client.getRange(relative, range).bytes } catch {
+                throw Self.storeError(error, label: label)
+            }
+            hold(Piece(offset: offset, bytes: fetched))
+            bytes = Array(fetched[0..<count])
+        } else {
             do throws(ObjectStoreError) { bytes = try client.getRange(relative, offset..<(offset + count)).bytes } catch {
                 throw Self.storeError(error, label: label)
             }
@@ -116,12 +131,17 @@ package final class RemoteBytes: ByteSource {
             }
         }
         guard !merged.isEmpty, let fetched = try? client.getRanges(relative, merged) else { return merged.count }
+        for (range, bytes) in zip(merged, fetched) { hold(Piece(offset: range.lowerBound, bytes: bytes)) }
+        return merged.count
+    }
+
+    /// Keeps fetched bytes for the reads that follow, the oldest dropped past `heldBudget`.
+    private func hold(_ piece: Piece) {
         held.withLock { pieces in
-            for (range, bytes) in zip(merged, fetched) { pieces.append(Piece(offset: range.lowerBound, bytes: bytes)) }
+            pieces.append(piece)
             var total = pieces.reduce(0) { $0 + $1.bytes.count }
             while total > Self.heldBudget, !pieces.isEmpty { total -= pieces.removeFirst().bytes.count }
         }
-        return merged.count
     }
 
     /// A failed request as the store reports it: an absent object is missing, anything else

@@ -23,6 +23,9 @@ package final class RemoteCycle: Sendable {
     package let manifestBytes: [UInt8]
     private let sources: [(reader: DomainFileReader, bytes: RemoteBytes)]
 
+    /// Each domain file's reader and bytes, in the manifest's order (for `inspect`).
+    package var domainFiles: [(reader: DomainFileReader, bytes: RemoteBytes)] { sources }
+
     /// The store-relative address of a model's manifest for "latest" or a cycle name.
     package static func manifestPath(model: String, cycle: String) -> String {
         model + "/" + (cycle == "latest" ? "latest" : cycle) + "/" + CycleManifest.fileName

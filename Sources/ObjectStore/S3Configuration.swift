@@ -1,4 +1,5 @@
 import Foundation
+import TileStore
 
 /// Keys for SigV4.
 package struct S3Credentials: Sendable, Equatable {
@@ -95,10 +96,15 @@ enum IniFile {
     }
 }
 
-/// A remote store: `s3://BUCKET/PREFIX` or `http(s)://HOST/PATH` (a store folder behind any
-/// static web server or CDN).
+/// A remote store: `s3://BUCKET/PREFIX` or `http(s)://[USER:PASSWORD@]HOST/PATH` (a store
+/// folder behind any static web server or CDN).
+///
+/// Credentials in an http(s) URL are HTTP Basic auth: sent in an `Authorization` header, kept
+/// out of `base` (so out of the `Host` header, every address printed and every message), and
+/// never printed; `description` is the URL without them.
 package enum RemoteLocation: Sendable, Equatable, CustomStringConvertible {
-    case http(base: String)
+    /// `authorization`: the `Authorization` header's value ("Basic ..."), nil without credentials.
+    case http(base: String, authorization: String?)
     case s3(bucket: String, prefix: String)
 
     /// Whether a `--store` value names a remote store (else it is a folder).
@@ -106,30 +112,48 @@ package enum RemoteLocation: Sendable, Equatable, CustomStringConvertible {
         text.hasPrefix("s3://") || text.hasPrefix("http://") || text.hasPrefix("https://")
     }
 
-    /// - Throws: `.configuration` for an address that is not one of the two forms.
+    /// - Throws: `.configuration` for an address that is not one of the two forms (the message
+    ///   quotes the address redacted).
     package init(_ text: String) throws(ObjectStoreError) {
+        let shown = StoreAddress.redacted(text)
         if text.hasPrefix("s3://") {
             let rest = text.dropFirst("s3://".count)
             let parts = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
             guard let bucket = parts.first, !bucket.isEmpty,
                   bucket.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }) else {
-                throw .configuration("--store \(text): expected s3://BUCKET/PREFIX with a bucket name")
+                throw .configuration("--store \(shown): expected s3://BUCKET/PREFIX with a bucket name")
             }
             let prefix = parts.count > 1 ? parts[1].split(separator: "/").joined(separator: "/") : ""
             self = .s3(bucket: String(bucket), prefix: prefix)
         } else if text.hasPrefix("http://") || text.hasPrefix("https://") {
             var base = text
             while base.hasSuffix("/") { base.removeLast() }
-            guard base.split(separator: "/").count >= 2 else { throw .configuration("--store \(text): expected http(s)://HOST/PATH") }
-            self = .http(base: base)
+            guard let schemeEnd = base.range(of: "://") else { throw .configuration("--store \(shown): expected http(s)://HOST/PATH") }
+            let afterScheme = base[schemeEnd.upperBound...]
+            let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+            var authorization: String?
+            if let at = afterScheme[..<authorityEnd].lastIndex(of: "@") {
+                // user:password, each percent-encoded in a URL (RFC 3986 3.2.1).
+                let userInfo = afterScheme[..<at]
+                let colon = userInfo.firstIndex(of: ":")
+                let user = String(userInfo[..<(colon ?? userInfo.endIndex)])
+                let password = colon.map { String(userInfo[userInfo.index(after: $0)...]) } ?? ""
+                guard let plainUser = user.removingPercentEncoding, let plainPassword = password.removingPercentEncoding, !plainUser.isEmpty else {
+                    throw .configuration("--store \(shown): the user information is not USER:PASSWORD (percent-encoded)")
+                }
+                authorization = "Basic " + Data((plainUser + ":" + plainPassword).utf8).base64EncodedString()
+                base = String(base[..<schemeEnd.upperBound]) + String(afterScheme[afterScheme.index(after: at)...])
+            }
+            guard base.split(separator: "/").count >= 2 else { throw .configuration("--store \(shown): expected http(s)://HOST/PATH") }
+            self = .http(base: base, authorization: authorization)
         } else {
-            throw .configuration("--store \(text): expected s3://BUCKET/PREFIX, http://... or https://...")
+            throw .configuration("--store \(shown): expected s3://BUCKET/PREFIX, http://... or https://...")
         }
     }
 
     package var description: String {
         switch self {
-        case .http(let base): return base
+        case .http(let base, _): return base
         case .s3(let bucket, let prefix): return "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)")
         }
     }

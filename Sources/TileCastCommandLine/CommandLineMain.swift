@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import TileStore
 
 /// The `main()` of every TileCast executable (`tilecast`, `tilecast-remote`, `tilecast-server`):
 /// parse, run, and end an error the one way: a `Failure` as "tilecast: error: MESSAGE" with its
@@ -27,14 +28,15 @@ package enum CommandLineMain {
         }
     }
 
-    /// Writes `error` for the user and ends the process with its status.
+    /// Writes `error` for the user and ends the process with its status. Every message is
+    /// redacted (`StoreAddress.redacted`): a store URL's password never reaches stderr.
     package static func exit<Root: ParsableArguments>(_ error: Error, _ root: Root.Type) -> Never {
         if let failure = error as? Failure {
-            FileHandle.standardError.write(Data("tilecast: error: \(failure.message)\n".utf8))
+            FileHandle.standardError.write(Data("tilecast: error: \(StoreAddress.redacted(failure.message))\n".utf8))
             Foundation.exit(failure.status.rawValue)
         }
         let code = root.exitCode(for: error)
-        let message = root.fullMessage(for: error)
+        let message = StoreAddress.redacted(root.fullMessage(for: error))
         if code == .success {
             print(message)
             Foundation.exit(ExitStatus.success.rawValue)

@@ -39,12 +39,15 @@ package final class CycleCache: Sendable {
 
     private let state = Mutex<State>(State())
     /// A remote store (s3://, https://) instead of the folder: its models are the ones named
-    /// at start (a bucket behind a web server cannot be listed), its `latest` polled.
+    /// at start (a bucket behind a web server cannot be listed), its `latest` polled in the
+    /// background (`RemoteCycles.startPolling`), never by a request: requests, `/health` and
+    /// `/metrics` read only the cycles already open.
     package let remote: RemoteCycles?
 
     package init(root: String, remote: RemoteCycles? = nil) {
         self.root = root
         self.remote = remote
+        remote?.startPolling()
     }
 
     /// A symbolic link's text, read into a stack buffer (this runs several times a request).
@@ -120,6 +123,12 @@ package final class CycleCache: Sendable {
         return store
     }
 
+    /// For a remote store: when everything a request starting now reads from it must be done
+    /// (`ObjectClient.within`); nil for a folder.
+    package func requestDeadline() -> Date? {
+        remote.map { Date().addingTimeInterval($0.client.limits.querySeconds) }
+    }
+
     /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
     /// reads that check them find them held (a local store is read with pread as it goes).
     package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {
@@ -142,10 +151,11 @@ package final class CycleCache: Sendable {
                 do throws(QueryError) { stores.append(try current(model: folder, latest: latest)) } catch { problems.append("\(folder): \(error.description)") }
             }
         }
-        // A remote model still served from its previous cycle says why it did not move on.
-        for (model, problem) in (remote?.problems ?? [:]).sorted(by: { $0.key < $1.key })
-        where stores.contains(where: { $0.model == model }) {
-            problems.append("\(model): latest not opened, still serving the previous cycle: \(problem)")
+        // A remote model still served from the cycle it has says why it did not move on (a
+        // model with no cycle open said it above).
+        for (model, problem) in (remote?.problems ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let served = stores.first(where: { $0.model == model }) else { continue }
+            problems.append("\(model): still serving the previous cycle \(served.cycle): \(problem)")
         }
         return (stores, problems)
     }

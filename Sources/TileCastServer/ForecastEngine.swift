@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Meteorology
+import ObjectStore
 import PointQuery
 
 /// One place's answer in the API's terms: the library's forecast (the command line's code
@@ -220,8 +221,15 @@ package struct ForecastEngine: Sendable {
         let (latitude, longitude) = (parameters.latitudes[0], parameters.longitudes[0])
         let zone = parameters.zone(latitude: latitude, longitude: longitude)
         let times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
-        let place = try place(latitude: latitude, longitude: longitude, elevation: parameters.elevations.first ?? nil,
-                              parameters: parameters, times: times, stores: try stores(for: parameters.model))
+        let stores = try stores(for: parameters.model)
+        // A remote store's reads end by the request's deadline, as in `respond`.
+        let placed: Result<PlaceForecast, APIError> = ObjectClient.within(cycles.requestDeadline()) {
+            do throws(APIError) {
+                return .success(try self.place(latitude: latitude, longitude: longitude, elevation: parameters.elevations.first ?? nil,
+                                          parameters: parameters, times: times, stores: stores))
+            } catch { return .failure(error) }
+        }
+        let place = try placed.get()
         return try Meteogram.svg(parameters: parameters, times: times,
                                  values: place.hourly.values[parameters.hourly[0]] ?? [], place: place)
     }
@@ -255,12 +263,16 @@ package struct ForecastEngine: Sendable {
         // split over the cores (it holds one in-flight slot, and answers sooner: S3).
         let work = jobs
         let parts = work.count >= Self.placesWorthSplitting ? min(jobs.count, ProcessInfo.processInfo.activeProcessorCount) : 1
+        // A remote store's reads for the whole request end by one deadline (issue 27 item 4).
+        let deadline = cycles.requestDeadline()
         let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
-            (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
-                do throws(APIError) {
-                    return .success(try placeOrNulls(latitude: work[k].latitude, longitude: work[k].longitude, elevation: work[k].elevation,
-                                                     parameters: parameters, times: work[k].times, stores: stores))
-                } catch { return .failure(error) }
+            ObjectClient.within(deadline) {
+                (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
+                    do throws(APIError) {
+                        return .success(try placeOrNulls(latitude: work[k].latitude, longitude: work[k].longitude, elevation: work[k].elevation,
+                                                         parameters: parameters, times: work[k].times, stores: stores))
+                    } catch { return .failure(error) }
+                }
             }
         }
         var places: [PlaceForecast] = []

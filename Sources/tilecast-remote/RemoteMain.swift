@@ -9,7 +9,7 @@ struct TilecastRemote: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tilecast",
         abstract: "TileCast's commands on object storage (run by tilecast).",
-        subcommands: [QueryCommand.self, PublishCommand.self, BenchCommand.self]
+        subcommands: [QueryCommand.self, PublishCommand.self, InspectCommand.self, BenchCommand.self]
     )
 
     static func main() { CommandLineMain.run(Self.self) }

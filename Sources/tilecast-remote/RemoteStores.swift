@@ -1,6 +1,7 @@
 import ObjectStore
 import PointQuery
 import TileCastCommandLine
+import TileStore
 
 /// The cycle of a remote store for `tilecast query`: one model, as a bucket cannot be listed.
 struct RemoteStores: QueryStores {
@@ -11,11 +12,11 @@ struct RemoteStores: QueryStores {
     /// Opens the cycle `options` name, errors as the command line reports them.
     static func open(_ options: QueryOptions) throws(Failure) -> RemoteStores {
         guard let model = options.model else {
-            throw Failure(.badUsage, "--model: a remote store (\(options.store)) cannot be listed; name the model to read")
+            throw Failure(.badUsage, "--model: a remote store (\(StoreAddress.redacted(options.store))) cannot be listed; name the model to read")
         }
         let client: ObjectClient
         do throws(ObjectStoreError) {
-            client = try ObjectClient(store: options.store, endpoint: options.s3Endpoint, region: options.s3Region)
+            client = try ObjectClient(store: options.store, endpoint: options.s3Endpoint, region: options.s3Region, isQuery: true)
         } catch {
             throw Failure(.badUsage, error.description)
         }

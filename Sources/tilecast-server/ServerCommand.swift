@@ -3,6 +3,7 @@ import Foundation
 import ObjectStore
 import TileCastCommandLine
 import TileCastServer
+import TileStore
 
 /// The server's own executable. `tilecast serve ARGS` runs it (it sits beside `tilecast`):
 /// linking Hummingbird and SwiftNIO into `tilecast` itself made every `tilecast query` start
@@ -21,7 +22,7 @@ struct ServerCommand: AsyncParsableCommand {
         Prometheus text. SIGTERM or SIGINT stops it after the requests in flight. One log line
         per request on stderr. The API: docs/openapi.yaml.
 
-        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server, see `tilecast publish`) is read with ranged requests into a memory cache; name its models with --model, and its latest is looked at again every --poll-seconds. If a new latest cannot be opened, the cycle being served stays.
+        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server, see `tilecast publish`) is read with ranged requests into a memory cache; name its models with --model, and its latest is looked at in the background every --poll-seconds (never inside a request: a slow or dead object server does not hold up forecasts, /health or /metrics). If a new latest cannot be opened, the cycle being served stays, and /health says why and since when. A password in an http(s)://USER:PASSWORD@HOST/... store is sent as HTTP Basic auth and never printed.
 
         Example:
           tilecast serve --store /tmp/s --port 8080
@@ -68,7 +69,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard pollSeconds.isFinite, pollSeconds >= 0 else { throw ValidationError("--poll-seconds \(pollSeconds): expected 0 or more") }
         guard cacheMb >= 1 else { throw ValidationError("--cache-mb \(cacheMb): expected 1 or more") }
         if RemoteLocation.isRemote(store) {
-            guard !model.isEmpty else { throw ValidationError("--model: a remote store (\(store)) cannot be listed; name the models to serve") }
+            guard !model.isEmpty else { throw ValidationError("--model: a remote store (\(StoreAddress.redacted(store))) cannot be listed; name the models to serve") }
         } else if !model.isEmpty || s3Endpoint != nil || s3Region != nil {
             throw ValidationError("--model, --s3-endpoint and --s3-region apply to a remote store (s3://, https://) only")
         }
@@ -87,10 +88,15 @@ struct ServerCommand: AsyncParsableCommand {
             do throws(ObjectStoreError) { client = try ObjectClient(store: store, endpoint: s3Endpoint, region: s3Region) } catch {
                 throw ValidationError(error.description)
             }
-            configuration.remote = RemoteCycles(client: client, models: model, pollInterval: pollSeconds, cacheBudget: cacheMb << 20)
+            let remote = RemoteCycles(client: client, models: model, pollInterval: pollSeconds, cacheBudget: cacheMb << 20)
+            // The first look at every model's latest before listening (bounded: a dead store
+            // is then served as 503s, and /health says why, until a later look succeeds).
+            remote.startPolling(waitingUpTo: 15)
+            configuration.remote = remote
         }
         let server = ForecastServer(configuration: configuration)
-        let store = self.store, host = self.host
+        // The address as printed: a password in it never reaches the log.
+        let store = StoreAddress.redacted(self.store), host = self.host
         do {
             try await server.run { port in
                 FileHandle.standardError.write(Data("tilecast: serving \(store) on http://\(host):\(port)\n".utf8))

@@ -14,14 +14,17 @@ struct InspectCommand: ParsableCommand {
 
         For a store: its models, cycles, domains, variables and sizes; with --verify, every block's checksum is checked and damage exits with code 5.
 
+        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server) is listed and checked the same way by tilecast-remote: a bucket is listed; a web server that gives no index of its folders needs the models named with --model, and shows each one's latest cycle.
+
         Examples:
           tilecast inspect SampleGrids
           tilecast inspect /tmp/s --verify
+          tilecast inspect s3://forecasts/tilecast --s3-endpoint http://127.0.0.1:9000 --verify
           tilecast inspect wrfout_d01_2026-11-22_00:00:00 --format json
         """
     )
 
-    @Argument(help: "A model file, a folder of them, or several files.")
+    @Argument(help: "A model file, a folder of them, several files, a store, or a remote store (s3://, https://).")
     var paths: [String]
 
     @Option(help: "Output format: table or json.")
@@ -33,7 +36,23 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "For a store: verify every block's checksum (exit 5 on damage).")
     var verify = false
 
+    @Option(help: "For a remote store: a model to show (repeat; default: every one it lists).")
+    var model: [String] = []
+
+    @Option(help: "For an s3:// store: the S3 endpoint (default: AWS_ENDPOINT_URL, else AWS's own).")
+    var s3Endpoint: String?
+
+    @Option(help: "For an s3:// store: the S3 region (default: AWS_REGION, the shared config, us-east-1).")
+    var s3Region: String?
+
     func run() throws {
+        if paths.count == 1, LocalStores.isRemote(paths[0]) {
+            // A bucket or a web address: tilecast-remote holds the HTTP client (see PublishCommand).
+            try SiblingBinary.exec("tilecast-remote", Array(CommandLine.arguments.dropFirst()), neededFor: "a remote store")
+        }
+        if !model.isEmpty || s3Endpoint != nil || s3Region != nil {
+            throw Failure(.badUsage, "--model, --s3-endpoint and --s3-region apply to a remote store (s3://, https://) only")
+        }
         if paths.count == 1, StoreDescription.isStore(paths[0]) {
             let description = try reporting { try StoreDescription(root: paths[0], verify: verify) }
             switch format {

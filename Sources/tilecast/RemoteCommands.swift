@@ -8,11 +8,11 @@ import TileCastCommandLine
 struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Upload a store's cycle to an S3 bucket, switching the bucket's latest last (tilecast publish --help).",
+        abstract: "Upload a store's cycles (every model's newest) to an S3 bucket, switching each latest last (tilecast publish --help).",
         helpNames: []
     )
 
-    @Argument(parsing: .captureForPassthrough, help: "--store DIR --to s3://BUCKET/PREFIX [--model NAME] [--cycle latest] [--s3-endpoint URL]")
+    @Argument(parsing: .captureForPassthrough, help: "--store DIR --to s3://BUCKET/PREFIX [--model NAME]... [--cycle latest] [--s3-endpoint URL]")
     var arguments: [String] = []
 
     func run() throws {

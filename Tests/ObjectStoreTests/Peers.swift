@@ -154,8 +154,8 @@ final class Peer {
     }
 
     /// Sets the proxy's next fault (see fault_proxy.py).
-    func fault(_ mode: String, count: Int = -1, match: String = "", method: String = "", blocksOnly: Bool = false) throws {
-        let url = "\(address)/__fault__?mode=\(mode)&count=\(count)&match=\(match.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&method=\(method)&blocks=\(blocksOnly ? 1 : 0)"
+    func fault(_ mode: String, count: Int = -1, match: String = "", method: String = "", blocksOnly: Bool = false, interval: Double = 3600) throws {
+        let url = "\(address)/__fault__?mode=\(mode)&count=\(count)&match=\(match.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&method=\(method)&blocks=\(blocksOnly ? 1 : 0)&interval=\(interval)"
         let result = try runTool("curl", ["-sf", url])
         XCTAssertEqual(result.status, 0, "fault proxy control: \(result.stderr)")
     }
