@@ -179,7 +179,7 @@ final class ResourceBoundsTests: XCTestCase {
 
     /// Item 3: 16 clients ask for a 1000-place, 16-day answer (~26 MB of JSON each) and never
     /// read it. The server's resident memory grows by less than 3 x its answer budget (64 MiB
-    /// here) plus 64 MiB, where it grew by every answer before (16 answers pinned, ~800 MB);
+    /// here) plus 64 MiB, where it grew by every answer before (+413 MiB in 40 s, still growing);
     /// others are answered meanwhile (a forecast 200 or 503, /health 200); the stalled
     /// connections are closed after the write timeout (4 s here) and their bytes freed.
     func testClientsThatNeverReadStayWithinTheAnswerBudget() async throws {
@@ -212,7 +212,7 @@ final class ResourceBoundsTests: XCTestCase {
         let clock = ContinuousClock()
         let started = clock.now
         var othersAnswered = 0
-        while clock.now - started < .seconds(3) {
+        while clock.now - started < .seconds(20) {
             peak = max(peak, server.residentBytes)
             let health = try await client.get("/health", timeout: .seconds(5))
             XCTAssertEqual(health.status, 200)
