@@ -24,9 +24,10 @@ final class ResourceBoundsTests: XCTestCase {
         private let text = Text()
         private(set) var base = ""
 
-        init(store: String, descriptorLimit: Int, arguments: [String] = []) throws {
+        /// - Parameter softOnly: lower only the soft limit (as systemd does), leaving the hard one.
+        init(store: String, descriptorLimit: Int, softOnly: Bool = false, arguments: [String] = []) throws {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", try StoreMaker.tilecast(),
+            process.arguments = ["-c", "ulimit -\(softOnly ? "S" : "")n \(descriptorLimit) && exec \"$0\" \"$@\"", try StoreMaker.tilecast(),
                                  "serve", "--store", store, "--port", "0"] + arguments
             let errors = Pipe()
             process.standardError = errors
@@ -174,6 +175,24 @@ final class ResourceBoundsTests: XCTestCase {
         XCTAssertTrue(server.process.isRunning, server.stderr)
         let (reason, status) = server.stop()
         XCTAssertEqual(reason, .exit, server.stderr)
+        XCTAssertEqual(status, 0, server.stderr)
+    }
+
+    /// Item 1: a soft limit below the hard one (systemd's 1024) is raised to the hard one at
+    /// start (before the fix the server kept the soft limit it was given).
+    func testSoftDescriptorLimitIsRaisedToTheHardOne() throws {
+        let directory = try TemporaryDirectory("tilecast-fd-raise")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        var hard = rlimit()
+        XCTAssertEqual(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &hard), 0)
+        let expected = hard.rlim_max > rlim_t(Int32.max) ? Int(Int32.max) : Int(hard.rlim_max)
+        try XCTSkipIf(expected <= 256, "the hard limit (\(expected)) leaves nothing to raise")
+        let server = try ServedBinary(store: store, descriptorLimit: 256, softOnly: true)
+        XCTAssertTrue(server.stderr.contains("file-descriptor limit \(expected))"), server.stderr)
+        let metrics = RawConnection.get(port: server.port, "/metrics")
+        XCTAssertTrue(metrics.body.contains("tilecast_descriptor_limit \(expected).0"), metrics.body)
+        let (reason, status) = server.stop()
+        XCTAssertEqual(reason, .exit)
         XCTAssertEqual(status, 0, server.stderr)
     }
 
