@@ -221,9 +221,10 @@ struct FrontMiddleware: RouterMiddleware {
             do {
                 response = try await next(request, context)
             } catch let error as APIError {
-                // The log keeps the full reason; the client is not told where the store lives.
-                if error.status.code >= 500 { logger.warning("\(error.status.code) for \(target.prefix(300)): \(error.reason)") }
-                response = APIError(error.status, paths.redacted(error.reason)).response
+                // The client is not told where the store lives; the log keeps the full reason.
+                let reason = paths.redacted(error.reason)
+                if reason != error.reason { logger.warning("\(error.status.code) for \(target.prefix(300)): \(error.reason)") }
+                response = APIError(error.status, reason).response
             } catch let error as HTTPResponseError {
                 // Hummingbird's own refusals (no such route, wrong method): same shape.
                 let status = error.status
