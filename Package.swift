@@ -26,6 +26,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already under Hummingbird; named so that the server can add its own channel handlers
+        // (connection limits, write timeouts, HTTP/1.0 closing: Sources/TileCastServer/ConnectionGuard.swift).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.24.0"),
         // HMAC-SHA256 and SHA-256 for S3's SigV4 request signing.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
@@ -80,6 +84,11 @@ let package = Package(
             name: "TileCastServer",
             dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology", "ObjectStore",
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                           .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")]

@@ -119,6 +119,7 @@ public struct Extractor: Sendable {
         try Self.refuseInputsInsideStore(Array(files), store: store, model: modelName)
         let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
         try refuseFewerDomains(run, replacing: writer)
+        try refuseCyclePrunedAtOnce(writer.cycle, model: modelName)
         let paths = run.domains.map { writer.domainPath($0.id) }
         let outcomes = try writeDomains(run, model: modelName, cycle: cycleTime, to: paths, totalFrames: summary.frames)
         var manifestDomains: [CycleManifest.DomainEntry] = []
@@ -143,6 +144,16 @@ public struct Extractor: Sendable {
     }
 
     /// What the extraction will publish, before anything is written.
+    /// With `--keep N`, a cycle older than the N newest published ones would be pruned the
+    /// moment it is published (the store keeps the newest): refused before any work, saying
+    /// so, instead of "published ...; pruned" with exit 0 (issue 27 item 8).
+    private func refuseCyclePrunedAtOnce(_ cycle: CycleID, model: String) throws {
+        guard let keep else { return }
+        let all = Set(CycleStore.cycles(root: store, model: model) + [cycle]).sorted()
+        guard cycle != all.last, !all.suffix(max(keep, 0)).contains(cycle) else { return }
+        throw ExtractionError.prunedAtOnce(cycle: cycle.name, keep: keep, kept: all.suffix(max(keep, 0)).map(\.name))
+    }
+
     private func summary(of run: ModelRun, model: String, cycle: Int64, files: Set<String>) -> ExtractionSummary {
         ExtractionSummary(
             model: model, cycle: CycleStore.cycleName(cycle), domains: run.domains.map(\.name),
@@ -223,19 +234,25 @@ public struct Extractor: Sendable {
                 let (index, band, frames) = units[unit]
                 let domain = run.domains[index]
                 var reader = try FrameReader(domain: domain, variables: variables, band: band)
+                var limitCounts: [ForecastVariable: LimitCount] = [:]
                 try reader.skip(to: frames.lowerBound)
                 for t in frames {
                     guard let frame = try reader.nextFrame() else { break }
+                    for (variable, values) in frame.values {
+                        guard let limits = PhysicalLimits.ranges[variable] else { continue }
+                        limitCounts[variable, default: LimitCount()].add(values, within: limits)
+                    }
                     try writers[index].add(frame: frame.values, time: t, cells: reader.storedCells)
                     // Frames done in proportion to unit-frames done, so the count ends at the total.
                     let done = counter.increment() * totalFrames / max(bandFrames, 1)
                     progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
                 }
-                return UnitReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues)
+                return UnitReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues,
+                                  limits: limitCounts)
             }
         }
         let sizes = finishes.wait()
-        var reports = [UnitReport](repeating: UnitReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:]),
+        var reports = [UnitReport](repeating: UnitReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:], limits: [:]),
                                    count: run.domains.count)
         // A unit's error first: the domain's file then failed too, for want of its frames.
         for result in results {
@@ -243,13 +260,27 @@ public struct Extractor: Sendable {
             reports[unit.domain].accumulation.resetCells += unit.accumulation.resetCells
             reports[unit.domain].accumulation.unknownCells += unit.accumulation.unknownCells
             reports[unit.domain].missingValues.merge(unit.missingValues, uniquingKeysWith: +)
+            for (variable, count) in unit.limits { reports[unit.domain].limits[variable, default: LimitCount()].merge(count) }
         }
+        // Values beyond physical limits: a run most of whose values of a variable are refuses
+        // to publish (exit 3, before anything is published); a few are a loud warning.
+        var refused: [String] = []
+        for (index, domain) in run.domains.enumerated() {
+            for (variable, count) in reports[index].limits.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+            where count.checked > 0 && Double(count.outside) > PhysicalLimits.refusedFraction * Double(count.checked) {
+                refused.append(count.describe(variable, domain: domain.name))
+            }
+        }
+        if !refused.isEmpty { throw ExtractionError.implausibleValues(refused.joined(separator: "; ")) }
         return try run.domains.enumerated().map { index, domain in
             let size = try sizes[index].get()
             let report = reports[index]
             var warnings: [String] = []
             if report.accumulation.resetCells > 0 {
                 warnings.append("\(domain.name): accumulated precipitation dropped in \(report.accumulation.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+            }
+            for (variable, count) in report.limits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count.outside > 0 {
+                warnings.append(count.describe(variable, domain: domain.name) + "; published as they are")
             }
             if !report.missingValues.isEmpty {
                 let list = report.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -268,6 +299,8 @@ private struct UnitReport {
     let domain: Int
     var accumulation: DeaccumulationReport
     var missingValues: [String: Int]
+    /// Values checked against `PhysicalLimits`, per variable.
+    var limits: [ForecastVariable: LimitCount]
 }
 
 /// The version written into store files and manifests.
@@ -287,11 +320,19 @@ public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible
     case fewerDomains(cycle: String, lost: [String], published: [String])
     /// An input lies inside the store's data folders, which extraction cleans up.
     case inputInsideStore(path: String, store: String)
+    /// Most values of a variable lie beyond its physical limits (`PhysicalLimits`).
+    case implausibleValues(String)
+    /// The cycle is older than the `keep` newest: `--keep` would prune it as soon as published.
+    case prunedAtOnce(cycle: String, keep: Int, kept: [String])
 
     public var description: String {
         switch self {
         case .fewerDomains(let cycle, let lost, let published):
             return "cycle \(cycle) is published with \(published.joined(separator: ", ")); this run lacks \(lost.joined(separator: ", ")) (a nest file missing or unreadable?): refusing to replace it with fewer domains (pass --allow-fewer-domains if that is what you want)"
+        case .prunedAtOnce(let cycle, let keep, let kept):
+            return "cycle \(cycle) is older than the \(keep) newest cycle\(keep == 1 ? "" : "s") the store keeps (\(kept.joined(separator: ", "))): --keep \(keep) would prune it as soon as it is published; nothing was published (raise --keep to publish an older cycle)"
+        case .implausibleValues(let what):
+            return what + ": refusing to publish (nothing was published)"
         case .inputInsideStore(let path, let store):
             return "\(path): an input inside the store's data folder (\(store)), which extraction cleans up: move the run's files out of the store"
         }

@@ -10,6 +10,7 @@ enum DomainStitcher {
         let moving = files.contains { !$0.frameCorners.isEmpty }
         for file in files {
             try requireProjectionMatchesCoordinates(file)
+            if let warning = projectionDriftWarning(file) { warnings.append(warning) }
             if case .inconsistent(let difference, let frames, let cells) = file.coordinates {
                 warnings.append(IngestWarning(.inconsistentCoordinates,
                     "\(file.path): \(cells) cells of XLAT/XLONG differ from frame 0 by up to \(String(format: "%.4f", difference))° in frames \(frames.map(String.init).joined(separator: ",")); using frame 0 (it matches the projection to \(String(format: "%.4f", file.projectionRoundTripCells)) cells)"))
@@ -108,6 +109,22 @@ enum DomainStitcher {
     /// (the shared samples: at most 0.0002); half a cell is where a query would start answering
     /// from the neighbouring cell, so anything beyond is attributes that contradict the grid.
     static let maximumRoundTripCells = 0.5
+
+    /// Beyond this many cells (and up to `maximumRoundTripCells`) the attributes are published
+    /// with a warning: ten times what real output shows (the shared WRF samples and every
+    /// model file under SampleGrids round-trip within 0.001 cells, and none warns), below what
+    /// a wrong TRUELAT moves (TRUELAT1 37 -> 30: 0.22 cells on a large grid, T2 off by up to
+    /// 0.43 °C; 0.023 cells on the 9 x 7 cell edge-case baseline; issue 27 item 8).
+    static let warnedRoundTripCells = 0.01
+
+    /// The warning for a file whose projection attributes place its cells off its own
+    /// coordinates by more than `warnedRoundTripCells` but less than half a cell.
+    static func projectionDriftWarning(_ file: SourceFile) -> IngestWarning? {
+        let cells = file.projectionRoundTripCells
+        guard cells.isFinite, cells > warnedRoundTripCells, cells <= maximumRoundTripCells else { return nil }
+        let p = file.projection
+        return IngestWarning(.inconsistentCoordinates, "\(file.path): its projection attributes put stored coordinates up to \(String(format: "%.3f", cells)) cells from its XLAT/XLONG (real WRF output: below 0.001); published on the attributes' grid: check DX/DY (\(p.dx)/\(p.dy) m) and TRUELAT1/TRUELAT2/STAND_LON (\(p.trueLatitude1)/\(p.trueLatitude2)/\(p.standardLongitude))")
+    }
 
     /// Refuses a file whose projection attributes (DX, DY, TRUELATs, STAND_LON, MAP_PROJ)
     /// contradict its own coordinates: every query would land on the wrong cell.

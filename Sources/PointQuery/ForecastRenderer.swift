@@ -448,7 +448,8 @@ public struct ForecastRenderer: Sendable {
 
     /// RFC 4180: a field holding a comma, a double quote, CR or LF is quoted, its quotes doubled.
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        // U+2028/U+2029 quoted too: some readers (JavaScript, Python's splitlines) end lines there.
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 

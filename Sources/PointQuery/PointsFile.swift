@@ -134,8 +134,20 @@ public enum PointsFile {
         var fields: [String] = []
         var current = ""
         var quoted = false
-        for character in line {
-            if character == "\"" { quoted.toggle(); continue }
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            index = line.index(after: index)
+            if character == "\"" {
+                // Inside quotes, "" is one quote (RFC 4180's escape): `"Say ""hi"""` is Say "hi".
+                if quoted, index < line.endIndex, line[index] == "\"" {
+                    current.append("\"")
+                    index = line.index(after: index)
+                } else {
+                    quoted.toggle()
+                }
+                continue
+            }
             if character == "," && !quoted { fields.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
             current.append(character)
         }
@@ -158,8 +170,19 @@ extension PointsFile {
             fields.append(String(decoding: current[start..<end], as: UTF8.self))
             current.removeAll(keepingCapacity: true)
         }
-        for byte in bytes {
-            if byte == UInt8(ascii: "\"") { quoted.toggle(); continue }
+        var k = 0
+        while k < bytes.count {
+            let byte = bytes[k]
+            k += 1
+            if byte == UInt8(ascii: "\"") {
+                if quoted, k < bytes.count, bytes[k] == UInt8(ascii: "\"") {
+                    current.append(byte)
+                    k += 1
+                } else {
+                    quoted.toggle()
+                }
+                continue
+            }
             if byte == UInt8(ascii: ",") && !quoted { finish(); continue }
             current.append(byte)
         }
@@ -187,7 +210,11 @@ extension PointsFile {
             ends.append((start, bytes.count))
             return ends
         }
-        guard let ends else { return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) }
+        // Not `\.isNewline`: it also ends a line at U+2028, U+2029 and U+0085, which a name may
+        // hold (issue 27 item 8); the same five line ends as the ASCII path.
+        guard let ends else {
+            return text.split(omittingEmptySubsequences: false, whereSeparator: { ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}"].contains($0) })
+        }
         let utf8 = copy.utf8
         return ends.map { copy[utf8.index(utf8.startIndex, offsetBy: $0.start)..<utf8.index(utf8.startIndex, offsetBy: $0.end)] }
     }

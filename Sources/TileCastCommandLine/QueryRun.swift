@@ -77,7 +77,11 @@ package struct QueryRun {
         assembly.answers(places, render: writer.layout.render) { answer, rendered in
             if case .failure(let error) = answer.result {
                 failures += 1
-                if firstFailure == nil { firstFailure = error }
+                // Damage wins over a place outside the store, whichever comes first: exit 5
+                // must not hide behind exit 4 (issue 27 item 7).
+                if firstFailure == nil || (error.exitCode == .damagedStore && firstFailure?.exitCode != .damagedStore) {
+                    firstFailure = error
+                }
             }
             writer.write(rendered)
         }
@@ -85,7 +89,8 @@ package struct QueryRun {
         output.write("\n")
         output.flush()
         if let error = firstFailure {
-            throw Failure(error.exitCode, "\(failures) of \(places.count) places had no forecast; first: \(error.description)")
+            let which = error.exitCode == .damagedStore ? "the store is damaged" : "first"
+            throw Failure(error.exitCode, "\(failures) of \(places.count) places had no forecast; \(which): \(error.description)")
         }
     }
 }

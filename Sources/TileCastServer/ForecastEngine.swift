@@ -81,6 +81,12 @@ package struct ForecastEngine: Sendable {
             // The only request parameter that names something in the store: used only once it
             // is found among the store's own model folders.
             guard models.contains(model) else {
+                // A folder of that name without `latest` is a model whose first cycle is being
+                // published (or a store being made again): the documented 503, not a 400. The
+                // name is looked for among the folder's entries, never used as a path.
+                if cycles.remote == nil, Self.isBeingPublished(model, in: cycles.root) {
+                    throw APIError(.serviceUnavailable, "model '\(model)' has no published cycle yet (being published?); try again shortly")
+                }
                 throw APIError("Unknown model '\(model)': this server holds \(models.joined(separator: ", ")) (or best_match)")
             }
             do throws(QueryError) { return [try cycles.current(model: model)] } catch { throw APIError(query: error) }
@@ -91,6 +97,11 @@ package struct ForecastEngine: Sendable {
             throw APIError(.serviceUnavailable, "no cycle of the store can be opened: \(opened.problems.joined(separator: "; "))")
         }
         return opened.stores
+    }
+
+    /// Whether `model` is an entry of the store folder (a model folder with no `latest` yet).
+    static func isBeingPublished(_ model: String, in root: String) -> Bool {
+        !model.hasPrefix(".") && ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains(model)
     }
 
     /// The forecast of one place.
@@ -201,6 +212,17 @@ package struct ForecastEngine: Sendable {
     /// that closes the last day and the hour a day gains when daylight saving time ends).
     static let maxPlaceHours = ForecastParameters.maxPlaces * (ForecastParameters.maxDays * 24 + 2)
 
+    /// An upper estimate of an answer's size: per place-hour 48 bytes (its time in JSON, 20;
+    /// a CSV row's place, time and separators, about 40) and each variable's value and
+    /// separator (at most 8 bytes as the renderers print them), plus a place's header and
+    /// units. It errs high: it reserves the budget before the answer exists (the answer's real
+    /// size replaces it once made; a 1000-place, 16-day, 8-variable JSON answer: 48 MB
+    /// estimated, 23 MB made).
+    static func estimatedBytes(placeHours: Int, places: Int, parameters: ForecastParameters) -> Int {
+        let columns = parameters.hourly.count + parameters.daily.count + 1
+        return placeHours * (48 + 8 * columns) + places * (1024 + 64 * (columns + parameters.current.count))
+    }
+
     /// From this many places a request on, its places are computed on every core.
     static let placesWorthSplitting = 16
 
@@ -237,7 +259,11 @@ package struct ForecastEngine: Sendable {
     /// Answers a whole request: the body and its content type.
     ///
     /// - Parameter now: seconds since 1970 (a parameter so tests can fix it).
-    package func respond(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> (body: [UInt8], contentType: String) {
+    /// - Parameter admit: asked, once the request's size is known and before any place is
+    ///   computed, whether an answer of about this many bytes may be made now (the server's
+    ///   answer budget, `ConnectionLedger`); false answers 503.
+    package func respond(_ parameters: ForecastParameters, now: Int64,
+                         admit: ((Int) -> Bool)? = nil) throws(APIError) -> (body: [UInt8], contentType: String) {
         let started = DispatchTime.now().uptimeNanoseconds
         let stores = try stores(for: parameters.model)
         // The times of each zone the places are in (one zone unless timezone=auto).
@@ -259,6 +285,9 @@ package struct ForecastEngine: Sendable {
         guard placeHours <= Self.maxPlaceHours else {
             throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
         }
+        if let admit, !admit(Self.estimatedBytes(placeHours: placeHours, places: jobs.count, parameters: parameters)) {
+            throw APIError(.serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly")
+        }
         // A request of a few places is computed on this worker thread; one of many places is
         // split over the cores (it holds one in-flight slot, and answers sooner: S3).
         let work = jobs
@@ -277,13 +306,18 @@ package struct ForecastEngine: Sendable {
         }
         var places: [PlaceForecast] = []
         places.reserveCapacity(work.count)
-        // The first failing place, in the request's order, is the answer.
+        // The first failing place, in the request's order, is the answer; but a store's damage
+        // (503) wins over any place's own error (400), so that it is never hidden behind one
+        // (issue 27 item 7).
+        var failure: APIError?
         for result in computed.joined() {
             switch result {
             case .success(let place): places.append(place)
-            case .failure(let error): throw error
+            case .failure(let error):
+                if failure == nil || (error.status == .serviceUnavailable && failure?.status != .serviceUnavailable) { failure = error }
             }
         }
+        if let failure { throw failure }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         let renderer = OpenMeteoRenderer(parameters: parameters, generationMilliseconds: elapsed)
         switch parameters.format {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ObjectStore
 import PointQuery
@@ -28,6 +29,17 @@ package struct ServerConfiguration: Sendable {
     package var beforeForecast: (@Sendable () async -> Void)?
     /// A remote store's cycles (`--store s3://...` or `https://...`); nil for a folder.
     package var remote: RemoteCycles?
+    /// Connections held at once at most; the file-descriptor limit lowers it further
+    /// (`DescriptorLimit.connections`). Each idle connection costs memory too (docs/RELIABILITY.md
+    /// gives the figure), so the default stays far below a raised limit.
+    package var maxConnections: Int = 4096
+    /// Bytes of answers held for sockets that have not taken them, all connections together;
+    /// past it new forecasts get 503 (a client that never reads pins its whole answer).
+    package var maxQueuedBytes: Int = 96 << 20
+    /// A connection whose socket takes none of its answer's bytes for this long is closed.
+    package var writeTimeout: Duration = .seconds(30)
+    /// A connection with no request for this long is closed.
+    package var idleTimeout: Duration = .seconds(60)
 
     package init(storeRoot: String, host: String = "127.0.0.1", port: Int = 8080) {
         self.storeRoot = storeRoot
@@ -84,12 +96,87 @@ final class ServerMetrics: Sendable {
                                        buckets: Self.latencyBuckets).record(duration)
     }
 
+    /// The cycle-age series of the cycles served now, keyed by model and cycle: those of
+    /// cycles no longer served (replaced, pruned) are dropped at the next scrape, so the
+    /// series stay as many as the models, not every cycle ever served.
+    private let cycleGauges = Mutex<[String: Gauge]>([:])
+
     func recordCycles(_ stores: [ForecastStore], now: Int64) {
+        var served: [String: Gauge] = [:]
         for store in stores {
             guard let cycle = store.domains.first?.metadata.cycle else { continue }
-            registry.makeGauge(name: "tilecast_cycle_age_seconds", labels: [("model", store.model), ("cycle", store.cycle)])
-                .set(Double(now - cycle))
+            let gauge = registry.makeGauge(name: "tilecast_cycle_age_seconds", labels: [("model", store.model), ("cycle", store.cycle)])
+            gauge.set(Double(now - cycle))
+            served[store.model + "\u{0}" + store.cycle] = gauge
         }
+        let gone = cycleGauges.withLock { known -> [Gauge] in
+            let gone = known.filter { served[$0.key] == nil }.map(\.value)
+            known = served
+            return gone
+        }
+        for gauge in gone { registry.unregisterGauge(gauge) }
+    }
+
+    /// How close the server is to its descriptor and connection limits, and the bytes of
+    /// answers waiting for slow sockets (issue 27 items 1 and 3), set when scraped.
+    func recordConnections(_ ledger: ConnectionLedger) {
+        if let open = DescriptorLimit.openCount() {
+            registry.makeGauge(name: "tilecast_open_descriptors").set(Double(open))
+        }
+        registry.makeGauge(name: "tilecast_descriptor_limit").set(Double(DescriptorLimit.current()))
+        registry.makeGauge(name: "tilecast_open_connections").set(Double(ledger.openConnections))
+        registry.makeGauge(name: "tilecast_max_connections").set(Double(ledger.maxConnections))
+        registry.makeGauge(name: "tilecast_queued_answer_bytes").set(Double(ledger.queuedBytes))
+        registry.makeGauge(name: "tilecast_max_queued_answer_bytes").set(Double(ledger.maxQueuedBytes))
+        registry.makeGauge(name: "tilecast_connections_closed", labels: [("reason", "idle_near_limit")]).set(Double(ledger.idleConnectionsClosed))
+        registry.makeGauge(name: "tilecast_connections_closed", labels: [("reason", "write_timeout")]).set(Double(ledger.stalledConnectionsClosed))
+    }
+}
+
+/// The store folder as the server was given it and as the system resolves it: error reasons
+/// (a damaged file's path, a link that does not resolve) say `STORE/wrf/...` instead of the
+/// server's absolute paths.
+struct ServerPaths: Sendable {
+    let prefixes: [String]
+
+    init(storeRoot: String) {
+        var prefixes: [String] = []
+        for path in [storeRoot, URL(fileURLWithPath: storeRoot).standardizedFileURL.path,
+                     URL(fileURLWithPath: storeRoot).resolvingSymlinksInPath().path] where !path.isEmpty && !prefixes.contains(path) {
+            prefixes.append(path.hasSuffix("/") ? String(path.dropLast()) : path)
+        }
+        // Longest first, so that a prefix of another is not replaced inside it.
+        // Absolute paths only: a relative `--store store` would turn every "store" into STORE.
+        self.prefixes = prefixes.filter { $0.hasPrefix("/") && $0.count > 1 }.sorted { $0.count > $1.count }
+    }
+
+    func redacted(_ text: String) -> String {
+        prefixes.reduce(text) { $0.replacingOccurrences(of: $1, with: "STORE") }
+    }
+}
+
+/// An answer's bytes, counted against the answer budget until written or dropped.
+final class QueuedAnswer: Sendable {
+    static let piece = 64 << 10
+    let bytes: [UInt8]
+    let ledger: ConnectionLedger
+
+    init(_ bytes: [UInt8], ledger: ConnectionLedger) {
+        self.bytes = bytes
+        self.ledger = ledger
+        ledger.charge(bytes.count)
+    }
+
+    deinit { ledger.release(bytes.count) }
+
+    func write(to writer: inout any ResponseBodyWriter) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + Self.piece)
+            try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+            offset = end
+        }
+        try await writer.finish(nil)
     }
 }
 
@@ -118,6 +205,8 @@ struct FrontMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
     let maxURLBytes: Int
+    /// The server's own folders, named by what they are in answers (issue 27 item 8).
+    let paths: ServerPaths
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let clock = ContinuousClock()
@@ -132,7 +221,10 @@ struct FrontMiddleware: RouterMiddleware {
             do {
                 response = try await next(request, context)
             } catch let error as APIError {
-                response = error.response
+                // The client is not told where the store lives; the log keeps the full reason.
+                let reason = paths.redacted(error.reason)
+                if reason != error.reason { logger.warning("\(error.status.code) for \(target.prefix(300)): \(error.reason)") }
+                response = APIError(error.status, reason).response
             } catch let error as HTTPResponseError {
                 // Hummingbird's own refusals (no such route, wrong method): same shape.
                 let status = error.status
@@ -177,11 +269,15 @@ package struct ForecastServer: Sendable {
     let metrics = ServerMetrics()
     let inFlight: InFlight
     let logger: Logger
+    /// Connections and the answer bytes they hold (issue 27 items 1 and 3).
+    package let ledger: ConnectionLedger
 
     package init(configuration: ServerConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
         engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote))
         inFlight = InFlight(limit: max(1, configuration.maxInFlight))
+        ledger = ConnectionLedger(maxConnections: DescriptorLimit.connections(limit: DescriptorLimit.current(), ceiling: configuration.maxConnections),
+                                  maxQueuedBytes: configuration.maxQueuedBytes)
         var log = logger ?? Logger(label: "tilecast.serve")
         if logger == nil { log.logLevel = .info }
         self.logger = log
@@ -194,27 +290,51 @@ package struct ForecastServer: Sendable {
         }
     }
 
+    /// An answer written to its socket in 64 KiB pieces, each after the socket took the one
+    /// before (NIO's write-buffer watermarks hold the writer back), its bytes counted against
+    /// `ServerConfiguration.maxQueuedBytes` until the last piece is written or the answer is
+    /// dropped (the connection closed, a HEAD).
+    static func queuedBody(_ bytes: [UInt8], ledger: ConnectionLedger) -> ResponseBody {
+        let answer = QueuedAnswer(bytes, ledger: ledger)
+        return ResponseBody(contentLength: bytes.count) { writer in try await answer.write(to: &writer) }
+    }
+
+    /// The 503 a forecast gets while slow clients hold the whole answer budget.
+    static func refuseWhileQueued(_ ledger: ConnectionLedger) throws(APIError) {
+        guard ledger.hasRoomForAnswers else {
+            throw APIError(.serviceUnavailable, "answers waiting for slow clients fill the server's send budget (\(ledger.maxQueuedBytes >> 20) MiB); try again shortly")
+        }
+    }
+
     func router() -> Router<BasicRequestContext> {
         // HEAD is answered on every GET route by the router (the GET's answer without its body).
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes))
-        let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics
+        let paths = ServerPaths(storeRoot: configuration.storeRoot)
+        router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes,
+                                               paths: paths))
+        let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics, ledger = self.ledger
 
         router.get("/v1/forecast") { request, _ -> Response in
             let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
             let parameters = try ForecastParameters(query: query)
+            try Self.refuseWhileQueued(ledger)
             guard inFlight.enter() else {
                 throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
             }
             defer { inFlight.leave() }
             if let hook = configuration.beforeForecast { await hook() }
             let now = configuration.now()
+            // The answer's estimated size is counted from before it is made until its real size
+            // replaces it: requests arriving together cannot all pass an empty budget.
+            let reservation = AnswerReservation(ledger: ledger)
+            defer { reservation.release() }
             let result: Result<(body: [UInt8], contentType: String), APIError> = await Self.compute {
-                do throws(APIError) { return .success(try engine.respond(parameters, now: now)) } catch { return .failure(error) }
+                do throws(APIError) {
+                    return .success(try engine.respond(parameters, now: now, admit: reservation.reserve))
+                } catch { return .failure(error) }
             }
             let answer = try result.get()
-            return Response(status: .ok, headers: [.contentType: answer.contentType],
-                            body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
+            return Response(status: .ok, headers: [.contentType: answer.contentType], body: Self.queuedBody(answer.body, ledger: ledger))
         }
 
         router.get("/v1/meteogram.svg") { request, _ -> Response in
@@ -241,7 +361,9 @@ package struct ForecastServer: Sendable {
             let opened = await Self.compute { engine.cycles.all() }
             var body = "{\"status\":\(JSONText.quoted(opened.stores.isEmpty ? "unavailable" : "ok")),\"cycles\":{"
             body += opened.stores.map { "\(JSONText.quoted($0.model)):\(JSONText.quoted($0.cycle))" }.joined(separator: ",") + "}"
-            if !opened.problems.isEmpty { body += ",\"problems\":[" + opened.problems.map(JSONText.quoted).joined(separator: ",") + "]" }
+            if !opened.problems.isEmpty {
+                body += ",\"problems\":[" + opened.problems.map { JSONText.quoted(paths.redacted($0)) }.joined(separator: ",") + "]"
+            }
             body += "}"
             return Response(status: opened.stores.isEmpty ? .serviceUnavailable : .ok,
                             headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
@@ -250,6 +372,7 @@ package struct ForecastServer: Sendable {
         router.get("/metrics") { _, _ -> Response in
             let opened = await Self.compute { engine.cycles.all() }
             metrics.recordCycles(opened.stores, now: configuration.now())
+            metrics.recordConnections(ledger)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }
@@ -258,8 +381,13 @@ package struct ForecastServer: Sendable {
 
     /// The Hummingbird application; `onRunning` gets the bound port.
     package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        // Past `maxConnections` no connection is accepted (it waits in the listen backlog) until
+        // one closes: the descriptors left stay for the store and the runtime (issue 27 item 1).
         Application(router: router(),
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tilecast"),
+                    server: GuardedHTTP1Channel.builder(ledger: ledger, idleTimeout: .init(configuration.idleTimeout),
+                                                        writeTimeout: .init(configuration.writeTimeout)),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tilecast",
+                                         availableConnectionsDelegate: MaximumAvailableConnections(ledger.maxConnections)),
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
                     logger: logger)
     }

@@ -3,11 +3,32 @@
 enum Page {
     /// The page, with the named places (if any) offered in a list; the first one is shown first.
     static func html(places: [NamedPlace]) -> String {
-        // JSON inside <script>: "</" written as "<\/" so a name cannot close the element.
         let list = "[" + places.map { place in
             "{\"name\":\(JSONText.quoted(place.name)),\"latitude\":\(JSONText.number(place.latitude)),\"longitude\":\(JSONText.number(place.longitude))}"
         }.joined(separator: ",") + "]"
-        return template.replacingOccurrences(of: "/*PLACES*/[]", with: list.replacingOccurrences(of: "</", with: "<\\/"))
+        return template.replacingOccurrences(of: "/*PLACES*/[]", with: scriptSafe(list))
+    }
+
+    /// JSON made safe inside a `<script>` element: no `<`, `>` or `&` at all (escaped as
+    /// \u003c, \u003e, \u0026, the same string to JavaScript), so that no name can close the
+    /// element (`</script>`) or switch the HTML tokenizer into its escaped states (`<!--`
+    /// followed by `<script>` swallowed the rest of the page, issue 27 item 8); U+2028 and
+    /// U+2029 escaped too (line terminators inside strings for older JavaScript). These
+    /// characters only occur inside the JSON's strings, so the text stays the same JSON.
+    static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(json.unicodeScalars.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     static let template = #"""

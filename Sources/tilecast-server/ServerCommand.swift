@@ -61,12 +61,32 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
     var maxInFlight: Int = 64
 
+    @Option(help: "Connections held at once at most (lowered to fit the file-descriptor limit, which is raised to its hard limit at start).")
+    var maxConnections: Int = 4096
+
+    @Option(help: "MiB of answers held for clients that have not read them, all together; past it forecasts get 503.")
+    var maxQueuedMb: Int = 96
+
+    @Option(help: "Seconds a connection may take none of its answer's bytes before it is closed.")
+    var writeTimeoutSeconds: Double = 30
+
+    @Option(help: "Seconds a connection may stay without a request before it is closed.")
+    var idleTimeoutSeconds: Double = 60
+
     static func main() async { await CommandLineMain.runAsync(Self.self) }
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0..65535") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight \(maxInFlight): expected 1 or more") }
         guard pollSeconds.isFinite, pollSeconds >= 0 else { throw ValidationError("--poll-seconds \(pollSeconds): expected 0 or more") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections \(maxConnections): expected 1 or more") }
+        guard maxQueuedMb >= 1, maxQueuedMb <= 1 << 20 else { throw ValidationError("--max-queued-mb \(maxQueuedMb): expected 1 to 1048576") }
+        guard writeTimeoutSeconds.isFinite, writeTimeoutSeconds > 0, writeTimeoutSeconds <= 86_400 else {
+            throw ValidationError("--write-timeout-seconds \(writeTimeoutSeconds): expected more than 0, at most 86400")
+        }
+        guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds > 0, idleTimeoutSeconds <= 86_400 else {
+            throw ValidationError("--idle-timeout-seconds \(idleTimeoutSeconds): expected more than 0, at most 86400")
+        }
         guard cacheMb >= 1 else { throw ValidationError("--cache-mb \(cacheMb): expected 1 or more") }
         if RemoteLocation.isRemote(store) {
             guard !model.isEmpty else { throw ValidationError("--model: a remote store (\(StoreAddress.redacted(store))) cannot be listed; name the models to serve") }
@@ -76,8 +96,15 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before anything opens a descriptor: a server at the soft limit (systemd's default
+        // 1024) crashes in libdispatch rather than refusing (issue 27 item 1).
+        _ = DescriptorLimit.raiseToHard()
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight
+        configuration.maxConnections = maxConnections
+        configuration.maxQueuedBytes = maxQueuedMb << 20
+        configuration.writeTimeout = .milliseconds(Int64(writeTimeoutSeconds * 1000))
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeoutSeconds * 1000))
         if let places {
             do { configuration.places = try NamedPlace.read(path: places) } catch {
                 throw Failure(.badUsage, "--places \(error)")
@@ -97,9 +124,11 @@ struct ServerCommand: AsyncParsableCommand {
         let server = ForecastServer(configuration: configuration)
         // The address as printed: a password in it never reaches the log.
         let store = StoreAddress.redacted(self.store), host = self.host
+        let limits = "tilecast: at most \(server.ledger.maxConnections) connections (file-descriptor limit \(DescriptorLimit.current()))\n"
         do {
             try await server.run { port in
-                FileHandle.standardError.write(Data("tilecast: serving \(store) on http://\(host):\(port)\n".utf8))
+                // Two lines: scripts take the URL as the serving line's last word.
+                FileHandle.standardError.write(Data((limits + "tilecast: serving \(store) on http://\(host):\(port)\n").utf8))
             }
         } catch {
             throw Failure(.badUsage, "serve on \(host):\(port): \(error)")

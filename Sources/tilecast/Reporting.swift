@@ -13,8 +13,8 @@ extension Failure {
         case let netcdf as NetCDFError: self.init(.unusableInput, netcdf.description)
         case let extraction as ExtractionError:
             switch extraction {
-            case .inputInsideStore: self.init(.badUsage, extraction.description)
-            case .fewerDomains: self.init(.unusableInput, extraction.description)
+            case .inputInsideStore, .prunedAtOnce: self.init(.badUsage, extraction.description)
+            case .fewerDomains, .implausibleValues: self.init(.unusableInput, extraction.description)
             }
         case let store as StoreError:
             switch store {

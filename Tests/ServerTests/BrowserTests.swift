@@ -72,6 +72,28 @@ final class BrowserTests: XCTestCase {
         }
     }
 
+    /// Names that are markup or script in the context they land in: the page still runs and
+    /// shows each name as text (before the fix `<!--<script>` left the page blank: the HTML
+    /// tokenizer read the rest of the document as script).
+    func testPlaceNamesThatLookLikeMarkupStayText() async throws {
+        let browser = try chromium()
+        let directory = try TemporaryDirectory("tilecast-server-places-markup")
+        let store = directory.path("store")
+        XCTAssertEqual(try StoreMaker.run(["extract", Repository.sampleGrids.path, "--store", store]).status, 0)
+        let names = ["Porto <!--<script>", "</script><b>bold</b>", "Say \"hi\" & go", "Line\u{2028}break"]
+        var config = configuration(store)
+        config.places = names.map { NamedPlace(name: $0, latitude: 41.1579, longitude: -8.6291) }
+        try await LiveServer.with(config) { server in
+            let page = try await server.get("/")
+            XCTAssertFalse(page.body.contains("<!--<script>"), "the name is escaped in the page's script")
+            let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
+            XCTAssertTrue(dom.stdout.contains("<option value=\"0\">Porto &lt;!--&lt;script&gt;</option>"), String(dom.stdout.prefix(3000)))
+            XCTAssertTrue(dom.stdout.contains("<option value=\"1\">&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt;</option>"), String(dom.stdout.prefix(3000)))
+            XCTAssertTrue(dom.stdout.contains("Say \"hi\" &amp; go"), String(dom.stdout.prefix(3000)))
+            XCTAssertTrue(dom.stdout.contains("Porto &lt;!--&lt;script&gt;: wrf cycle 2026-11-22T00:00Z, d01 (9 km)"), String(dom.stdout.prefix(3000)))
+        }
+    }
+
     /// A page on another origin (a file: page, origin "null") reads a forecast, with a custom
     /// header that makes Chromium send a preflight first, and reads an error's reason: CORS as
     /// Open-Meteo's server allows it (Sources/App/configure.swift, every origin for GET, POST and
