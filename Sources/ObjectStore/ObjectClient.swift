@@ -250,7 +250,10 @@ package final class ObjectClient: Sendable {
                 return response
             case .failure(let error):
                 if let oversized = error as? OversizedAnswer { throw .request(url: describe(relative), detail: "\(method) \(oversized)") }
-                lastProblem = explain(error, attemptSeconds: attemptSeconds)
+                // An attempt the deadline cut short can only say that it ran out of time; the
+                // attempts before it say why the object did not come.
+                let problem = explain(error, attemptSeconds: attemptSeconds)
+                if attemptSeconds >= limits.attemptSeconds || lastProblem.isEmpty { lastProblem = problem }
             }
         }
         if ends.timeIntervalSinceNow <= 0 { throw deadlinePassed(relative, method, lastProblem) }
