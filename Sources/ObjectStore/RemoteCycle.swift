@@ -86,7 +86,8 @@ package final class RemoteCycle: Sendable {
         self.sources = sources
         store = try ForecastStore(root: client.location.description, model: model, cycle: manifest.cycle,
                                   folder: client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt,
-                                  readers: sources.map(\.reader), nestMargin: nestMargin)
+                                  readers: sources.map(\.reader), nestMargin: nestMargin,
+                                  growingReaches: manifest.growing == true ? manifest.reaches : nil)
     }
 
     /// Fetches, all at once, the blocks a point forecast will read (the four cells around the

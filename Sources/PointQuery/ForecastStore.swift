@@ -93,6 +93,9 @@ public final class ForecastStore: Sendable {
     /// The cycle's immutable data folder (unique per publication, never reused): a server
     /// compares it with what `latest` names now to see that a new cycle was published.
     package let folder: String
+    /// While the cycle's run is still being written (`extract --grow`): the last time it holds
+    /// so far; nil for a complete cycle.
+    package let growingReaches: String?
     /// Finest grid first, so the first domain that holds a point is the one to use.
     public let domains: [StoredDomain]
     /// The output variables every domain of the cycle can answer, in catalog order.
@@ -133,7 +136,7 @@ public final class ForecastStore: Sendable {
             // resolve again. A folder still named after its files are open was never removed
             // (folder names are unique and never linked again): what was opened is that cycle.
             var attempt = 0
-            var opened: (name: String, folder: String, domains: [StoredDomain])
+            var opened: (name: String, folder: String, domains: [StoredDomain], manifest: CycleManifest)
             while true {
                 let folder: String
                 do throws(StoreError) {
@@ -141,7 +144,7 @@ public final class ForecastStore: Sendable {
                     // damage (exit 5), never an answer from the coarser domain instead.
                     let published = try CycleStore.openCycle(root: root, model: chosen, cycle: cycle)
                     folder = published.folder
-                    opened = (published.name, published.folder, try Self.open(published, nestMargin: nestMargin))
+                    opened = (published.name, published.folder, try Self.open(published, nestMargin: nestMargin), published.manifest)
                 } catch {
                     if case .missing = error, attempt < 3 { attempt += 1; continue }
                     throw error
@@ -154,6 +157,7 @@ public final class ForecastStore: Sendable {
             }
             self.cycle = opened.name
             self.folder = opened.folder
+            growingReaches = opened.manifest.growing == true ? opened.manifest.reaches : nil
             self.domains = opened.domains
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
@@ -166,7 +170,8 @@ public final class ForecastStore: Sendable {
 
     /// A cycle whose domain files were opened elsewhere (object storage: ObjectStore's remote
     /// readers); `folder` names the publication (a server compares it to see a new one).
-    package init(root: String, model: String, cycle: String, folder: String, readers: [DomainFileReader], nestMargin: Double = 5) throws(QueryError) {
+    package init(root: String, model: String, cycle: String, folder: String, readers: [DomainFileReader], nestMargin: Double = 5,
+                 growingReaches: String? = nil) throws(QueryError) {
         guard nestMargin.isFinite, nestMargin >= 0 else {
             throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
         }
@@ -174,6 +179,7 @@ public final class ForecastStore: Sendable {
         self.model = model
         self.cycle = cycle
         self.folder = folder
+        self.growingReaches = growingReaches
         do throws(StoreError) { domains = try Self.arrange(readers: readers, folder: folder, nestMargin: nestMargin) } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }

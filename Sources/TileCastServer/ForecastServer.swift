@@ -361,6 +361,11 @@ package struct ForecastServer: Sendable {
             let opened = await Self.compute { engine.cycles.all() }
             var body = "{\"status\":\(JSONText.quoted(opened.stores.isEmpty ? "unavailable" : "ok")),\"cycles\":{"
             body += opened.stores.map { "\(JSONText.quoted($0.model)):\(JSONText.quoted($0.cycle))" }.joined(separator: ",") + "}"
+            // Cycles whose run is still being written (`extract --grow`), with how far they reach.
+            let growing = opened.stores.compactMap { store in store.growingReaches.map { (store.model, $0) } }
+            if !growing.isEmpty {
+                body += ",\"growing\":{" + growing.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}"
+            }
             if !opened.problems.isEmpty {
                 body += ",\"problems\":[" + opened.problems.map { JSONText.quoted(paths.redacted($0)) }.joined(separator: ",") + "]"
             }
