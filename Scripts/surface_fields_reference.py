@@ -12,28 +12,16 @@ snow_depth_water_equivalent. Shares nothing with the Swift engine.
 """
 import argparse
 import datetime as dt
-import math
+import os
+import sys
 
 import numpy as np
-import pyproj
 from netCDF4 import Dataset
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's projections, bilinear in index space)
+
 FIELDS = [("TSK", -273.15), ("PBLH", 0.0), ("SNOW", 0.0)]
-
-
-def projection(ds):
-    a = {k: float(ds.getncattr(k)) for k in ("TRUELAT1", "TRUELAT2", "STAND_LON", "MOAD_CEN_LAT")}
-    if int(ds.getncattr("MAP_PROJ")) != 1:
-        raise SystemExit("this reference handles Lambert conformal files (MAP_PROJ 1)")
-    return pyproj.Proj(proj="lcc", lat_1=a["TRUELAT1"], lat_2=a["TRUELAT2"], lat_0=a["MOAD_CEN_LAT"],
-                       lon_0=a["STAND_LON"], a=6370000.0, b=6370000.0)
-
-
-def bilinear(field, i, j):
-    i0, j0 = min(int(math.floor(i)), field.shape[1] - 2), min(int(math.floor(j)), field.shape[0] - 2)
-    fi, fj = i - i0, j - j0
-    return ((1 - fi) * (1 - fj) * field[j0, i0] + fi * (1 - fj) * field[j0, i0 + 1]
-            + (1 - fi) * fj * field[j0 + 1, i0] + fi * fj * field[j0 + 1, i0 + 1])
 
 
 def main():
@@ -44,8 +32,9 @@ def main():
     args = ap.parse_args()
     with Dataset(args.file) as ds:
         ds.set_auto_mask(False)
-        p = projection(ds)
-        dx = float(ds.getncattr("DX"))
+        attributes = {k: ds.getncattr(k) for k in ("MAP_PROJ", "TRUELAT1", "TRUELAT2", "STAND_LON", "MOAD_CEN_LAT", "DX")}
+        p = projection(attributes)
+        dx = float(attributes["DX"])
         times = [dt.datetime.strptime(b"".join(t).decode(), "%Y-%m-%d_%H:%M:%S") for t in ds["Times"][:]]
         lat = np.asarray(ds["XLAT"][:], dtype=np.float64)
         lon = np.asarray(ds["XLONG"][:], dtype=np.float64)
