@@ -306,6 +306,11 @@ package struct ForecastServer: Sendable {
         }
     }
 
+    /// The URL's query as (name, value) pairs, percent-decoded.
+    static func queryPairs(_ request: Request) -> [(name: String, value: String)] {
+        request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+    }
+
     func router() -> Router<BasicRequestContext> {
         // HEAD is answered on every GET route by the router (the GET's answer without its body).
         let router = Router(options: .autoGenerateHeadEndpoints)
@@ -314,8 +319,8 @@ package struct ForecastServer: Sendable {
                                                paths: paths))
         let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics, ledger = self.ledger
 
-        router.get("/v1/forecast") { request, _ -> Response in
-            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+        /// One forecast request, whichever way its parameters came.
+        @Sendable func forecast(_ query: [(name: String, value: String)]) async throws -> Response {
             let parameters = try ForecastParameters(query: query)
             try Self.refuseWhileQueued(ledger)
             guard inFlight.enter() else {
@@ -335,6 +340,14 @@ package struct ForecastServer: Sendable {
             }
             let answer = try result.get()
             return Response(status: .ok, headers: [.contentType: answer.contentType], body: Self.queuedBody(answer.body, ledger: ledger))
+        }
+        // The same parameters in the URL (GET) or as a form body (POST, how Open-Meteo's clients
+        // send many places: Open-Meteo takes both on every route).
+        router.get("/v1/forecast") { request, _ -> Response in
+            try await forecast(Self.queryPairs(request))
+        }
+        router.post("/v1/forecast") { request, _ -> Response in
+            try await forecast(Self.queryPairs(request) + FormBody.pairs(try await FormBody.collect(request)))
         }
 
         router.get("/v1/meteogram.svg") { request, _ -> Response in

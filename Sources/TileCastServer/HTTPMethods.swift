@@ -17,6 +17,8 @@ enum HTTPMethods {
 
     /// The methods a route answers (the `Allow` header of a 405 and of OPTIONS).
     static let allowed = "GET, HEAD, OPTIONS"
+    /// Routes that also take their parameters as a POST form body, as Open-Meteo's do.
+    static let postRoutes: Set<String> = ["/v1/forecast"]
 
     /// What a preflight is told (Open-Meteo's Sources/App/configure.swift: GET, POST, OPTIONS).
     static let corsMethods = "GET, POST, OPTIONS"
@@ -38,6 +40,8 @@ enum HTTPMethods {
         switch request.method {
         case .get, .head:
             return nil
+        case .post where postRoutes.contains(request.uri.path):
+            return nil
         case .options:
             let preflight = request.headers[.accessControlRequestMethod] != nil
             guard preflight || known else { return nil }
@@ -48,8 +52,9 @@ enum HTTPMethods {
             return Response(status: .ok, headers: headers)
         default:
             guard known else { return nil }
-            var response = APIError(.methodNotAllowed, "Method \(request.method.rawValue) is not allowed on \(request.uri.path): use GET (HEAD and OPTIONS are answered too)").response
-            response.headers[.allow] = allowed
+            let methods = postRoutes.contains(request.uri.path) ? allowed + ", POST" : allowed
+            var response = APIError(.methodNotAllowed, "Method \(request.method.rawValue) is not allowed on \(request.uri.path): use \(postRoutes.contains(request.uri.path) ? "GET or POST" : "GET") (HEAD and OPTIONS are answered too)").response
+            response.headers[.allow] = methods
             return response
         }
     }

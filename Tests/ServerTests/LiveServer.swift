@@ -58,11 +58,12 @@ struct LiveServer {
     }
 
     /// Any method, with request headers; the answer with its headers (names lowercased).
-    func send(_ method: HTTPMethod, _ pathAndQuery: String, headers: [(String, String)] = [],
+    func send(_ method: HTTPMethod, _ pathAndQuery: String, headers: [(String, String)] = [], body: String? = nil,
               timeout: TimeAmount = .seconds(60)) async throws -> (reply: Reply, headers: [String: String]) {
         var request = HTTPClientRequest(url: base + pathAndQuery)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(ByteBuffer(string: body)) }
         let response = try await HTTPClient.shared.execute(request, timeout: timeout)
         let buffer = try await response.body.collect(upTo: 64 << 20)
         var fields: [String: String] = [:]

@@ -69,10 +69,15 @@ final class OpenMeteoDropInTests: XCTestCase {
             let get = try await server.send(.GET, "/health"), head = try await server.send(.HEAD, "/health")
             XCTAssertEqual(head.headers["content-length"], String(get.reply.body.utf8.count))
 
-            for method in [HTTPMethod.DELETE, .PUT, .PATCH, .TRACE, .POST] {
-                let (reply, headers) = try await server.send(method, "/v1/forecast?\(place)")
+            // POST is a forecast's other way in (a form body); elsewhere it is one more method.
+            for (method, path, allow) in [(HTTPMethod.DELETE, "/v1/forecast?\(place)", "GET, HEAD, OPTIONS, POST"),
+                                          (.PUT, "/v1/forecast?\(place)", "GET, HEAD, OPTIONS, POST"),
+                                          (.PATCH, "/v1/forecast?\(place)", "GET, HEAD, OPTIONS, POST"),
+                                          (.TRACE, "/v1/forecast?\(place)", "GET, HEAD, OPTIONS, POST"),
+                                          (.POST, "/health", "GET, HEAD, OPTIONS")] {
+                let (reply, headers) = try await server.send(method, path)
                 XCTAssertEqual(reply.status, 405, "\(method): \(reply.body)")
-                XCTAssertEqual(headers["allow"], "GET, HEAD, OPTIONS", "\(method)")
+                XCTAssertEqual(headers["allow"], allow, "\(method)")
                 XCTAssertEqual(headers["access-control-allow-origin"], "*", "\(method)")
                 let object = try XCTUnwrap(reply.object, "\(method)")
                 XCTAssertEqual(Set(object.keys), ["error", "reason"])
@@ -81,6 +86,44 @@ final class OpenMeteoDropInTests: XCTestCase {
             let missing = try await server.send(.DELETE, "/v2/nothing")
             XCTAssertEqual(missing.reply.status, 404, "an unknown path stays 404 whatever the method")
         }
+    }
+
+    /// POST takes the same parameters as a form body (Open-Meteo takes both on every route):
+    /// the answer is the GET's, byte for byte; 1,000 places, far past the URL limit, are answered.
+    func testPostWithAFormBodyAnswersAsGet() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let query = "\(place)&hourly=temperature_2m,precipitation&\(day)"
+            let get = try await server.send(.GET, "/v1/forecast?" + query)
+            let form = [("Content-Type", "application/x-www-form-urlencoded")]
+            let post = try await server.send(.POST, "/v1/forecast", headers: form, body: query)
+            XCTAssertEqual(post.reply.status, 200, post.reply.body)
+            XCTAssertEqual(Self.withoutTiming(post.reply.body), Self.withoutTiming(get.reply.body))
+            // Encoded as a browser's form encodes it: commas as %2C, spaces as +.
+            let encoded = try await server.send(.POST, "/v1/forecast?hourly=temperature_2m&\(day)", headers: form,
+                                                body: "latitude=39.3%2C39.4&longitude=-8.3%2C-8.2&timezone=Europe%2FLisbon")
+            XCTAssertEqual(encoded.reply.status, 200, encoded.reply.body)
+            XCTAssertEqual((encoded.reply.json as? [Any])?.count, 2, "two places")
+
+            let count = 1000
+            var generator = SeededGenerator(seed: 20261122)
+            let latitudes = (0..<count).map { _ in String(format: "%.4f", Double.random(in: 39.1...39.5, using: &generator)) }
+            let longitudes = (0..<count).map { _ in String(format: "%.4f", Double.random(in: -8.6 ... -8.0, using: &generator)) }
+            let many = "latitude=\(latitudes.joined(separator: ","))&longitude=\(longitudes.joined(separator: ","))&hourly=temperature_2m&\(day)"
+            XCTAssertGreaterThan(many.utf8.count, 8192, "past the URL limit")
+            let big = try await server.send(.POST, "/v1/forecast", headers: form, body: many)
+            XCTAssertEqual(big.reply.status, 200, String(big.reply.body.prefix(300)))
+            XCTAssertEqual((big.reply.json as? [Any])?.count, count)
+
+            let json = try await server.send(.POST, "/v1/forecast", headers: [("Content-Type", "application/json")], body: "{}")
+            XCTAssertEqual(json.reply.status, 415, json.reply.body)
+            XCTAssertEqual(json.reply.object?["error"] as? Bool, true)
+            let huge = try await server.send(.POST, "/v1/forecast", headers: form, body: String(repeating: "a", count: (1 << 20) + 1))
+            XCTAssertEqual(huge.reply.status, 413, huge.reply.body)
+        }
+    }
+
+    private static func withoutTiming(_ body: String) -> String {
+        body.replacingOccurrences(of: #""generationtime_ms":[0-9.eE-]+"#, with: "", options: .regularExpression)
     }
 
     // MARK: 2. Booleans
