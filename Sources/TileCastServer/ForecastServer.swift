@@ -320,7 +320,7 @@ package struct ForecastServer: Sendable {
         let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics, ledger = self.ledger
 
         /// One forecast request, whichever way its parameters came.
-        @Sendable func forecast(_ query: [(name: String, value: String)]) async throws -> Response {
+        @Sendable func forecast(_ query: [(name: String, value: String)], encoding: ContentEncoding?) async throws -> Response {
             let parameters = try ForecastParameters(query: query)
             try Self.refuseWhileQueued(ledger)
             guard inFlight.enter() else {
@@ -333,21 +333,31 @@ package struct ForecastServer: Sendable {
             // replaces it: requests arriving together cannot all pass an empty budget.
             let reservation = AnswerReservation(ledger: ledger)
             defer { reservation.release() }
-            let result: Result<(body: [UInt8], contentType: String), APIError> = await Self.compute {
+            let result: Result<(body: [UInt8], contentType: String, encoding: ContentEncoding?), APIError> = await Self.compute {
                 do throws(APIError) {
-                    return .success(try engine.respond(parameters, now: now, admit: reservation.reserve))
+                    let answer = try engine.respond(parameters, now: now, admit: reservation.reserve)
+                    // Compressed off the event loop, like the answer itself.
+                    if let encoding, answer.body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(answer.body) {
+                        return .success((packed, answer.contentType, encoding))
+                    }
+                    return .success((answer.body, answer.contentType, nil))
                 } catch { return .failure(error) }
             }
             let answer = try result.get()
-            return Response(status: .ok, headers: [.contentType: answer.contentType], body: Self.queuedBody(answer.body, ledger: ledger))
+            var headers: HTTPFields = [.contentType: answer.contentType, .vary: "Accept-Encoding"]
+            if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
+            return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
         }
         // The same parameters in the URL (GET) or as a form body (POST, how Open-Meteo's clients
         // send many places: Open-Meteo takes both on every route).
         router.get("/v1/forecast") { request, _ -> Response in
-            try await forecast(Self.queryPairs(request))
+            // HEAD (routed here) is answered uncompressed: some clients try to decode its empty body.
+            try await forecast(Self.queryPairs(request),
+                               encoding: request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding]))
         }
         router.post("/v1/forecast") { request, _ -> Response in
-            try await forecast(Self.queryPairs(request) + FormBody.pairs(try await FormBody.collect(request)))
+            try await forecast(Self.queryPairs(request) + FormBody.pairs(try await FormBody.collect(request)),
+                               encoding: ContentEncoding.accepted(request.headers[.acceptEncoding]))
         }
 
         router.get("/v1/meteogram.svg") { request, _ -> Response in

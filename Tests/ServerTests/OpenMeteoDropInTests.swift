@@ -122,6 +122,37 @@ final class OpenMeteoDropInTests: XCTestCase {
         }
     }
 
+    /// gzip and deflate when the client asks (`Accept-Encoding`), with `Vary`; the bytes
+    /// decompress (gzip(1), Python's zlib) to the plain answer. Fetched with curl, which hands
+    /// over the bytes as sent.
+    func testGzipAndDeflateWhenAsked() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let path = "/v1/forecast?\(place)&hourly=temperature_2m,relative_humidity_2m,dew_point_2m,precipitation,wind_speed_10m,wind_direction_10m,cloud_cover,pressure_msl&\(day)"
+            let plain = try await server.send(.GET, path)
+            XCTAssertEqual(plain.headers["vary"], "Accept-Encoding")
+            XCTAssertNil(plain.headers["content-encoding"])
+            let directory = try TemporaryDirectory("tilecast-gzip")
+            for (accept, encoding, decoder) in [("gzip, deflate, br", "gzip", ["gzip", "-dc"]),
+                                                ("deflate", "deflate", ["python3", "-c", "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(open(sys.argv[1], 'rb').read()))"]),
+                                                ("gzip;q=0, identity", "", [])] {
+                let body = directory.path("body"), headers = directory.path("headers")
+                let fetched = try runTool("curl", ["-s", "-H", "Accept-Encoding: \(accept)", "-D", headers, "-o", body, server.base + path])
+                XCTAssertEqual(fetched.status, 0, fetched.stderr)
+                let head = try String(contentsOfFile: headers, encoding: .utf8).lowercased()
+                if encoding.isEmpty {
+                    XCTAssertFalse(head.contains("content-encoding"), head)
+                    continue
+                }
+                XCTAssertTrue(head.contains("content-encoding: \(encoding)"), head)
+                let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: body)[.size] as? Int)
+                XCTAssertLessThan(size, plain.reply.body.utf8.count / 2, "\(encoding): \(size) bytes for \(plain.reply.body.utf8.count)")
+                let decoded = try runTool(decoder[0], Array(decoder.dropFirst()) + [body])
+                XCTAssertEqual(decoded.status, 0, decoded.stderr)
+                XCTAssertEqual(Self.withoutTiming(decoded.stdout), Self.withoutTiming(plain.reply.body), encoding)
+            }
+        }
+    }
+
     private static func withoutTiming(_ body: String) -> String {
         body.replacingOccurrences(of: #""generationtime_ms":[0-9.eE-]+"#, with: "", options: .regularExpression)
     }
