@@ -42,6 +42,9 @@ package struct ForecastParameters: Sendable {
     /// `elevation=`: one per place, nil for "nan" (the model terrain, Open-Meteo's "no
     /// downscaling"); empty when not given (every place at its model terrain).
     package var elevations: [Double?] = []
+    /// `location_id`: the client's number for each place, echoed in the answer (Open-Meteo's
+    /// ForecastapiQuery); empty: places are numbered from 0 in order.
+    package var locationIDs: [Int] = []
     /// The variables computed for each block (each once), from the columns' served ones.
     package var hourly: [OutputVariable] = []
     package var daily: [DailyVariable] = []
@@ -138,16 +141,29 @@ package struct ForecastParameters: Sendable {
             guard texts.count == latitudes.count else {
                 throw APIError("Parameter 'elevation' must have the same number of elements as coordinates")
             }
-            elevations = try texts.map { text throws(APIError) -> Double? in
-                switch QueryPoint.parseElevation(text) {
-                case .success(let value): return value
-                case .failure:
-                    let range = Downscaling.validElevations
-                    throw APIError("Parameter 'elevation' must be a number of metres in \(Int(range.lowerBound))...\(Int(range.upperBound)), or nan for the model terrain. Given: \(text)")
-                }
+            elevations = try Self.elevations(texts)
+        }
+        if let texts = list("location_id") {
+            let numbers = texts.compactMap { Int($0) }
+            guard numbers.count == texts.count else {
+                throw APIError("Parameter 'location_id' must be whole numbers. Given: \(texts.joined(separator: ","))")
+            }
+            guard numbers.count == latitudes.count else {
+                throw APIError("Parameter 'location_id' and coordinates must have the same number of elements")
+            }
+            locationIDs = numbers
+        }
+    }
+
+    private static func elevations(_ texts: [String]) throws(APIError) -> [Double?] {
+        try texts.map { text throws(APIError) -> Double? in
+            switch QueryPoint.parseElevation(text) {
+            case .success(let value): return value
+            case .failure:
+                let range = Downscaling.validElevations
+                throw APIError("Parameter 'elevation' must be a number of metres in \(Int(range.lowerBound))...\(Int(range.upperBound)), or nan for the model terrain. Given: \(text)")
             }
         }
-
     }
 
     /// hourly, current, daily and current_weather.

@@ -104,14 +104,19 @@ struct OpenMeteoRenderer {
         if places.count != 1 { out.raw("[") }
         for (k, place) in places.enumerated() {
             if k > 0 { out.raw(",") }
-            object(place, &out)
+            object(place, index: k, &out)
         }
         if places.count != 1 { out.raw("]") }
         return out.bytes
     }
 
-    private func object(_ place: PlaceForecast, _ out: inout JSONBytes) {
-        header(place, &out)
+    /// The number a place is answered under: its `location_id`, else its position.
+    private func locationID(_ index: Int) -> Int {
+        index < parameters.locationIDs.count ? parameters.locationIDs[index] : index
+    }
+
+    private func object(_ place: PlaceForecast, index: Int, _ out: inout JSONBytes) {
+        header(place, index: index, &out)
         currentBlock(place, &out)
         currentWeatherBlock(place, &out)
         hourlyBlock(place, &out)
@@ -120,7 +125,7 @@ struct OpenMeteoRenderer {
     }
 
     /// The place, its zone and elevation, and the `tilecast` key saying where the numbers came from.
-    private func header(_ place: PlaceForecast, _ out: inout JSONBytes) {
+    private func header(_ place: PlaceForecast, index: Int, _ out: inout JSONBytes) {
         let forecast = place.forecast
         let times = place.times
         let p = forecast.provenance
@@ -132,6 +137,10 @@ struct OpenMeteoRenderer {
         out.raw(",\"timezone_abbreviation\":"); out.quoted(times.abbreviation)
         // Metres, rounded as the command line prints it.
         out.raw(",\"elevation\":"); out.raw(forecast.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")
+        // The client's number for the place, or its position; Open-Meteo writes it unless 0
+        // (Sources/App/Helper/Writer/JsonWriter.swift).
+        let id = locationID(index)
+        if id != 0 { out.raw(",\"location_id\":"); out.raw(String(id)) }
         // Where the numbers came from; clients written for Open-Meteo ignore this key.
         out.raw(",\"tilecast\":{\"model\":"); out.quoted(p.model)
         out.raw(",\"model_title\":"); out.quoted(p.modelTitle)
@@ -259,7 +268,7 @@ struct OpenMeteoRenderer {
         lines.append(id + "latitude,longitude,elevation,utc_offset_seconds,timezone,timezone_abbreviation")
         for (k, place) in places.enumerated() {
             let f = place.forecast
-            lines.append((several ? "\(k)," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
+            lines.append((several ? "\(locationID(k))," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
                          + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "") + ",\(place.times.utcOffset),\(place.times.zoneName),\(place.times.abbreviation)")
         }
         func plain(_ text: String) -> String { text == "null" ? "" : text.replacingOccurrences(of: "\"", with: "") }
@@ -276,7 +285,7 @@ struct OpenMeteoRenderer {
             lines.append("")
             lines.append(header(parameters.currentColumns) { unit($0, $1) })
             for (k, place) in places.enumerated() {
-                lines.append((several ? "\(k)," : "") + plain(timeValue(place.times.current, place.times)) + ","
+                lines.append((several ? "\(locationID(k))," : "") + plain(timeValue(place.times.current, place.times)) + ","
                              + parameters.currentColumns.map { column in
                                  Self.answering(column, place).map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) } ?? ""
                              }.joined(separator: ","))
@@ -289,7 +298,7 @@ struct OpenMeteoRenderer {
                 let columns = parameters.hourlyColumns.map { column in Self.answering(column, place).map { place.hourly.values[$0] ?? [] } ?? [] }
                 let variables = parameters.hourlyColumns.map { Self.answering($0, place) }
                 for (t, time) in place.times.hourly.enumerated() {
-                    var row = (several ? "\(k)," : "") + plain(timeValue(time, place.times))
+                    var row = (several ? "\(locationID(k))," : "") + plain(timeValue(time, place.times))
                     for (c, variable) in variables.enumerated() {
                         row += "," + (variable.map { plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, $0, units)) } ?? "")
                     }
@@ -303,7 +312,7 @@ struct OpenMeteoRenderer {
             for (k, place) in places.enumerated() {
                 let fields = parameters.dailyColumns.map { Self.answering($0, place) }
                 for d in place.times.days.indices {
-                    var row = (several ? "\(k)," : "") + plain(dayValue(d, place.times))
+                    var row = (several ? "\(locationID(k))," : "") + plain(dayValue(d, place.times))
                     for field in fields {
                         guard let field else { row += ","; continue }
                         let series = place.daily[field] ?? []

@@ -153,6 +153,24 @@ final class OpenMeteoDropInTests: XCTestCase {
         }
     }
 
+    /// `location_id` as Open-Meteo writes it (Sources/App/Helper/Writer/JsonWriter.swift: the key
+    /// unless 0; Sources/App/Helper/ForecastapiQuery.swift: the given ids, else the positions).
+    func testLocationIDsAsOpenMeteoWritesThem() async throws {
+        try await LiveServer.with(configuration(store)) { server in
+            let places = "latitude=39.3,39.35,39.4&longitude=-8.3,-8.25,-8.2&hourly=temperature_2m&\(day)"
+            let numbered = try await server.get("/v1/forecast?" + places)
+            let objects = try XCTUnwrap(numbered.json as? [[String: Any]], numbered.body)
+            XCTAssertEqual(objects.map { $0["location_id"] as? Int }, [nil, 1, 2])
+            let given = try await server.get("/v1/forecast?" + places + "&location_id=7,0,12")
+            XCTAssertEqual((given.json as? [[String: Any]])?.map { $0["location_id"] as? Int }, [7, nil, 12])
+            let csv = try await server.get("/v1/forecast?" + places + "&location_id=7,0,12&format=csv")
+            XCTAssertTrue(csv.body.contains("\n7,") && csv.body.contains("\n12,"), csv.body)
+            let mismatch = try await server.get("/v1/forecast?" + places + "&location_id=1,2")
+            XCTAssertEqual(mismatch.status, 400)
+            XCTAssertEqual(mismatch.object?["reason"] as? String, "Parameter 'location_id' and coordinates must have the same number of elements")
+        }
+    }
+
     private static func withoutTiming(_ body: String) -> String {
         body.replacingOccurrences(of: #""generationtime_ms":[0-9.eE-]+"#, with: "", options: .regularExpression)
     }
