@@ -401,7 +401,9 @@ package struct FrameReader {
         guard let motion = domain.motion else { return }
         let offset = motion.offsets[index], frame = domain.frames[index]
         let file = domain.files[frame.fileIndex]
-        if let previous = placedAt, previous != offset {
+        // Where the nest stayed put, its terrain and rotation are those already read.
+        guard placedAt != offset else { return }
+        if let previous = placedAt {
             let (columns, rows) = (offset.i - previous.i, offset.j - previous.j)
             for keyPath in [\FrameReader.rain, \.convective, \.snow, \.gridScale, \.frozen, \.showers] {
                 self[keyPath: keyPath]?.shift(columns: columns, rows: rows, westEast: motion.westEast)

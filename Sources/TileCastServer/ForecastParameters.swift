@@ -126,9 +126,8 @@ package struct ForecastParameters: Sendable {
 
     /// latitude, longitude and elevation.
     private mutating func parsePlaces(_ values: QueryValues) throws(APIError) {
-        func list(_ name: String) -> [String]? { values.list(name) }
-        latitudes = try Self.coordinates(list("latitude"), name: "latitude", limit: 90)
-        longitudes = try Self.coordinates(list("longitude"), name: "longitude", limit: 180)
+        latitudes = try Self.coordinates(values.list("latitude"), name: "latitude", limit: 90)
+        longitudes = try Self.coordinates(values.list("longitude"), name: "longitude", limit: 180)
         guard !latitudes.isEmpty else { throw APIError("Parameter 'latitude' and 'longitude' are required") }
         guard latitudes.count == longitudes.count else {
             throw APIError("Parameter 'latitude' and 'longitude' must have the same number of elements")
@@ -137,13 +136,13 @@ package struct ForecastParameters: Sendable {
             throw APIError("At most \(Self.maxPlaces) locations a request; given \(latitudes.count)")
         }
 
-        if let texts = list("elevation") {
+        if let texts = values.list("elevation") {
             guard texts.count == latitudes.count else {
                 throw APIError("Parameter 'elevation' must have the same number of elements as coordinates")
             }
             elevations = try Self.elevations(texts)
         }
-        if let texts = list("location_id") {
+        if let texts = values.list("location_id") {
             let numbers = texts.compactMap { Int($0) }
             guard numbers.count == texts.count else {
                 throw APIError("Parameter 'location_id' must be whole numbers. Given: \(texts.joined(separator: ","))")
@@ -168,21 +167,18 @@ package struct ForecastParameters: Sendable {
 
     /// hourly, current, daily and current_weather.
     private mutating func parseVariables(_ values: QueryValues) throws(APIError) {
-        func list(_ name: String) -> [String]? { values.list(name) }
-        func single(_ name: String) -> String? { values.single(name) }
-        hourlyColumns = try Self.hourlyColumns(list("hourly") ?? [], key: "hourly")
-        currentColumns = try Self.hourlyColumns(list("current") ?? [], key: "current")
-        dailyColumns = try Self.dailyColumns(list("daily") ?? [])
+        hourlyColumns = try Self.hourlyColumns(values.list("hourly") ?? [], key: "hourly")
+        currentColumns = try Self.hourlyColumns(values.list("current") ?? [], key: "current")
+        dailyColumns = try Self.dailyColumns(values.list("daily") ?? [])
         hourly = Self.served(hourlyColumns)
         current = Self.served(currentColumns)
         daily = Self.served(dailyColumns)
-        if let flag = single("current_weather") { currentWeather = try Self.boolean(flag, name: "current_weather") }
+        if let flag = values.single("current_weather") { currentWeather = try Self.boolean(flag, name: "current_weather") }
 
     }
 
     private mutating func parseTimeZone(_ values: QueryValues) throws(APIError) {
-        func single(_ name: String) -> String? { values.single(name) }
-        if let zone = single("timezone") {
+        if let zone = values.single("timezone") {
             if zone.lowercased() == "auto" {
                 timeZoneAuto = true
             } else if let known = TimeZone(identifier: zone) {
@@ -197,32 +193,30 @@ package struct ForecastParameters: Sendable {
 
     /// Units, time format, output format, cell selection and model.
     private mutating func parseUnitsAndFormat(_ values: QueryValues) throws(APIError) {
-        func list(_ name: String) -> [String]? { values.list(name) }
-        func single(_ name: String) -> String? { values.single(name) }
-        if let text = single("temperature_unit") {
+        if let text = values.single("temperature_unit") {
             guard let unit = TemperatureUnit(rawValue: text) else { throw APIError("Parameter 'temperature_unit' must be celsius or fahrenheit. Given: \(text)") }
             units.temperature = unit
         }
-        if let text = single("wind_speed_unit") ?? single("windspeed_unit") {
+        if let text = values.single("wind_speed_unit") ?? values.single("windspeed_unit") {
             guard let unit = WindSpeedUnit(rawValue: text) else { throw APIError("Parameter 'wind_speed_unit' must be kmh, ms, mph or kn. Given: \(text)") }
             units.windSpeed = unit
         }
-        if let text = single("precipitation_unit") {
+        if let text = values.single("precipitation_unit") {
             guard let unit = PrecipitationUnit(rawValue: text) else { throw APIError("Parameter 'precipitation_unit' must be mm or inch. Given: \(text)") }
             units.precipitation = unit
         }
-        if let text = single("timeformat") {
+        if let text = values.single("timeformat") {
             guard let value = TimeFormat(rawValue: text) else { throw APIError("Parameter 'timeformat' must be iso8601 or unixtime. Given: \(text)") }
             timeFormat = value
         }
-        if let text = single("format") {
+        if let text = values.single("format") {
             guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(text)") }
             format = value
         }
-        if let text = single("cell_selection"), !["land", "sea", "nearest"].contains(text) {
+        if let text = values.single("cell_selection"), !["land", "sea", "nearest"].contains(text) {
             throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(text)")
         }
-        if let names = list("models"), !names.isEmpty {
+        if let names = values.list("models"), !names.isEmpty {
             guard names.count == 1 else { throw APIError("Parameter 'models': one model a request. Given: \(names.joined(separator: ","))") }
             model = names[0] == "best_match" ? nil : names[0]
         }
@@ -231,15 +225,13 @@ package struct ForecastParameters: Sendable {
 
     /// forecast_days, past_days, forecast_hours, past_hours, start/end dates and hours.
     private mutating func parseTimeRange(_ values: QueryValues) throws(APIError) {
-        func single(_ name: String) -> String? { values.single(name) }
-        func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? { try values.integer(name, range) }
         // Each limited on its own, as Open-Meteo limits them (Sources/App/Helper/ForecastapiQuery.swift,
         // `forecastTimeRange2`: past steps against pastStepsMax, forecast steps against forecastStepsMax).
-        times.forecastDays = try integer("forecast_days", 0...Self.maxDays) ?? 7
-        times.pastDays = try integer("past_days", 0...Self.maxPastDays) ?? 0
-        times.forecastHours = try integer("forecast_hours", 0...(Self.maxDays * 24))
-        times.pastHours = try integer("past_hours", 0...(Self.maxPastDays * 24))
-        switch (single("start_date"), single("end_date")) {
+        times.forecastDays = try values.integer("forecast_days", 0...Self.maxDays) ?? 7
+        times.pastDays = try values.integer("past_days", 0...Self.maxPastDays) ?? 0
+        times.forecastHours = try values.integer("forecast_hours", 0...(Self.maxDays * 24))
+        times.pastHours = try values.integer("past_hours", 0...(Self.maxPastDays * 24))
+        switch (values.single("start_date"), values.single("end_date")) {
         case (nil, nil): break
         case (let start?, let end?):
             let first = try Self.date(start, "start_date"), last = try Self.date(end, "end_date")
@@ -247,7 +239,7 @@ package struct ForecastParameters: Sendable {
             try Self.checkSpan(first, last, limit: Self.maxDays * 24 - 24, what: "start_date and end_date")
         default: throw APIError("Parameter 'start_date' and 'end_date' must both be set")
         }
-        switch (single("start_hour"), single("end_hour")) {
+        switch (values.single("start_hour"), values.single("end_hour")) {
         case (nil, nil): break
         case (let start?, let end?):
             let first = try Self.hour(start, "start_hour"), last = try Self.hour(end, "end_hour")

@@ -57,10 +57,8 @@ public struct StoreDescription: Codable, Sendable {
             var cycles: [CycleEntry] = []
             for cycle in CycleStore.cycles(root: root, model: model) {
                 let published = try CycleStore.openCycle(root: root, model: model, cycle: cycle.name)
+                // openCycle has checked the manifest is this model's and this cycle's.
                 let manifest = published.manifest
-                if manifest.model != model {
-                    throw .corrupt(path: published.folder + "/" + CycleManifest.fileName, detail: "manifest of model \(manifest.model) in the folder of model \(model)")
-                }
                 var domains: [DomainEntry] = []
                 for (entry, path) in zip(manifest.domains, published.domainPaths) {
                     let reader = try DomainFileReader(path: path, cacheBudget: 1 << 20)
