@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "GridGeometry"),
         // The shared vocabulary: the variables TileCast serves (names, units, stored precision),
         // model time, and the one parallel map. No dependencies.
-        .target(name: "Catalog"),
+        // The variable registry: it names the formulas of query-computed variables.
+        .target(name: "Catalog", dependencies: ["Meteorology"]),
         // Pure meteorological formulas: humidity, dew point, sea-level pressure, wind, ... No I/O.
         .target(name: "Meteorology"),
         // zlib, for CRC-32 checksums of store blocks (already a dependency of libnetcdf/HDF5).

@@ -50,16 +50,9 @@ package enum Derivations {
         // Grid-scale liquid: RAINNC less its frozen parts; without SNOWNC the split is unknown.
         Derivation(variable: .rain, allOf: [.rainNonConvective, .snowWater], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .showers, allOf: [], oneOf: [.rainConvective, .rainShallow], from: [], orDirectly: nil),
-        Derivation(variable: .snowDepth, allOf: [.snowDepth], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .vapourPressureDeficit, allOf: [.temperature2m, .mixingRatio2m], oneOf: pressure, from: [], orDirectly: nil),
-        Derivation(variable: .directRadiation, allOf: [.shortwaveDirect], oneOf: [], from: [], orDirectly: nil),
-        Derivation(variable: .diffuseRadiation, allOf: [.shortwaveDiffuse], oneOf: [], from: [], orDirectly: nil),
-        Derivation(variable: .cape, allOf: [.cape], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .windGusts10m, allOf: [.u10m, .v10m, .frictionVelocity], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverLow, allOf: layered, oneOf: [], from: [], orDirectly: nil),
-        Derivation(variable: .surfaceTemperature, allOf: [.skinTemperature], oneOf: [], from: [], orDirectly: nil),
-        Derivation(variable: .boundaryLayerHeight, allOf: [.boundaryLayerHeight], oneOf: [], from: [], orDirectly: nil),
-        Derivation(variable: .snowWaterEquivalent, allOf: [.snowWaterEquivalent], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverMid, allOf: layered, oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .cloudCoverHigh, allOf: layered, oneOf: [], from: [], orDirectly: nil),
         // The lowest level's state and the four species every ice scheme writes; QGRAUP only
@@ -72,6 +65,9 @@ package enum Derivations {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {
         Derivation(variable: $0, allOf: [.soilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
+    } + ForecastVariable.stored.compactMap { variable in
+        // Copied from the one field the registry names (`VariableSpec.field`).
+        variable.spec.field.map { Derivation(variable: variable, allOf: [SourceRole(field: $0)], oneOf: [], from: [], orDirectly: nil) }
     }).sorted { $0.variable < $1.variable }
 
     /// The entry of a variable; every catalog variable has one (a test holds this).

@@ -126,8 +126,8 @@ package struct VariableAvailability: Sendable, Equatable {
                 reasons[derivation.variable] = soilProblem
             }
         }
-        available = ForecastVariable.allCases.filter { (reasons[$0] ?? nil) == nil }
-        missing = ForecastVariable.allCases.compactMap { variable in
+        available = ForecastVariable.stored.filter { (reasons[$0] ?? nil) == nil }
+        missing = ForecastVariable.stored.compactMap { variable in
             (reasons[variable] ?? nil).map { (variable, $0) }
         }
     }

@@ -322,18 +322,18 @@ package struct FrameReader {
         if wants.contains(.vapourPressureDeficit), let t2, let rh = out[.relativeHumidity2m] {
             out[.vapourPressureDeficit] = (0..<cells).map { vapourPressureDeficit(temperature: celsius(fromKelvin: t2[$0]), relativeHumidity: rh[$0]) }
         }
-        if wants.contains(.snowDepth), let depth = try raw.field(.snowDepth) { out[.snowDepth] = depth }
         if wants.contains(.windGusts10m), let u10, let v10, let ust = try raw.field(.frictionVelocity) {
             // The grid-relative components have the earth-relative speed.
             out[.windGusts10m] = (0..<cells).map { windGust(u: u10[$0], v: v10[$0], frictionVelocity: ust[$0]) }
         }
-        // Fields the file carries as they are (docs/VARIABLES.md).
-        for (variable, role) in [(ForecastVariable.directRadiation, SourceRole.shortwaveDirect), (.diffuseRadiation, .shortwaveDiffuse), (.cape, .cape),
-                                 (.boundaryLayerHeight, .boundaryLayerHeight), (.snowWaterEquivalent, .snowWaterEquivalent)]
-        where wants.contains(variable) {
-            if let field = try raw.field(role) { out[variable] = field }
+        // Variables copied from one field, as the registry declares them (`VariableSpec.field`).
+        for variable in variables {
+            guard let field = variable.spec.field, let values = try raw.field(SourceRole(field: field)) else { continue }
+            switch field.conversion {
+            case .none: out[variable] = values
+            case .kelvinToCelsius: out[variable] = values.map(celsius(fromKelvin:))
+            }
         }
-        if wants.contains(.surfaceTemperature), let skin = try raw.field(.skinTemperature) { out[.surfaceTemperature] = skin.map(celsius(fromKelvin:)) }
         // Noah's four layers (SoilLayers checked the file's ZS when it was opened).
         if ForecastVariable.soilTemperatures.contains(where: wants.contains), let layers = try raw.levels(.soilTemperature) {
             for (variable, layer) in zip(ForecastVariable.soilTemperatures, layers) { out[variable] = layer.map(celsius(fromKelvin:)) }

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// What a model's files call things: the map from source roles (T2, Q2, ...) to variable
@@ -169,82 +170,125 @@ struct ProfileKey: CodingKey {
 }
 
 /// The raw quantities ingest reads, whatever a model calls them.
-public enum SourceRole: String, CaseIterable, Sendable {
-    case latitude, longitude
-    case timeText = "time_text"
-    case timeMinutes = "time_minutes"
-    case temperature2m = "temperature_2m"
-    case mixingRatio2m = "mixing_ratio_2m"
-    case surfacePressure = "surface_pressure"
-    case pstar
-    case modelTopPressure = "model_top_pressure"
-    case seaLevelPressure = "sea_level_pressure"
-    case u10m = "u_10m"
-    case v10m = "v_10m"
-    case rainConvective = "rain_convective"
-    case rainNonConvective = "rain_nonconvective"
-    case rainShallow = "rain_shallow"
-    case bucketConvective = "bucket_convective"
-    case bucketNonConvective = "bucket_nonconvective"
-    case snowWater = "snow_water"
-    case shortwaveDown = "shortwave_down"
-    case cloudFraction = "cloud_fraction"
-    case terrainHeight = "terrain_height"
-    case cosAlpha = "cos_alpha"
-    case sinAlpha = "sin_alpha"
-    // Issue 11.
-    case graupel = "graupel"
-    case hail = "hail"
-    case snowDepth = "snow_depth"
-    case soilTemperature = "soil_temperature"
-    case soilMoisture = "soil_moisture"
-    case soilDepths = "soil_depths"
-    case shortwaveDirect = "shortwave_direct"
-    case shortwaveDiffuse = "shortwave_diffuse"
-    case cape = "cape"
-    case frictionVelocity = "friction_velocity"
+/// The raw quantities ingest reads, whatever a model calls them: the key of a profile's
+/// `sources`. The fixed ones are the inputs of derivations (below); a stored variable copied from
+/// one field declares its own in the registry (`VariableSpec.field`), so adding one needs no
+/// role here.
+public struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// A role ingest knows (nil for any other key).
+    public init?(rawValue: String) {
+        guard Self.canonicalUnits[rawValue] != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(_ name: String) { rawValue = name }
+
+    public var description: String { rawValue }
+
+    /// The role of a registry variable copied from one field.
+    package init(field: DirectField) { rawValue = field.key }
+
+    public static let latitude = SourceRole("latitude")
+    public static let longitude = SourceRole("longitude")
+    public static let timeText = SourceRole("time_text")
+    public static let timeMinutes = SourceRole("time_minutes")
+    public static let temperature2m = SourceRole("temperature_2m")
+    public static let mixingRatio2m = SourceRole("mixing_ratio_2m")
+    public static let surfacePressure = SourceRole("surface_pressure")
+    public static let pstar = SourceRole("pstar")
+    public static let modelTopPressure = SourceRole("model_top_pressure")
+    public static let seaLevelPressure = SourceRole("sea_level_pressure")
+    public static let u10m = SourceRole("u_10m")
+    public static let v10m = SourceRole("v_10m")
+    public static let rainConvective = SourceRole("rain_convective")
+    public static let rainNonConvective = SourceRole("rain_nonconvective")
+    public static let rainShallow = SourceRole("rain_shallow")
+    public static let bucketConvective = SourceRole("bucket_convective")
+    public static let bucketNonConvective = SourceRole("bucket_nonconvective")
+    public static let snowWater = SourceRole("snow_water")
+    public static let shortwaveDown = SourceRole("shortwave_down")
+    public static let cloudFraction = SourceRole("cloud_fraction")
+    public static let terrainHeight = SourceRole("terrain_height")
+    public static let cosAlpha = SourceRole("cos_alpha")
+    public static let sinAlpha = SourceRole("sin_alpha")
+    public static let graupel = SourceRole("graupel")
+    public static let hail = SourceRole("hail")
+    public static let soilTemperature = SourceRole("soil_temperature")
+    public static let soilMoisture = SourceRole("soil_moisture")
+    public static let soilDepths = SourceRole("soil_depths")
+    public static let frictionVelocity = SourceRole("friction_velocity")
     /// WRF's geopotential on staggered levels, perturbation and base (PH, PHB).
-    case geopotentialPerturbation = "geopotential_perturbation"
-    case geopotentialBase = "geopotential_base"
+    public static let geopotentialPerturbation = SourceRole("geopotential_perturbation")
+    public static let geopotentialBase = SourceRole("geopotential_base")
     /// The lowest model level of WRF's state and microphysics, for visibility: pressure
     /// perturbation and base (P, PB), perturbation potential temperature (T, theta - 300 K),
     /// and the mixing ratios of vapour and the five hydrometeor species.
-    case pressurePerturbation = "pressure_perturbation"
-    case pressureBase = "pressure_base"
-    case potentialTemperaturePerturbation = "potential_temperature_perturbation"
-    case vapourMixingRatio = "vapour_mixing_ratio"
-    case cloudWaterMixingRatio = "cloud_water_mixing_ratio"
-    case rainMixingRatio = "rain_mixing_ratio"
-    case iceMixingRatio = "ice_mixing_ratio"
-    case snowMixingRatio = "snow_mixing_ratio"
-    case graupelMixingRatio = "graupel_mixing_ratio"
-    case skinTemperature = "skin_temperature"
-    case boundaryLayerHeight = "boundary_layer_height"
-    case snowWaterEquivalent = "snow_water_equivalent"
+    public static let pressurePerturbation = SourceRole("pressure_perturbation")
+    public static let pressureBase = SourceRole("pressure_base")
+    public static let potentialTemperaturePerturbation = SourceRole("potential_temperature_perturbation")
+    public static let vapourMixingRatio = SourceRole("vapour_mixing_ratio")
+    public static let cloudWaterMixingRatio = SourceRole("cloud_water_mixing_ratio")
+    public static let rainMixingRatio = SourceRole("rain_mixing_ratio")
+    public static let iceMixingRatio = SourceRole("ice_mixing_ratio")
+    public static let snowMixingRatio = SourceRole("snow_mixing_ratio")
+    public static let graupelMixingRatio = SourceRole("graupel_mixing_ratio")
+
+    /// Every role: the fixed ones, then those the registry's variables declare.
+    public static let allCases: [SourceRole] = fixed.map(\.0)
+        + ForecastVariable.stored.compactMap { $0.spec.field.map(SourceRole.init(field:)) }
 
     /// The unit ingest works in for this role.
-    var canonicalUnit: String {
-        switch self {
-        case .latitude: return "degree_north"
-        case .longitude: return "degree_east"
-        case .timeText: return "1"
-        case .timeMinutes: return "minutes"
-        case .temperature2m, .potentialTemperaturePerturbation, .skinTemperature: return "K"
-        case .mixingRatio2m, .vapourMixingRatio, .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio,
-             .graupelMixingRatio: return "kg/kg"
-        case .surfacePressure, .pstar, .seaLevelPressure, .modelTopPressure, .pressurePerturbation, .pressureBase: return "Pa"
-        case .u10m, .v10m, .frictionVelocity: return "m/s"
-        case .rainConvective, .rainNonConvective, .rainShallow, .snowWater, .graupel, .hail, .snowWaterEquivalent: return "mm"
-        case .snowDepth, .soilDepths: return "m"
-        case .soilTemperature: return "K"
-        case .soilMoisture: return "m3/m3"
-        case .bucketConvective, .bucketNonConvective, .cloudFraction, .cosAlpha, .sinAlpha: return "1"
-        case .shortwaveDown, .shortwaveDirect, .shortwaveDiffuse: return "W/m2"
-        case .cape: return "J/kg"
-        case .geopotentialPerturbation, .geopotentialBase: return "m2/s2"
-        case .terrainHeight, .boundaryLayerHeight: return "m"
-        }
-    }
+    var canonicalUnit: String { Self.canonicalUnits[rawValue] ?? "1" }
+
+    private static let canonicalUnits: [String: String] = Dictionary(
+        fixed.map { ($0.0.rawValue, $0.1) } + ForecastVariable.stored.compactMap { variable in variable.spec.field.map { ($0.key, $0.unit) } },
+        uniquingKeysWith: { first, _ in first })
+
+    /// The fixed roles and their units, in the order files are checked.
+    private static let fixed: [(SourceRole, String)] = [
+        (.latitude, "degree_north"),
+        (.longitude, "degree_east"),
+        (.timeText, "1"),
+        (.timeMinutes, "minutes"),
+        (.temperature2m, "K"),
+        (.mixingRatio2m, "kg/kg"),
+        (.surfacePressure, "Pa"),
+        (.pstar, "Pa"),
+        (.modelTopPressure, "Pa"),
+        (.seaLevelPressure, "Pa"),
+        (.u10m, "m/s"),
+        (.v10m, "m/s"),
+        (.rainConvective, "mm"),
+        (.rainNonConvective, "mm"),
+        (.rainShallow, "mm"),
+        (.bucketConvective, "1"),
+        (.bucketNonConvective, "1"),
+        (.snowWater, "mm"),
+        (.shortwaveDown, "W/m2"),
+        (.cloudFraction, "1"),
+        (.terrainHeight, "m"),
+        (.cosAlpha, "1"),
+        (.sinAlpha, "1"),
+        (.graupel, "mm"),
+        (.hail, "mm"),
+        (.soilTemperature, "K"),
+        (.soilMoisture, "m3/m3"),
+        (.soilDepths, "m"),
+        (.frictionVelocity, "m/s"),
+        (.geopotentialPerturbation, "m2/s2"),
+        (.geopotentialBase, "m2/s2"),
+        (.pressurePerturbation, "Pa"),
+        (.pressureBase, "Pa"),
+        (.potentialTemperaturePerturbation, "K"),
+        (.vapourMixingRatio, "kg/kg"),
+        (.cloudWaterMixingRatio, "kg/kg"),
+        (.rainMixingRatio, "kg/kg"),
+        (.iceMixingRatio, "kg/kg"),
+        (.snowMixingRatio, "kg/kg"),
+        (.graupelMixingRatio, "kg/kg"),
+    ]
 }
 
 /// A linear unit change, value * scale + offset.

@@ -96,7 +96,7 @@ package final class RemoteCycle: Sendable {
     ///
     /// - Returns: the requests sent.
     @discardableResult
-    package func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) -> Int {
+    package func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) -> Int {
         guard let first = times.min(), let last = times.max(),
               let (domain, position) = try? store.choose(latitude: latitude, longitude: longitude, first: first, last: last),
               let source = sources.first(where: { $0.reader === domain.reader })?.bytes else { return 0 }

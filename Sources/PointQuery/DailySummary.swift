@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Meteorology
 
@@ -19,7 +20,7 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         case sunrise, sunset
     }
 
-    public let variable: OutputVariable
+    public let variable: ForecastVariable
     public let statistic: Statistic
 
     public var description: String {
@@ -35,7 +36,7 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
     }
 
     /// The hourly variables it is computed from.
-    public var sources: [OutputVariable] {
+    public var sources: [ForecastVariable] {
         switch statistic {
         case .dominant: return [.windU10m, .windV10m]
         default: return [variable]
@@ -62,17 +63,17 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
     /// Parses "temperature_2m_max" and friends, "weather_code", "precipitation_hours",
     /// "daylight_duration", "sunrise", "sunset" and "wind_direction_10m_dominant".
     public static func parse(_ name: String) -> DailyVariable? {
-        if name == OutputVariable.weatherCode.rawValue { return DailyVariable(variable: .weatherCode, statistic: .mostSevere) }
+        if name == ForecastVariable.weatherCode.rawValue { return DailyVariable(variable: .weatherCode, statistic: .mostSevere) }
         if name == "precipitation_hours" { return DailyVariable(variable: .precipitation, statistic: .hours) }
         if name == "daylight_duration" { return DailyVariable(variable: .isDay, statistic: .daylight) }
-        if name == OutputVariable.et0FaoEvapotranspiration.rawValue { return DailyVariable(variable: .et0FaoEvapotranspiration, statistic: .sum) }
+        if name == ForecastVariable.et0FaoEvapotranspiration.rawValue { return DailyVariable(variable: .et0FaoEvapotranspiration, statistic: .sum) }
         // Open-Meteo's daily sunshine_duration: the day's total seconds (no "_sum" either).
-        if name == OutputVariable.sunshineDuration.rawValue { return DailyVariable(variable: .sunshineDuration, statistic: .sum) }
+        if name == ForecastVariable.sunshineDuration.rawValue { return DailyVariable(variable: .sunshineDuration, statistic: .sum) }
         if name == "sunrise" { return DailyVariable(variable: .isDay, statistic: .sunrise) }
         if name == "sunset" { return DailyVariable(variable: .isDay, statistic: .sunset) }
         if name == "wind_direction_10m_dominant" { return DailyVariable(variable: .windDirection10m, statistic: .dominant) }
         for statistic in [Statistic.min, .max, .mean, .sum] where name.hasSuffix("_" + statistic.rawValue) {
-            guard let variable = OutputVariable(rawValue: String(name.dropLast(statistic.rawValue.count + 1))),
+            guard let variable = ForecastVariable.output(named: String(name.dropLast(statistic.rawValue.count + 1))),
                   variable != .weatherCode else { return nil }
             return DailyVariable(variable: variable, statistic: statistic)
         }

@@ -53,7 +53,7 @@ public struct ForecastRenderer: Sendable {
     /// The whole output as one string (for a few answers; `ForecastWriter` streams many).
     public func render(_ answers: [PlaceAnswer], format: Format, single: Bool) -> String {
         var text: [UInt8] = []
-        let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? OutputVariable.defaults
+        let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? ForecastVariable.defaults
         var writer = ForecastWriter(renderer: self, format: format, single: single, variables: variables,
                                     names: answers.contains { $0.name != nil }) { text += $0 }
         for answer in answers { writer.write(answer) }
@@ -61,21 +61,8 @@ public struct ForecastRenderer: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Decimals printed per variable: about the stored precision (3 for inches, whose
-    /// hundredths are a quarter millimetre: 0.06 mm would print as 0.00).
-    static func decimals(_ variable: OutputVariable, _ units: OutputUnits) -> Int {
-        switch variable {
-        case .precipitation, .snowfall, .rain, .showers: return units.precipitation == .inch ? 3 : 2
-        case .et0FaoEvapotranspiration: return units.precipitation == .inch ? 4 : 3
-        case .temperature2m, .dewPoint2m, .apparentTemperature, .windSpeed10m, .windU10m, .windV10m, .windGusts10m, .snowDepth, .vapourPressureDeficit,
-             .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm,
-             .surfaceTemperature, .snowWaterEquivalent: return 2
-        case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return 3
-        case .relativeHumidity2m, .pressureMSL, .surfacePressure: return 1
-        case .cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh, .windDirection10m, .shortwaveRadiation, .weatherCode, .isDay, .directRadiation, .diffuseRadiation, .cape,
-             .visibility, .sunshineDuration, .boundaryLayerHeight: return 0
-        }
-    }
+    /// Decimals printed per variable (the registry's, `VariableSpec.decimals`).
+    static func decimals(_ variable: ForecastVariable, _ units: OutputUnits) -> Int { units.decimals(variable) }
 
     /// A value with a fixed number of decimals, as C's "%.Nf" prints it, without a minus
     /// sign on a value that rounds to zero; nil when not finite.
@@ -132,7 +119,7 @@ public struct ForecastRenderer: Sendable {
     /// (room for `formattedRoom` bytes); returns the bytes written. No string is made on the
     /// common path.
     @inline(__always)
-    static func writeFormatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits, missing: StaticString,
+    static func writeFormatted(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits, missing: StaticString,
                                at target: UnsafeMutablePointer<UInt8>) -> Int {
         func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
             let count = min(bytes.count, formattedRoom)
@@ -169,7 +156,7 @@ public struct ForecastRenderer: Sendable {
     /// A value as printed: nil when missing. A wind direction is in (0, 360] with 0 kept
     /// for calm (see Meteorology's windDirection), so a real wind within half a degree of
     /// north, which rounds to 0, prints as 360.
-    package static func formatted(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits) -> String? {
+    package static func formatted(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits) -> String? {
         guard let text = number(value, decimals(variable, units)) else { return nil }
         return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
     }
@@ -286,13 +273,13 @@ public struct ForecastRenderer: Sendable {
     }
 
     /// "[1.00, null, 2.50]", appended in place (no array of strings to join).
-    static func jsonArray(_ values: [Float], _ variable: OutputVariable, _ units: OutputUnits) -> String {
+    static func jsonArray(_ values: [Float], _ variable: ForecastVariable, _ units: OutputUnits) -> String {
         var out: [UInt8] = []
         appendJSONArray(values, variable, units, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func appendJSONArray(_ values: [Float], _ variable: OutputVariable, _ units: OutputUnits, to out: inout [UInt8]) {
+    static func appendJSONArray(_ values: [Float], _ variable: ForecastVariable, _ units: OutputUnits, to out: inout [UInt8]) {
         // Written into one buffer, appended once: per-byte appends to the array cost more than
         // the digits.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: values.count * (formattedRoom + 2) + 2) { buffer in
@@ -385,7 +372,7 @@ public struct ForecastRenderer: Sendable {
 
     // MARK: CSV
 
-    func csvHeader(_ variables: [OutputVariable], names: Bool) -> String {
+    func csvHeader(_ variables: [ForecastVariable], names: Bool) -> String {
         ((names ? ["name"] : []) + ["latitude", "longitude", "time", "model", "cycle", "domain", "grid_i", "grid_j"]
             + variables.map(\.rawValue)).joined(separator: ",")
     }
@@ -393,7 +380,7 @@ public struct ForecastRenderer: Sendable {
     /// One row per time of a place, each after a newline; nothing for a failed place (its
     /// error goes to stderr). The place's own fields are made once, not per row, and the
     /// rows are appended byte by byte.
-    func appendCSVRows(_ answer: PlaceAnswer, variables: [OutputVariable], names: Bool, to out: inout [UInt8]) {
+    func appendCSVRows(_ answer: PlaceAnswer, variables: [ForecastVariable], names: Bool, to out: inout [UInt8]) {
         guard case .success(let forecast) = answer.result else { return }
         let p = forecast.provenance
         let prefix = Array(((names ? Self.csvField(answer.name ?? "") + "," : "") + "\(forecast.latitude),\(forecast.longitude),").utf8)
@@ -455,13 +442,6 @@ public struct ForecastRenderer: Sendable {
 
     // MARK: Table
 
-    private static let shortNames: [OutputVariable: String] = [
-        .temperature2m: "temp", .relativeHumidity2m: "rh", .dewPoint2m: "dew", .apparentTemperature: "feels",
-        .precipitation: "precip", .snowfall: "snow", .weatherCode: "code", .pressureMSL: "msl",
-        .surfacePressure: "psfc", .cloudCover: "cloud", .windSpeed10m: "wind", .windDirection10m: "dir",
-        .shortwaveRadiation: "sw", .windU10m: "u10", .windV10m: "v10",
-    ]
-
     func tableBlock(_ answer: PlaceAnswer) -> String {
         switch answer.result {
         case .failure(let error):
@@ -475,13 +455,13 @@ public struct ForecastRenderer: Sendable {
             lines.append("\(p.model) cycle \(p.cycle), \(p.domain) (\(String(format: "%g", p.gridSpacingKilometres)) km), grid position i=\(p.gridI) j=\(p.gridJ)")
             let columns = forecast.variables
             let timeHeader = "time" + (timeZone.map { " (\($0.identifier))" } ?? " (UTC)")
-            let widths = columns.map { max((Self.shortNames[$0] ?? $0.rawValue).count, forecast.units.symbol($0).count, 6) }
+            let widths = columns.map { max(($0.spec.shortName ?? $0.rawValue).count, forecast.units.symbol($0).count, 6) }
             let timeWidth = max(timeHeader.count, 22) + 2
             func row(_ first: String, _ cells: [String]) -> String {
                 first.padding(toLength: timeWidth, withPad: " ", startingAt: 0)
                     + zip(cells, widths).map { String(repeating: " ", count: max(0, $1 - $0.count)) + $0 }.joined(separator: "  ")
             }
-            lines.append(row(timeHeader, columns.map { Self.shortNames[$0] ?? $0.rawValue }))
+            lines.append(row(timeHeader, columns.map { $0.spec.shortName ?? $0.rawValue }))
             lines.append(row("", columns.map { forecast.units.symbol($0) }))
             for (t, time) in forecast.times.enumerated() {
                 lines.append(row(timeText(time), columns.map { Self.formatted(forecast.values[$0]?[t] ?? .nan, $0, forecast.units) ?? "-" }))
@@ -506,11 +486,11 @@ package struct AnswerLayout: Sendable {
     package let renderer: ForecastRenderer
     package let format: ForecastRenderer.Format
     /// The CSV columns (every answer of one request has the same variables).
-    package let variables: [OutputVariable]
+    package let variables: [ForecastVariable]
     /// Whether the CSV has a name column.
     package let names: Bool
 
-    package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, variables: [OutputVariable], names: Bool) {
+    package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, variables: [ForecastVariable], names: Bool) {
         self.renderer = renderer
         self.format = format
         self.variables = variables
@@ -559,7 +539,7 @@ package struct ForecastWriter {
     private var written = 0
     private var dailyRows: [String] = []
 
-    package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [OutputVariable],
+    package init(renderer: ForecastRenderer, format: ForecastRenderer.Format, single: Bool, variables: [ForecastVariable],
                 names: Bool, sink: @escaping ([UInt8]) -> Void) {
         layout = AnswerLayout(renderer: renderer, format: format, variables: variables, names: names)
         self.single = single

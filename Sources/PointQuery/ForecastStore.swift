@@ -64,12 +64,13 @@ public struct StoredDomain: Sendable {
     }
 
     /// Whether the domain stores what a variable is computed from.
-    package func holds(_ variable: OutputVariable) -> Bool {
+    package func holds(_ variable: ForecastVariable) -> Bool {
         // `sources` without building its array (every forecast asks for every variable).
         switch variable {
         case .windSpeed10m, .windDirection10m, .windU10m, .windV10m: return reader.steps(.windU10m) > 0 && reader.steps(.windV10m) > 0
         case .isDay: return true   // from the place and time alone
         case .et0FaoEvapotranspiration: return variable.sources.allSatisfy { reader.steps($0) > 0 }
+        case _ where variable.spec.pointwise != nil: return variable.sources.allSatisfy { reader.steps($0) > 0 }
         default: return reader.steps(variable.primarySource) > 0
         }
     }
@@ -99,9 +100,9 @@ public final class ForecastStore: Sendable {
     /// Finest grid first, so the first domain that holds a point is the one to use.
     public let domains: [StoredDomain]
     /// The output variables every domain of the cycle can answer, in catalog order.
-    public let availableVariables: [OutputVariable]
+    public let availableVariables: [ForecastVariable]
     /// What a request without a variable list answers: the defaults the cycle holds.
-    public let defaultVariables: [OutputVariable]
+    public let defaultVariables: [ForecastVariable]
 
     /// Opens a cycle ("latest" by default, or its time in any form `ModelTime.parseUser` reads) of a model (the only one, when the store holds one).
     ///
@@ -163,9 +164,9 @@ public final class ForecastStore: Sendable {
             throw .store(error.description, isDamage: error.isDamage)
         }
         let opened = domains
-        let available = OutputVariable.allCases.filter { variable in opened.allSatisfy { $0.holds(variable) } }
+        let available = ForecastVariable.outputs.filter { variable in opened.allSatisfy { $0.holds(variable) } }
         availableVariables = available
-        defaultVariables = OutputVariable.defaults.filter(available.contains)
+        defaultVariables = ForecastVariable.defaults.filter(available.contains)
     }
 
     /// A cycle whose domain files were opened elsewhere (object storage: ObjectStore's remote
@@ -184,9 +185,9 @@ public final class ForecastStore: Sendable {
             throw .store(error.description, isDamage: error.isDamage)
         }
         let opened = domains
-        let available = OutputVariable.allCases.filter { variable in opened.allSatisfy { $0.holds(variable) } }
+        let available = ForecastVariable.outputs.filter { variable in opened.allSatisfy { $0.holds(variable) } }
         availableVariables = available
-        defaultVariables = OutputVariable.defaults.filter(available.contains)
+        defaultVariables = ForecastVariable.defaults.filter(available.contains)
     }
 
     /// The variables to answer: those asked for (the cycle's defaults when nil), plus what
@@ -194,7 +195,7 @@ public final class ForecastStore: Sendable {
     ///
     /// - Throws: `.badRequest` naming a variable the cycle does not hold and listing what it
     ///   holds (an answer of nulls with exit 0 would look like missing data, not a typo).
-    public func resolveVariables(requested: [OutputVariable]?, daily: [DailyVariable]) throws(QueryError) -> [OutputVariable] {
+    public func resolveVariables(requested: [ForecastVariable]?, daily: [DailyVariable]) throws(QueryError) -> [ForecastVariable] {
         var variables = requested ?? defaultVariables
         for source in daily.flatMap(\.sources) where !variables.contains(source) { variables.append(source) }
         for variable in variables where !availableVariables.contains(variable) {
@@ -204,7 +205,7 @@ public final class ForecastStore: Sendable {
     }
 
     /// The error for a variable the cycle (or one of its domains) does not hold.
-    func notHeld(_ variable: OutputVariable) -> QueryError {
+    func notHeld(_ variable: ForecastVariable) -> QueryError {
         let holding = domains.filter { $0.holds(variable) }.map(\.name)
         let partly = holding.isEmpty ? "" : " (only \(holding.joined(separator: ", ")) of its domains hold it)"
         let held = availableVariables.isEmpty ? "no variables" : availableVariables.map(\.rawValue).joined(separator: ", ")

@@ -1,3 +1,4 @@
+import Catalog
 import TileStore
 
 /// The best match among the models of a store: the finest domain of any model whose interior
@@ -35,13 +36,13 @@ package enum ModelChoice {
     /// columns; plus what the daily summaries need.
     ///
     /// - Throws: `.badRequest` naming a variable no model holds.
-    package static func resolveVariables(_ stores: [ForecastStore], requested: [OutputVariable]?,
-                                         daily: [DailyVariable]) throws(QueryError) -> [OutputVariable] {
+    package static func resolveVariables(_ stores: [ForecastStore], requested: [ForecastVariable]?,
+                                         daily: [DailyVariable]) throws(QueryError) -> [ForecastVariable] {
         guard stores.count > 1 else {
             guard let only = stores.first else { throw .badRequest("no model to answer from") }
             return try only.resolveVariables(requested: requested, daily: daily)
         }
-        var variables = requested ?? OutputVariable.defaults.filter { variable in stores.allSatisfy { $0.defaultVariables.contains(variable) } }
+        var variables = requested ?? ForecastVariable.defaults.filter { variable in stores.allSatisfy { $0.defaultVariables.contains(variable) } }
         for source in daily.flatMap(\.sources) where !variables.contains(source) { variables.append(source) }
         for variable in variables where !stores.contains(where: { $0.availableVariables.contains(variable) }) {
             throw .badRequest("variable \(variable.rawValue) is stored by no model of the store (\(stores.map { "\($0.model) cycle \($0.cycle)" }.joined(separator: ", ")))")

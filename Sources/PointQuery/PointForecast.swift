@@ -30,9 +30,9 @@ public struct PointForecast: Sendable {
     /// (`Downscaling`); false when they are the model terrain's.
     public let isDownscaled: Bool
     public let times: [Int64]
-    public let values: [OutputVariable: [Float]]
+    public let values: [ForecastVariable: [Float]]
     public let units: OutputUnits
-    public let variables: [OutputVariable]
+    public let variables: [ForecastVariable]
 }
 
 extension PointForecast {
@@ -43,7 +43,7 @@ extension PointForecast {
         guard allTimes != times else { return self }
         var index: [Int64: Int] = [:]
         for (k, time) in times.enumerated() { index[time] = k }
-        var padded: [OutputVariable: [Float]] = [:]
+        var padded: [ForecastVariable: [Float]] = [:]
         for (variable, series) in values {
             padded[variable] = allTimes.map { time in index[time].map { $0 < series.count ? series[$0] : .nan } ?? .nan }
         }
@@ -79,12 +79,12 @@ public struct ForecastRequest: Sendable {
     /// Output times, seconds since 1970 UTC.
     public var times: [Int64]
     /// nil: the defaults the store holds (`ForecastStore.defaultVariables`).
-    public var variables: [OutputVariable]?
+    public var variables: [ForecastVariable]?
     public var units: OutputUnits
     /// Precipitation and snowfall are amounts over this window ending at each time.
     public var accumulationWindow: Int64
 
-    public init(times: [Int64], variables: [OutputVariable]? = nil, units: OutputUnits = OutputUnits(),
+    public init(times: [Int64], variables: [ForecastVariable]? = nil, units: OutputUnits = OutputUnits(),
                 accumulationWindow: Int64 = 3600) {
         self.times = times
         self.variables = variables

@@ -108,13 +108,7 @@ public struct PointForecaster: Sendable {
 
         /// Whether a variable is moved by `shift`. Relative humidity is not moved (Open-Meteo
         /// keeps it as the model has it), nor anything but temperatures and surface pressure.
-        static func isShifted(_ variable: OutputVariable) -> Bool {
-            switch variable {
-            case .temperature2m, .dewPoint2m, .apparentTemperature, .soilTemperature0to10cm, .soilTemperature10to40cm,
-                 .soilTemperature40to100cm, .soilTemperature100to200cm: return true
-            default: return false
-            }
-        }
+        static func isShifted(_ variable: ForecastVariable) -> Bool { variable.spec.movedByElevation }
 
         /// Surface pressures (hPa) moved to the target for the 2 m temperatures (°C) at the terrain.
         func surfacePressure(_ pressure: [Float], temperature: [Float]) -> [Float] {
@@ -125,9 +119,9 @@ public struct PointForecaster: Sendable {
     }
 
     /// Each variable's values at the requested times, in the requested units.
-    private static func values(_ variables: [OutputVariable], _ c: Context) throws(QueryError) -> [OutputVariable: [Float]] {
+    private static func values(_ variables: [ForecastVariable], _ c: Context) throws(QueryError) -> [ForecastVariable: [Float]] {
         let (reader, plan, units, times, latitude, longitude) = (c.reader, c.plan, c.units, c.times, c.latitude, c.longitude)
-        var values: [OutputVariable: [Float]] = [:]
+        var values: [ForecastVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
         var windCache: (u: [Float], v: [Float])?
         // The sun's zenith at the times, for is_day and ET0 alike (computed once, when asked).
@@ -169,12 +163,28 @@ public struct PointForecaster: Sendable {
                 if let downscaling = c.downscaling {
                     values[variable] = downscaling.surfacePressure(try c.atTimes(.surfacePressure), temperature: try c.atTimes(.temperature2m))
                 }
+            case _ where variable.spec.pointwise != nil:
+                if let formula = variable.spec.pointwise { values[variable] = try Self.pointwise(variable, formula, c) }
             default:
                 let shift = c.downscaling.map { Downscale.isShifted(variable) ? $0.shift : 0 } ?? 0
                 values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0 + shift, variable) } }
             }
         }
         return values
+    }
+
+    /// A variable the registry computes value by value from its sources (`VariableSpec.pointwise`),
+    /// each source at the times in its store unit, moved to a requested elevation as it would
+    /// be when asked for alone.
+    static func pointwise(_ variable: ForecastVariable, _ formula: @Sendable ([Float]) -> Float, _ c: Context) throws(QueryError) -> [Float] {
+        var inputs: [[Float]] = []
+        for source in variable.sources {
+            let shift = c.downscaling.map { Downscale.isShifted(source) ? $0.shift : 0 } ?? 0
+            inputs.append(try c.atTimes(source).map { $0 + shift })
+        }
+        return c.times.indices.map { k in
+            c.units.convert(formula(inputs.map { k < $0.count ? $0[k] : .nan }), variable)
+        }
     }
 
     /// FAO-56 hourly ET0 (mm) at each time from the interpolated 2 m temperature and dew
@@ -393,7 +403,7 @@ struct SeriesReader {
     /// waits for memory about twice instead of once per block and once per cell. The blocks
     /// of a random place are rarely in a core's cache: a store file is a few MB, the reads
     /// hop across it. Changes no answer.
-    func prefetch(_ variables: [OutputVariable]) {
+    func prefetch(_ variables: [ForecastVariable]) {
         let reader = domain.reader, count = count, places = places
         // An aliased corner (on a node or an edge) asks for the same lines twice: harmless.
         func corners(_ variable: ForecastVariable, _ payloads: Bool) {

@@ -132,13 +132,13 @@ package struct QueryOptions: ParsableArguments {
     }
 
     /// The variables asked for; nil when not given (the cycle's defaults).
-    package func parsedVariables() throws -> [OutputVariable]? {
+    package func parsedVariables() throws -> [ForecastVariable]? {
         guard let variables else { return nil }
-        var result: [OutputVariable] = []
+        var result: [ForecastVariable] = []
         for name in variables.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            if let refusal = OutputVariable.refusal(name) { throw ValidationError("--variables: \(refusal)") }
-            guard let parsed = OutputVariable.parse(name) else {
-                throw ValidationError("--variables: unknown variable \"\(name)\"; known: \(OutputVariable.allCases.map(\.rawValue).joined(separator: ", "))")
+            if let refusal = ForecastVariable.refusal(name) { throw ValidationError("--variables: \(refusal)") }
+            guard let parsed = ForecastVariable.parse(name) else {
+                throw ValidationError("--variables: unknown variable \"\(name)\"; known: \(ForecastVariable.outputs.map(\.rawValue).joined(separator: ", "))")
             }
             for variable in parsed where !result.contains(variable) { result.append(variable) }
         }
@@ -150,7 +150,7 @@ package struct QueryOptions: ParsableArguments {
     package func parsedDaily() throws -> [DailyVariable] {
         guard let daily else { return [] }
         return try daily.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { name in
-            if let refusal = OutputVariable.refusal(name) { throw ValidationError("--daily: \(refusal)") }
+            if let refusal = ForecastVariable.refusal(name) { throw ValidationError("--daily: \(refusal)") }
             guard let parsed = DailyVariable.parse(name) else {
                 throw ValidationError("--daily: unknown summary \"\(name)\"; use VARIABLE_max, _min, _mean, _sum, weather_code, precipitation_hours, daylight_duration, sunrise, sunset or wind_direction_10m_dominant")
             }

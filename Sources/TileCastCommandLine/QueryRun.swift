@@ -43,7 +43,7 @@ package struct QueryRun {
     }
 
     /// One place (--lat, --lon): an error is the whole answer, on stderr with its status.
-    private func answerPlace(assembly: AnswerAssembly, renderer: ForecastRenderer, variables: [OutputVariable],
+    private func answerPlace(assembly: AnswerAssembly, renderer: ForecastRenderer, variables: [ForecastVariable],
                              opened: any QueryStores) throws {
         let (latitude, longitude) = (options.lat ?? .nan, options.lon ?? .nan)
         opened.prefetch(latitude: latitude, longitude: longitude, times: assembly.request.times, variables: variables)
@@ -58,7 +58,7 @@ package struct QueryRun {
     }
 
     /// The places of a points file, each answered (or its error printed) in the file's order.
-    private func answerPlaces(in path: String, assembly: AnswerAssembly, renderer: ForecastRenderer, variables: [OutputVariable],
+    private func answerPlaces(in path: String, assembly: AnswerAssembly, renderer: ForecastRenderer, variables: [ForecastVariable],
                               opened: any QueryStores) throws {
         let places = try querying { () throws(QueryError) in try PointsFile.read(path: path) }.map { row -> (point: QueryPoint, name: String?) in
             var point = row.point

@@ -1,3 +1,4 @@
+import Catalog
 import PointQuery
 
 /// The stores `tilecast query --store` names, opened: a local store folder here, or a cycle
@@ -9,7 +10,7 @@ package protocol QueryStores {
 
     /// Starts reading what answering a place will read, before it is answered: a remote
     /// store's blocks, fetched many at once rather than one request at a time.
-    func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable])
+    func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable])
 }
 
 /// A store folder on this machine.
@@ -34,7 +35,7 @@ package struct LocalStores: QueryStores {
     }
 
     /// Blocks of a local store are read when needed: nothing to start.
-    package func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {}
+    package func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) {}
 
     /// Whether a `--store` value is a remote store (a bucket or a web address).
     package static func isRemote(_ store: String) -> Bool {

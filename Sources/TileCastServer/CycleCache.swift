@@ -131,7 +131,7 @@ package final class CycleCache: Sendable {
 
     /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
     /// reads that check them find them held (a local store is read with pread as it goes).
-    package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {
+    package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) {
         guard let cycle = remote?.opened(model: store.model), cycle.store === store else { return }
         cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
     }

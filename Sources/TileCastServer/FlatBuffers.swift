@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import PointQuery
 
@@ -126,64 +127,18 @@ struct FlatBufferWriter {
 /// size-prefixed `WeatherApiResponse` per place. Enum numbers are those of openmeteo-sdk's
 /// generated code (Variable, Unit, Aggregation); the model is "undefined" (not one of theirs).
 enum OpenMeteoFlatBuffers {
-    static func variable(_ v: OutputVariable) -> (code: UInt8, altitude: Int16) {
-        switch v {
-        case .temperature2m: return (47, 2)
-        case .relativeHumidity2m: return (29, 2)
-        case .dewPoint2m: return (8, 2)
-        case .apparentTemperature: return (1, 0)
-        case .precipitation: return (24, 0)
-        case .snowfall: return (37, 0)
-        case .weatherCode: return (56, 0)
-        case .pressureMSL: return (27, 0)
-        case .surfacePressure: return (45, 0)
-        case .cloudCover: return (3, 0)
-        case .windSpeed10m: return (59, 10)
-        case .windDirection10m: return (57, 10)
-        case .shortwaveRadiation: return (32, 0)
-        case .windU10m: return (149, 10)
-        case .windV10m: return (150, 10)
-        // Issue 11 (codes from openmeteo-sdk's Variable). Soil layers are told apart by their
-        // depth fields (`depth`), as Open-Meteo sends them.
-        case .rain: return (28, 0)
-        case .showers: return (34, 0)
-        case .snowDepth: return (35, 0)
-        case .vapourPressureDeficit: return (54, 0)
-        case .isDay: return (19, 0)
-        case .directRadiation: return (13, 0)
-        case .diffuseRadiation: return (9, 0)
-        case .cape: return (2, 0)
-        case .windGusts10m: return (58, 10)
-        case .cloudCoverLow: return (5, 0)
-        case .cloudCoverMid: return (6, 0)
-        case .cloudCoverHigh: return (4, 0)
-        case .et0FaoEvapotranspiration: return (15, 0)
-        case .visibility: return (55, 0)
-        case .sunshineDuration: return (103, 0)
-        // Codes from openmeteo-sdk's Variable enum (flatbuffers/weather_api.fbs).
-        case .surfaceTemperature: return (46, 0)
-        case .boundaryLayerHeight: return (113, 0)
-        case .snowWaterEquivalent: return (140, 0)
-        case .soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm: return (44, 0)
-        case .soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm: return (42, 0)
-        }
+    static func variable(_ v: ForecastVariable) -> (code: UInt8, altitude: Int16) {
+        guard let sdk = v.spec.sdk else { return (0, 0) }
+        return (sdk.code, sdk.altitude)
     }
 
     /// Soil layers' top and bottom in cm (VariableWithValues' depth and depth_to), nil for the rest.
-    static func depth(_ v: OutputVariable) -> (from: Int16, to: Int16)? {
-        switch v {
-        case .soilTemperature0to10cm, .soilMoisture0to10cm: return (0, 10)
-        case .soilTemperature10to40cm, .soilMoisture10to40cm: return (10, 40)
-        case .soilTemperature40to100cm, .soilMoisture40to100cm: return (40, 100)
-        case .soilTemperature100to200cm, .soilMoisture100to200cm: return (100, 200)
-        default: return nil
-        }
-    }
+    static func depth(_ v: ForecastVariable) -> (from: Int16, to: Int16)? { v.spec.sdk?.depth }
 
     /// One VariableWithValues table in the schema's field order: variable, unit, value, values,
     /// values_int64, altitude, aggregation, pressure_level, depth, depth_to. Fields at their
     /// default (0) are left out, as FlatBuffers writers do.
-    static func variableTable(_ v: OutputVariable, code: UInt8? = nil, unit: UInt8, value: FlatBufferWriter.Field? = nil,
+    static func variableTable(_ v: ForecastVariable, code: UInt8? = nil, unit: UInt8, value: FlatBufferWriter.Field? = nil,
                               values: FlatBufferWriter.Field? = nil, int64s: FlatBufferWriter.Field? = nil,
                               aggregation: UInt8? = nil) -> [FlatBufferWriter.Field?] {
         let known = variable(v), depth = depth(v)
@@ -199,7 +154,7 @@ enum OpenMeteoFlatBuffers {
     static func nullTable<V: Hashable & Sendable>(_ column: RequestedColumn<V>, value: FlatBufferWriter.Field? = nil,
                                                   values: FlatBufferWriter.Field? = nil) -> [FlatBufferWriter.Field?] {
         switch column.variable {
-        case let v as OutputVariable:
+        case let v as ForecastVariable:
             return variableTable(v, unit: 0, value: value, values: values)
         case let field as DailyVariable:
             return variableTable(field.variable, code: dailyCode(field), unit: 0, value: value, values: values, aggregation: aggregation(field))

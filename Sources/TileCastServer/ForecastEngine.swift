@@ -15,32 +15,32 @@ package struct PlaceForecast: Sendable {
     /// Daily values per requested field, aligned with `times.days`.
     package let daily: [DailyVariable: [Float]]
     /// Values at the current time (NaN when the cycle does not cover it).
-    package let current: [OutputVariable: Float]
+    package let current: [ForecastVariable: Float]
     /// Requested variables and daily fields the chosen cycle cannot give, each with why:
     /// answered as columns of nulls (SPEC 8), named in the answer's `tilecast` key.
-    package var unavailable: [OutputVariable: String] = [:]
+    package var unavailable: [ForecastVariable: String] = [:]
     package var unavailableDaily: [DailyVariable: String] = [:]
 }
 
 /// What the chosen cycle can give of what a request asks for.
 struct HeldVariables {
     /// The variables to compute (hourly ones and the daily fields' sources).
-    var variables: [OutputVariable]
+    var variables: [ForecastVariable]
     var daily: [DailyVariable]
-    var missing: [OutputVariable: String] = [:]
+    var missing: [ForecastVariable: String] = [:]
     var missingDaily: [DailyVariable: String] = [:]
 
     /// Splits the request into what `store` holds and what it does not, with the store's reason
     /// for each (the variable's missing source, as `ForecastStore.resolveVariables` names it).
-    init(_ store: ForecastStore, hourly: [OutputVariable], daily: [DailyVariable]) {
+    init(_ store: ForecastStore, hourly: [ForecastVariable], daily: [DailyVariable]) {
         // The usual case, everything held: one check, the same variables as before.
         if let all = try? store.resolveVariables(requested: hourly, daily: daily) {
             variables = all
             self.daily = daily
             return
         }
-        var missing: [OutputVariable: String] = [:]
-        func reason(_ variable: OutputVariable) -> String? {
+        var missing: [ForecastVariable: String] = [:]
+        func reason(_ variable: ForecastVariable) -> String? {
             if let known = missing[variable] { return known }
             do throws(QueryError) {
                 _ = try store.resolveVariables(requested: [variable], daily: [])
@@ -152,7 +152,7 @@ package struct ForecastEngine: Sendable {
         }
         // `current` is a forecast of its own at the current quarter hour: asking for it never
         // changes the domain the hourly values come from. Null when the cycle does not cover it.
-        var current: [OutputVariable: Float] = [:]
+        var current: [ForecastVariable: Float] = [:]
         var currentVariables = parameters.current
         for variable in parameters.currentWeather ? Self.currentWeatherVariables : [] where !currentVariables.contains(variable) {
             currentVariables.append(variable)
@@ -228,7 +228,7 @@ package struct ForecastEngine: Sendable {
 
     /// The variables of the legacy `current_weather` block, in Open-Meteo's order (its
     /// `defaultCurrentWeather`, Sources/App/Controllers/ForecastapiController.swift).
-    static let currentWeatherVariables: [OutputVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .isDay, .weatherCode]
+    static let currentWeatherVariables: [ForecastVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .isDay, .weatherCode]
 
     /// The chart of one hourly variable at one place (`/v1/meteogram.svg`).
     package func meteogram(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> String {

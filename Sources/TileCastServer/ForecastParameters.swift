@@ -46,13 +46,13 @@ package struct ForecastParameters: Sendable {
     /// ForecastapiQuery); empty: places are numbered from 0 in order.
     package var locationIDs: [Int] = []
     /// The variables computed for each block (each once), from the columns' served ones.
-    package var hourly: [OutputVariable] = []
+    package var hourly: [ForecastVariable] = []
     package var daily: [DailyVariable] = []
-    package var current: [OutputVariable] = []
+    package var current: [ForecastVariable] = []
     /// Each block's columns in the request's order, as named (`OpenMeteoNames`).
-    package var hourlyColumns: [RequestedColumn<OutputVariable>] = []
+    package var hourlyColumns: [RequestedColumn<ForecastVariable>] = []
     package var dailyColumns: [RequestedColumn<DailyVariable>] = []
-    package var currentColumns: [RequestedColumn<OutputVariable>] = []
+    package var currentColumns: [RequestedColumn<ForecastVariable>] = []
     /// Whether a column names something TileCast never serves (the answer then says why).
     package var hasUnservedColumns: Bool {
         hourlyColumns.contains { $0.variable == nil } || currentColumns.contains { $0.variable == nil }
@@ -291,10 +291,10 @@ package struct ForecastParameters: Sendable {
     /// (`OpenMeteoNames.hourlyAliases`), and names Open-Meteo knows that are never served here
     /// (a null column); anything else is refused as Open-Meteo refuses it. A name given twice
     /// is one column.
-    private static func hourlyColumns(_ names: [String], key: String) throws(APIError) -> [RequestedColumn<OutputVariable>] {
-        var columns: [RequestedColumn<OutputVariable>] = []
+    private static func hourlyColumns(_ names: [String], key: String) throws(APIError) -> [RequestedColumn<ForecastVariable>] {
+        var columns: [RequestedColumn<ForecastVariable>] = []
         for name in names where !columns.contains(where: { $0.name == name }) {
-            if let variable = OutputVariable(rawValue: name) ?? OpenMeteoNames.hourlyAliases[name] {
+            if let variable = ForecastVariable.output(named: name) ?? ForecastVariable.openMeteoAlias(name) {
                 columns.append(RequestedColumn(name: name, variable: variable, unserved: nil))
             } else if let reason = OpenMeteoNames.unservedReason(hourly: name) {
                 columns.append(RequestedColumn(name: name, variable: nil, unserved: reason))

@@ -1,3 +1,4 @@
+import Catalog
 import PointQuery
 
 /// Open-Meteo's variable names, as its `/v1/forecast` parses them, mapped onto what TileCast
@@ -13,16 +14,6 @@ import PointQuery
 /// the chosen model lacks with a column of NaN and unit `.undefined`
 /// (Sources/App/Controllers/ForecastapiController.swift, `hourly(variables:)`).
 enum OpenMeteoNames {
-    /// Open-Meteo's older hourly (and current) spellings of variables TileCast serves.
-    static let hourlyAliases: [String: OutputVariable] = [
-        "temperature": .temperature2m, "windspeed": .windSpeed10m, "winddirection": .windDirection10m,
-        "weathercode": .weatherCode, "surface_air_pressure": .surfacePressure, "snow_height": .snowDepth,
-        "cloudcover": .cloudCover, "cloudcover_low": .cloudCoverLow, "cloudcover_mid": .cloudCoverMid,
-        "cloudcover_high": .cloudCoverHigh, "dewpoint_2m": .dewPoint2m, "relativehumidity_2m": .relativeHumidity2m,
-        "windspeed_10m": .windSpeed10m, "winddirection_10m": .windDirection10m, "windgusts_10m": .windGusts10m,
-        "vapor_pressure_deficit": .vapourPressureDeficit, "skin_temperature": .surfaceTemperature,
-    ]
-
     /// Open-Meteo's older daily spellings, as the daily names TileCast parses (`DailyVariable.parse`).
     static let dailyAliases: [String: String] = [
         "weathercode": "weather_code", "et0_fao_evapotranspiration_sum": "et0_fao_evapotranspiration",
@@ -35,7 +26,7 @@ enum OpenMeteoNames {
 
     /// `ForecastSurfaceVariable` names TileCast never serves (none of its variables, nor an alias).
     static let unservedHourly: Set<String> = Set("""
-        aerosol_optical_depth air_density_2m albedo alder_pollen ammonia apparent_temperature_spread birch_pollen
+        aerosol_optical_depth air_density_2m  alder_pollen ammonia apparent_temperature_spread birch_pollen
          boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide cloud_base
         cloud_cover_2m cloud_cover_high_spread cloud_cover_low_spread cloud_cover_mid_spread cloud_cover_spread
         cloud_top convective_cloud_base convective_cloud_top convective_inhibition convective_inhibition_spread
@@ -87,7 +78,7 @@ enum OpenMeteoNames {
         us_aqi_o3 us_aqi_ozone us_aqi_pm10 us_aqi_pm2_5 us_aqi_so2 us_aqi_sulphur_dioxide uv_index uv_index_clear_sky
         uv_index_clear_sky_spread uv_index_spread vapour_pressure_deficit_spread visibility_spread wave_direction
         wave_direction_spread wave_height wave_height_spread wave_peak_period wave_peak_period_spread wave_period
-        wave_period_spread wet_bulb_temperature_2m wet_bulb_temperature_2m_spread wind_direction_100m
+        wave_period_spread  wet_bulb_temperature_2m_spread wind_direction_100m
         wind_direction_100m_spread wind_direction_10m_spread wind_direction_120m wind_direction_120m_spread
         wind_direction_140m wind_direction_150m wind_direction_160m wind_direction_180m wind_direction_200m
         wind_direction_200m_spread wind_direction_20m wind_direction_250m wind_direction_300m wind_direction_30m
@@ -136,13 +127,13 @@ enum OpenMeteoNames {
     /// Why a name Open-Meteo knows gets nulls here, or nil when Open-Meteo does not know it
     /// (for names that are neither served nor an alias).
     static func unservedReason(hourly name: String) -> String? {
-        if let refusal = OutputVariable.refusal(name) { return refusal }
+        if let refusal = ForecastVariable.refusal(name) { return refusal }
         if unservedHourly.contains(name) || isLevelName(name) { return notComputed(name) }
         // "<surface name>_previous_day<N>": a value from an older run, which Open-Meteo keeps
         // per day of lead time; TileCast answers from one cycle per hour.
         if let range = name.range(of: "_previous_day"), Int(name[range.upperBound...]) != nil {
             let base = String(name[..<range.lowerBound])
-            if OutputVariable(rawValue: base) != nil || hourlyAliases[base] != nil || unservedHourly.contains(base) {
+            if ForecastVariable.output(named: base) != nil || ForecastVariable.openMeteoAlias(base) != nil || unservedHourly.contains(base) {
                 return "\(name) cannot be served: TileCast answers each hour from one cycle and keeps no previous-day series"
             }
         }
@@ -150,7 +141,7 @@ enum OpenMeteoNames {
     }
 
     static func unservedReason(daily name: String) -> String? {
-        if let refusal = OutputVariable.refusal(name) { return refusal }
+        if let refusal = ForecastVariable.refusal(name) { return refusal }
         return unservedDaily.contains(name) ? notComputed(name) : nil
     }
 

@@ -23,7 +23,7 @@ struct OpenMeteoRenderer {
         }
     }
 
-    static func value(_ value: Float, _ variable: OutputVariable, _ units: OutputUnits) -> String {
+    static func value(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits) -> String {
         ForecastRenderer.formatted(value, variable, units) ?? "null"
     }
 
@@ -60,7 +60,7 @@ struct OpenMeteoRenderer {
     static let undefinedUnit = "undefined"
 
     /// The variable answering an hourly or current column at this place; nil: a column of nulls.
-    static func answering(_ column: RequestedColumn<OutputVariable>, _ place: PlaceForecast) -> OutputVariable? {
+    static func answering(_ column: RequestedColumn<ForecastVariable>, _ place: PlaceForecast) -> ForecastVariable? {
         guard let variable = column.variable, place.unavailable[variable] == nil else { return nil }
         return variable
     }
@@ -70,7 +70,7 @@ struct OpenMeteoRenderer {
         return field
     }
 
-    func unit(_ column: RequestedColumn<OutputVariable>, _ place: PlaceForecast) -> String {
+    func unit(_ column: RequestedColumn<ForecastVariable>, _ place: PlaceForecast) -> String {
         Self.answering(column, place).map(parameters.units.symbol) ?? Self.undefinedUnit
     }
 
@@ -185,7 +185,7 @@ struct OpenMeteoRenderer {
         if parameters.currentWeather {
             // The legacy block, with its legacy names, in Open-Meteo's order (its
             // `defaultCurrentWeather`, Sources/App/Controllers/ForecastapiController.swift).
-            let legacy: [(String, OutputVariable)] = [("temperature", .temperature2m), ("windspeed", .windSpeed10m),
+            let legacy: [(String, ForecastVariable)] = [("temperature", .temperature2m), ("windspeed", .windSpeed10m),
                                                       ("winddirection", .windDirection10m), ("is_day", .isDay), ("weathercode", .weatherCode)]
             out.raw(",\"current_weather_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue); out.raw(",\"interval\":\"seconds\"")
             for (name, variable) in legacy {

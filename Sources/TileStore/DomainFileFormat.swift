@@ -76,7 +76,7 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
         /// Index of the variable's first block; its tiles follow in row-major tile order.
         public var firstBlock: Int
 
-        public var variable: ForecastVariable? { ForecastVariable(rawValue: name) }
+        public var variable: ForecastVariable? { ForecastVariable.stored(named: name) }
 
         /// Pinned: part of format version 1.
         enum CodingKeys: String, CodingKey { case name, unit, step, runningTotal, steps, firstBlock }

@@ -226,7 +226,7 @@ public final class DomainFileReader: Sendable {
     /// `readSeries(_:i:j:into:scratch:count:)` at a cell already located by `place(i:j:)`.
     package func readSeries(_ variable: ForecastVariable, at place: CellPlace, into output: UnsafeMutableBufferPointer<Float>,
                             scratch: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) throws(StoreError) {
-        guard let stored = layouts[variable.catalogIndex] else {
+        guard let stored = layouts[variable.ordinal] else {
             throw .badRequest("\(path): \(variable.rawValue) is not stored for d\(metadata.domain)")
         }
         let wanted = min(count ?? stored.steps, stored.steps)
@@ -247,7 +247,7 @@ public final class DomainFileReader: Sendable {
     /// The stored variable's description, or nil when the file does not hold it.
     @inline(__always)
     public func stored(_ variable: ForecastVariable) -> DomainFileMetadata.StoredVariable? {
-        storedByVariable[variable.catalogIndex]
+        storedByVariable[variable.ordinal]
     }
 
     /// Values per series of a variable: 1 for a static field, the number of times otherwise,
@@ -255,7 +255,7 @@ public final class DomainFileReader: Sendable {
     /// the names).
     @inline(__always)
     public func steps(_ variable: ForecastVariable) -> Int {
-        layouts[variable.catalogIndex]?.steps ?? 0
+        layouts[variable.ordinal]?.steps ?? 0
     }
 
     /// Array form of `readSeries(_:i:j:into:)`.
@@ -326,7 +326,7 @@ public final class DomainFileReader: Sendable {
     ///     table (whose lines the first pass asked for).
     ///   - count: frames to be decoded.
     package func prefetch(_ variable: ForecastVariable, at place: CellPlace, count: Int, payloads: Bool) {
-        guard let stored = layouts[variable.catalogIndex] else { return }
+        guard let stored = layouts[variable.ordinal] else { return }
         do {
             let blockIndex = stored.firstBlock + place.tile
             guard blockIndex < index.count else { return }

@@ -1,3 +1,4 @@
+import Catalog
 import ObjectStore
 import PointQuery
 import TileCastCommandLine
@@ -26,7 +27,7 @@ struct RemoteStores: QueryStores {
     }
 
     /// Fetches the place's blocks ahead, many requests at once.
-    func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [OutputVariable]) {
+    func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) {
         _ = cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
     }
 }

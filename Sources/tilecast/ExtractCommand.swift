@@ -152,17 +152,17 @@ extension ExtractCommand {
 
 /// Parses comma-separated variable names: stored names (`wind_u_10m`, `elevation`), query
 /// names (`wind_speed_10m` needs both wind components) and raw WRF aliases (`T2`, `U10`), the
-/// last two through the query's own table (`OutputVariable.parse`), so there is one list.
+/// last two through the registry's own table (`ForecastVariable.parse`), so there is one list.
 enum VariableList {
     static func parse(_ text: String, option: String) throws -> [ForecastVariable] {
         var result: [ForecastVariable] = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            if let variable = ForecastVariable(rawValue: name) {
+            if let variable = ForecastVariable.stored(named: name) {
                 result.append(variable)
-            } else if let outputs = OutputVariable.parse(name) {
+            } else if let outputs = ForecastVariable.parse(name) {
                 result += outputs.flatMap(\.sources)
             } else {
-                throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.stored.map(\.rawValue).joined(separator: ", "))")
             }
         }
         return Array(Set(result)).sorted()

@@ -7,7 +7,7 @@ import XCTest
 /// domain's availability and the frame reader follow it.
 final class DerivationTableTests: XCTestCase {
     func testEveryCatalogVariableHasExactlyOneDerivation() {
-        XCTAssertEqual(Derivations.table.map(\.variable), ForecastVariable.allCases)
+        XCTAssertEqual(Derivations.table.map(\.variable), ForecastVariable.stored)
     }
 
     /// Availability follows the table: each source a derivation names, taken away alone,
@@ -16,7 +16,7 @@ final class DerivationTableTests: XCTestCase {
         let profile = try ModelProfile.load("wrf")
         let all = Set(SourceRole.allCases).subtracting([.seaLevelPressure, .pstar])
         let full = VariableAvailability(roles: all, profile: profile)
-        XCTAssertEqual(full.available, ForecastVariable.allCases)
+        XCTAssertEqual(full.available, ForecastVariable.stored)
         for role in Set(Derivations.table.flatMap { $0.allOf }) {
             let without = VariableAvailability(roles: all.subtracting([role]), profile: profile)
             let expected = Derivations.table.filter { derivation in

@@ -37,7 +37,7 @@ final class OutputFormatTests: XCTestCase {
     /// (its SiUnit: metre -> feet, x 3.280839895): snow_depth as visibility (snow_depth stayed in
     /// metres, labelled "m", before). 1 ft = 0.3048 m exactly.
     func testSnowDepthAndVisibilityInFeetWithInches() {
-        for variable in [OutputVariable.snowDepth, .visibility] {
+        for variable in [ForecastVariable.snowDepth, .visibility] {
             XCTAssertEqual(OutputUnits(precipitation: .inch).symbol(variable), "ft", variable.rawValue)
             XCTAssertEqual(OutputUnits(precipitation: .mm).symbol(variable), "m", variable.rawValue)
             XCTAssertEqual(Double(OutputUnits(precipitation: .inch).convert(1.2192, variable)), 4, accuracy: 1e-5, variable.rawValue)
@@ -166,9 +166,10 @@ final class OutputFormatTests: XCTestCase {
         }
     }
 
-    /// Variables are hashed and ordered by their place in the catalog, without building it.
+    /// Variables are hashed by their place in the registry and ordered by the store's catalog,
+    /// the query's own after the stored ones.
     func testVariablesOrderAndHashByCatalogPosition() {
-        let all = OutputVariable.allCases
+        let all = ForecastVariable.stored + ForecastVariable.allCases.filter { $0.spec.stored == nil }
         for (k, variable) in all.enumerated() {
             XCTAssertEqual(all.firstIndex { !($0 < variable) && !(variable < $0) }, k, "\(variable)")
             if k > 0 { XCTAssertTrue(all[k - 1] < variable) }

@@ -1,3 +1,4 @@
+import Catalog
 import Extraction
 import Foundation
 import PointQuery
@@ -35,7 +36,7 @@ final class ReferenceCrossCheckTests: XCTestCase {
     /// A CSV column, the variable that answers it, and how far the answer may be from it.
     private struct Column {
         let name: String
-        let variable: OutputVariable
+        let variable: ForecastVariable
         let tolerance: Double
     }
 

@@ -20,7 +20,7 @@ final class StoredVariablesTests: XCTestCase {
         try SyntheticStore.write([domain], to: directory.path("store"))
     }
 
-    private func forecast(_ variables: [OutputVariable]?) throws -> PointForecast {
+    private func forecast(_ variables: [ForecastVariable]?) throws -> PointForecast {
         let store = try ForecastStore(root: directory.path("store"))
         return try PointForecaster(store: store).forecast(QueryPoint(latitude: 38.55, longitude: -9.35),
                                                           request: ForecastRequest(times: SyntheticStore.hourly(4), variables: variables))

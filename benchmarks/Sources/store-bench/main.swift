@@ -35,8 +35,8 @@ var random = SplitMix64(state: 0x7113_CA57_2026_1122)
 let start = outer.metadata.times[6]
 // `all`: every variable the store answers (issue 11's included), else the default set.
 let everyVariable = arguments.count > 4 && arguments[4] == "all"
-let variables: [OutputVariable]? = everyVariable
-    ? OutputVariable.allCases.filter { (try? store.resolveVariables(requested: [$0], daily: [])) != nil } : nil
+let variables: [ForecastVariable]? = everyVariable
+    ? ForecastVariable.outputs.filter { (try? store.resolveVariables(requested: [$0], daily: [])) != nil } : nil
 let request = ForecastRequest(times: ForecastRequest.hourly(from: start, hours: 24), variables: variables)
 // Stored variables a forecast reads, for the blocks-per-forecast figure.
 let storedRead = (try? store.resolveVariables(requested: variables, daily: []))

@@ -1,0 +1,318 @@
+import Meteorology
+
+/// Everything about one variable, declared once in `ForecastVariable.declaration`.
+public struct VariableSpec: Sendable {
+    /// How a stored variable's values change with time, which decides how the store keeps them.
+    public enum Kind: Sendable, Equatable {
+        /// A value at the time (temperature, cloud cover, ...).
+        case instant
+        /// An amount over the output interval ending at the time, kept as running totals.
+        case amount
+        /// One value for the whole run (the terrain).
+        case constant
+    }
+
+    /// What the store keeps of a variable; nil for variables a query computes.
+    public struct Stored: Sendable {
+        /// Its number in the store's catalog (the file format's order): never reused or moved.
+        public let index: Int
+        /// The precision kept, in `unit`.
+        public let precision: Double
+        public let kind: Kind
+        /// Made from fields many runs do not write: not warned about when absent.
+        public let isOptional: Bool
+        /// What it can physically be, in `unit` (records, rounding): extraction refuses a run
+        /// whose values mostly lie outside (a mislabelled unit) and warns for any (PhysicalLimits).
+        public let limits: ClosedRange<Float>?
+    }
+
+    /// Which of the query's unit choices converts it (`OutputUnits`).
+    public enum Quantity: Sendable, Equatable {
+        case temperature, windSpeed, precipitation, snowfall, distance
+        /// Answered in `unit` whatever the units asked for.
+        case fixed
+    }
+
+    /// Open-Meteo's SDK (flatbuffers/weather_api.fbs): the Variable enum's code, the altitude
+    /// in metres, and a soil layer's depth range in cm.
+    public struct SDKCode: Sendable {
+        public let code: UInt8
+        public let altitude: Int16
+        public let depth: (from: Int16, to: Int16)?
+    }
+
+    /// A one-line description for `--help`, `inspect` and docs/VARIABLES.md.
+    public let summary: String
+    /// The one field of the model's files a stored variable is copied from, when it is made
+    /// no other way (nil: `Derivations.table` says what it is made from).
+    public let field: DirectField?
+    /// The unit values are stored and computed in, and the answer's unit for `.fixed`.
+    public let unit: String
+    public let quantity: Quantity
+    /// Decimals an answer prints (about the stored precision), and with inches when they differ
+    /// (inch hundredths are a quarter millimetre: 0.06 mm would print as 0.00).
+    public let decimals: Int
+    public let inchDecimals: Int?
+    public let stored: Stored?
+    /// The stored variables a query computes it from (empty for a stored variable: itself).
+    public let sources: [ForecastVariable]
+    /// For a variable a query computes value by value from its `sources` (in their store units,
+    /// moved to a requested elevation as they are when answered alone): the formula.
+    public let pointwise: (@Sendable ([Float]) -> Float)?
+    /// Whether a query may return it (the terrain is the answer's `elevation` field instead).
+    public let isOutput: Bool
+    /// Part of the answer when no variables are asked for.
+    public let isDefault: Bool
+    /// Moved to a requested elevation by the standard lapse rate (Open-Meteo's rule: 2 m air,
+    /// dew point, apparent and soil temperatures; not relative humidity).
+    public let movedByElevation: Bool
+    public let sdk: SDKCode?
+    /// Older Open-Meteo spellings a request may use ("windspeed_10m").
+    public let openMeteoAliases: [String]
+    /// Raw WRF names the command line accepts for it, lower case ("t2").
+    public let wrfNames: [String]
+    /// The command line's table heading, when shorter than the name.
+    public let shortName: String?
+
+    init(_ summary: String, unit: String, quantity: Quantity = .fixed, decimals: Int, inchDecimals: Int? = nil,
+         stored: Stored?, field: DirectField? = nil, sources: [ForecastVariable] = [], pointwise: (@Sendable ([Float]) -> Float)? = nil, isOutput: Bool = true, isDefault: Bool = false,
+         movedByElevation: Bool = false, sdk: SDKCode?, openMeteoAliases: [String] = [], wrfNames: [String] = [],
+         shortName: String? = nil) {
+        self.summary = summary
+        self.field = field
+        self.unit = unit
+        self.quantity = quantity
+        self.decimals = decimals
+        self.inchDecimals = inchDecimals
+        self.stored = stored
+        self.sources = sources
+        self.pointwise = pointwise
+        self.isOutput = isOutput
+        self.isDefault = isDefault
+        self.movedByElevation = movedByElevation
+        self.sdk = sdk
+        self.openMeteoAliases = openMeteoAliases
+        self.wrfNames = wrfNames
+        self.shortName = shortName
+    }
+}
+
+/// A stored variable copied from one field of the model's files: the profile's key that names
+/// the field (the built-in WRF profile lists WRF's name), the unit ingest reads it in (a file's
+/// `units` attribute is converted to it), and the change to the variable's own unit.
+public struct DirectField: Sendable {
+    public enum Conversion: Sendable, Equatable { case none, kelvinToCelsius }
+    public let key: String
+    public let unit: String
+    public let conversion: Conversion
+
+    public init(key: String, unit: String, conversion: Conversion = .none) {
+        self.key = key
+        self.unit = unit
+        self.conversion = conversion
+    }
+}
+
+// Shorthands for the declarations below.
+private func instant(_ index: Int, _ precision: Double, optional: Bool = false, limits: ClosedRange<Float>? = nil) -> VariableSpec.Stored {
+    VariableSpec.Stored(index: index, precision: precision, kind: .instant, isOptional: optional, limits: limits)
+}
+private func amount(_ index: Int, _ precision: Double, limits: ClosedRange<Float>) -> VariableSpec.Stored {
+    VariableSpec.Stored(index: index, precision: precision, kind: .amount, isOptional: false, limits: limits)
+}
+private func sdk(_ code: UInt8, altitude: Int16 = 0, depth: (Int16, Int16)? = nil) -> VariableSpec.SDKCode {
+    VariableSpec.SDKCode(code: code, altitude: altitude, depth: depth.map { (from: $0.0, to: $0.1) })
+}
+
+// Physical limits shared by families (records: the coldest and hottest 2 m temperatures
+// measured are about -90 and 57 °C; the strongest surface gust 113 m/s; the wettest hours about
+// 300 mm; the solar constant 1361 W/m², which cloud edges raise the surface value a little above).
+private let soilTemperatureLimits: ClosedRange<Float> = -80...90
+private let soilMoistureLimits: ClosedRange<Float> = -0.01...1.01
+private let percentLimits: ClosedRange<Float> = -1...101
+private let amountLimits: ClosedRange<Float> = -1...1000
+private let radiationLimits: ClosedRange<Float> = -10...1600
+
+extension ForecastVariable {
+    /// The registry: one entry per variable. Codes in `sdk` are openmeteo-sdk's Variable enum
+    /// (flatbuffers/weather_api.fbs); formulas and citations are in docs/VARIABLES.md.
+    var declaration: VariableSpec {
+        switch self {
+        case .temperature2m:
+            return VariableSpec("air temperature at 2 m", unit: "°C", quantity: .temperature, decimals: 2,
+                                stored: instant(0, 0.05, limits: -100...70), isDefault: true, movedByElevation: true,
+                                sdk: sdk(47, altitude: 2), openMeteoAliases: ["temperature"], wrfNames: ["t2"], shortName: "temp")
+        case .relativeHumidity2m:
+            return VariableSpec("relative humidity at 2 m (wrf-python rh2 formula)", unit: "%", decimals: 1,
+                                stored: instant(1, 0.5, limits: -1...110), isDefault: true,
+                                sdk: sdk(29, altitude: 2), openMeteoAliases: ["relativehumidity_2m"], wrfNames: ["q2", "rh2"], shortName: "rh")
+        case .dewPoint2m:
+            return VariableSpec("dew point at 2 m", unit: "°C", quantity: .temperature, decimals: 2,
+                                stored: instant(2, 0.05, limits: -110...60), isDefault: true, movedByElevation: true,
+                                sdk: sdk(8, altitude: 2), openMeteoAliases: ["dewpoint_2m"], wrfNames: ["td2"], shortName: "dew")
+        case .apparentTemperature:
+            return VariableSpec("apparent (feels-like) temperature", unit: "°C", quantity: .temperature, decimals: 2,
+                                stored: instant(3, 0.1, limits: -130...90), isDefault: true, movedByElevation: true,
+                                sdk: sdk(1), shortName: "feels")
+        case .windU10m:
+            // Earth-relative components are stored, so that speed and direction are computed
+            // from interpolated u and v, never by interpolating a direction.
+            return VariableSpec("earth-relative eastward wind at 10 m", unit: "m/s", quantity: .windSpeed, decimals: 2,
+                                stored: instant(4, 0.05, limits: -150...150), sources: [.windU10m, .windV10m],
+                                sdk: sdk(149, altitude: 10), shortName: "u10")
+        case .windV10m:
+            return VariableSpec("earth-relative northward wind at 10 m", unit: "m/s", quantity: .windSpeed, decimals: 2,
+                                stored: instant(5, 0.05, limits: -150...150), sources: [.windU10m, .windV10m],
+                                sdk: sdk(150, altitude: 10), shortName: "v10")
+        case .precipitation:
+            return VariableSpec("precipitation over the output interval ending at the time", unit: "mm", quantity: .precipitation,
+                                decimals: 2, inchDecimals: 3, stored: amount(6, 0.01, limits: amountLimits), isDefault: true,
+                                sdk: sdk(24), wrfNames: ["rainc", "rainnc"], shortName: "precip")
+        case .snowfall:
+            return VariableSpec("snowfall over the output interval ending at the time", unit: "cm", quantity: .snowfall,
+                                decimals: 2, inchDecimals: 3, stored: amount(7, 0.01, limits: amountLimits), isDefault: true,
+                                sdk: sdk(37), wrfNames: ["snownc"], shortName: "snow")
+        case .surfacePressure:
+            return VariableSpec("surface pressure", unit: "hPa", decimals: 1,
+                                // Everest's summit is about 330 hPa.
+                                stored: instant(8, 0.1, limits: 250...1100), isDefault: true,
+                                sdk: sdk(45), openMeteoAliases: ["surface_air_pressure"], wrfNames: ["psfc"], shortName: "psfc")
+        case .pressureMSL:
+            return VariableSpec("pressure reduced to mean sea level", unit: "hPa", decimals: 1,
+                                // The highest sea-level pressure measured is about 1084 hPa.
+                                stored: instant(9, 0.1, limits: 800...1100), isDefault: true,
+                                sdk: sdk(27), wrfNames: ["slp"], shortName: "msl")
+        case .cloudCover:
+            return VariableSpec("cloud cover (column maximum of cloud fraction)", unit: "%", decimals: 0,
+                                stored: instant(10, 1, limits: percentLimits), isDefault: true,
+                                sdk: sdk(3), openMeteoAliases: ["cloudcover"], wrfNames: ["cldfra"], shortName: "cloud")
+        case .shortwaveRadiation:
+            return VariableSpec("downward shortwave radiation at the surface", unit: "W/m²", decimals: 0,
+                                stored: instant(11, 1, limits: radiationLimits), isDefault: true,
+                                sdk: sdk(32), wrfNames: ["swdown"], shortName: "sw")
+        case .weatherCode:
+            return VariableSpec("WMO weather code", unit: "wmo code", decimals: 0,
+                                stored: instant(12, 1, limits: 0...99), isDefault: true,
+                                sdk: sdk(56), openMeteoAliases: ["weathercode"], shortName: "code")
+        case .albedo:
+            return VariableSpec("surface albedo, the share of the shortwave radiation the ground reflects (ALBEDO)", unit: "%",
+                                decimals: 0, stored: nil, isOutput: false, sdk: sdk(136))
+        case .elevation:
+            return VariableSpec("model terrain height", unit: "m", decimals: 0,
+                                stored: VariableSpec.Stored(index: 13, precision: 1, kind: .constant, isOptional: false, limits: -500...9000),
+                                isOutput: false, sdk: nil)
+        case .rain:
+            return VariableSpec("grid-scale liquid precipitation over the output interval (RAINNC less SNOWNC, GRAUPELNC, HAILNC)",
+                                unit: "mm", quantity: .precipitation, decimals: 2, inchDecimals: 3,
+                                stored: amount(14, 0.01, limits: amountLimits), sdk: sdk(28))
+        case .showers:
+            return VariableSpec("convective precipitation over the output interval (RAINC + RAINSH)",
+                                unit: "mm", quantity: .precipitation, decimals: 2, inchDecimals: 3,
+                                stored: amount(15, 0.01, limits: amountLimits), sdk: sdk(34))
+        case .snowDepth:
+            return VariableSpec("snow depth (SNOWH)", unit: "m", quantity: .distance, decimals: 2,
+                                stored: instant(16, 0.005, optional: true, limits: -0.01...100), field: DirectField(key: "snow_depth", unit: "m"),
+                                sdk: sdk(35), openMeteoAliases: ["snow_height"], wrfNames: ["snowh"])
+        case .vapourPressureDeficit:
+            return VariableSpec("vapour pressure deficit at 2 m (FAO-56 eq. 11 and 19 form)", unit: "kPa", decimals: 2,
+                                stored: instant(17, 0.005, limits: -1...15), sdk: sdk(54), openMeteoAliases: ["vapor_pressure_deficit"])
+        case .soilTemperature0to10cm:
+            return Self.soilTemperature("0-10", index: 18, depth: (0, 10), wrfNames: ["tslb"])
+        case .soilTemperature10to40cm:
+            return Self.soilTemperature("10-40", index: 19, depth: (10, 40))
+        case .soilTemperature40to100cm:
+            return Self.soilTemperature("40-100", index: 20, depth: (40, 100))
+        case .soilTemperature100to200cm:
+            return Self.soilTemperature("100-200", index: 21, depth: (100, 200))
+        case .soilMoisture0to10cm:
+            return Self.soilMoisture("0-10", index: 22, depth: (0, 10), wrfNames: ["smois"])
+        case .soilMoisture10to40cm:
+            return Self.soilMoisture("10-40", index: 23, depth: (10, 40))
+        case .soilMoisture40to100cm:
+            return Self.soilMoisture("40-100", index: 24, depth: (40, 100))
+        case .soilMoisture100to200cm:
+            return Self.soilMoisture("100-200", index: 25, depth: (100, 200))
+        case .directRadiation:
+            // Written by WRF only with some radiation options (SWDDIR, SWDDIF) or diagnostics (CAPE).
+            return VariableSpec("direct shortwave radiation on the horizontal at the surface (SWDDIR)", unit: "W/m²", decimals: 0,
+                                stored: instant(26, 1, optional: true, limits: radiationLimits),
+                                field: DirectField(key: "shortwave_direct", unit: "W/m2"), sdk: sdk(13))
+        case .diffuseRadiation:
+            return VariableSpec("diffuse shortwave radiation at the surface (SWDDIF)", unit: "W/m²", decimals: 0,
+                                stored: instant(27, 1, optional: true, limits: radiationLimits),
+                                field: DirectField(key: "shortwave_diffuse", unit: "W/m2"), sdk: sdk(9))
+        case .cape:
+            return VariableSpec("convective available potential energy (the file's CAPE diagnostic)", unit: "J/kg", decimals: 0,
+                                stored: instant(28, 1, optional: true, limits: -1...25000),
+                                field: DirectField(key: "cape", unit: "J/kg"), sdk: sdk(2))
+        case .windGusts10m:
+            return VariableSpec("10 m wind gust: |V10| + 7.2 UST (ECMWF IFS surface-layer gust, neutral form)", unit: "m/s",
+                                quantity: .windSpeed, decimals: 2, stored: instant(29, 0.05, optional: true, limits: 0...150),
+                                sdk: sdk(58, altitude: 10), openMeteoAliases: ["windgusts_10m"])
+        case .cloudCoverLow:
+            // CLDFRA's maximum by height above ground: below 2 km (fog included), 2-6 km, above 6 km.
+            return VariableSpec("cloud cover below 2 km above ground (CLDFRA maximum, heights from PH + PHB)", unit: "%", decimals: 0,
+                                stored: instant(30, 1, optional: true, limits: percentLimits), sdk: sdk(5), openMeteoAliases: ["cloudcover_low"])
+        case .cloudCoverMid:
+            return VariableSpec("cloud cover 2-6 km above ground (CLDFRA maximum)", unit: "%", decimals: 0,
+                                stored: instant(31, 1, optional: true, limits: percentLimits), sdk: sdk(6), openMeteoAliases: ["cloudcover_mid"])
+        case .cloudCoverHigh:
+            return VariableSpec("cloud cover above 6 km above ground (CLDFRA maximum)", unit: "%", decimals: 0,
+                                stored: instant(32, 1, optional: true, limits: percentLimits), sdk: sdk(4), openMeteoAliases: ["cloudcover_high"])
+        case .visibility:
+            // 5 m: the 24 135 m cap is a whole number of steps (a 10 m step would store it as
+            // 24 140), and fog's 1000 m threshold is far coarser.
+            return VariableSpec("visibility from the lowest model level's hydrometeors and humidity (UPP CALVIS_GSD), at most 24.135 km",
+                                unit: "m", quantity: .distance, decimals: 0, stored: instant(33, 5, optional: true), sdk: sdk(55))
+        case .surfaceTemperature:
+            return VariableSpec("surface (skin) temperature of the ground, sea or snow (TSK)", unit: "°C", quantity: .temperature,
+                                decimals: 2, stored: instant(34, 0.05, optional: true),
+                                field: DirectField(key: "skin_temperature", unit: "K", conversion: .kelvinToCelsius), sdk: sdk(46), openMeteoAliases: ["skin_temperature"])
+        case .boundaryLayerHeight:
+            return VariableSpec("height of the planetary boundary layer above ground (PBLH, from the PBL scheme)", unit: "m",
+                                decimals: 0, stored: instant(35, 1, optional: true), field: DirectField(key: "boundary_layer_height", unit: "m"),
+                                sdk: sdk(113))
+        case .snowWaterEquivalent:
+            return VariableSpec("water equivalent of the snow on the ground (SNOW)", unit: "mm", quantity: .precipitation,
+                                decimals: 2, stored: instant(36, 0.05, optional: true), field: DirectField(key: "snow_water_equivalent", unit: "mm"),
+                                sdk: sdk(140))
+        // Computed by the query from stored variables (or from the place and time alone).
+        case .windSpeed10m:
+            return VariableSpec("wind speed at 10 m, from the interpolated earth-relative components", unit: "m/s",
+                                quantity: .windSpeed, decimals: 2, stored: nil, sources: [.windU10m, .windV10m], isDefault: true,
+                                sdk: sdk(59, altitude: 10), openMeteoAliases: ["windspeed", "windspeed_10m"], wrfNames: ["u10", "v10"], shortName: "wind")
+        case .windDirection10m:
+            return VariableSpec("direction the 10 m wind blows from, from the interpolated earth-relative components", unit: "°",
+                                decimals: 0, stored: nil, sources: [.windU10m, .windV10m], isDefault: true,
+                                sdk: sdk(57, altitude: 10), openMeteoAliases: ["winddirection", "winddirection_10m"], wrfNames: ["u10", "v10"],
+                                shortName: "dir")
+        case .isDay:
+            // From the place and time alone (NOAA solar position), so every cycle can answer it.
+            return VariableSpec("1 while the sun is above the horizon, else 0", unit: "", decimals: 0, stored: nil, sdk: sdk(19))
+        case .et0FaoEvapotranspiration:
+            return VariableSpec("FAO-56 hourly Penman-Monteith reference evapotranspiration", unit: "mm", quantity: .precipitation,
+                                decimals: 3, inchDecimals: 4, stored: nil,
+                                sources: [.temperature2m, .dewPoint2m, .windU10m, .windV10m, .shortwaveRadiation, .surfacePressure], sdk: sdk(15))
+        case .wetBulbTemperature2m:
+            return VariableSpec("wet-bulb temperature at 2 m (Stull 2011, from temperature and relative humidity)", unit: "°C",
+                                quantity: .temperature, decimals: 2, stored: nil, sources: [.temperature2m, .relativeHumidity2m],
+                                pointwise: { wetBulbTemperature(temperature: $0[0], relativeHumidity: $0[1]) }, sdk: sdk(62, altitude: 2))
+        case .sunshineDuration:
+            // SWDDIR (direct_radiation) is used when stored, but the global radiation suffices.
+            return VariableSpec("seconds of sunshine (direct normal irradiance above WMO's 120 W/m²) in the hour ending at the time",
+                                unit: "s", decimals: 0, stored: nil, sources: [.shortwaveRadiation], sdk: sdk(103))
+        }
+    }
+
+    /// Noah's soil temperature layers (WRF's default: centres ZS 5, 25, 70, 150 cm).
+    private static func soilTemperature(_ layer: String, index: Int, depth: (Int16, Int16), wrfNames: [String] = []) -> VariableSpec {
+        VariableSpec("soil temperature, Noah layer \(layer) cm (TSLB)", unit: "°C", quantity: .temperature, decimals: 2,
+                     stored: instant(index, 0.05, optional: true, limits: soilTemperatureLimits), movedByElevation: true,
+                     sdk: sdk(44, depth: depth), wrfNames: wrfNames)
+    }
+
+    private static func soilMoisture(_ layer: String, index: Int, depth: (Int16, Int16), wrfNames: [String] = []) -> VariableSpec {
+        VariableSpec("volumetric soil moisture, Noah layer \(layer) cm (SMOIS)", unit: "m³/m³", decimals: 3,
+                     stored: instant(index, 0.001, optional: true, limits: soilMoistureLimits), sdk: sdk(42, depth: depth), wrfNames: wrfNames)
+    }
+}
