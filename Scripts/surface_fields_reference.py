@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference for fields a WRF run stores as they are: surface_temperature (TSK,
-in degrees C), boundary_layer_height (PBLH, m) and snow_depth_water_equivalent (SNOW, mm).
+in degrees C), boundary_layer_height (PBLH, m), snow_depth_water_equivalent (SNOW, mm) and albedo
+(ALBEDO, a fraction, in %).
 
 Usage: surface_fields_reference.py WRFOUT [--seed N] [--places N]
 
@@ -8,7 +9,7 @@ Rows at seeded places and times: half of them exactly on a mass node at a frame 
 node's value), half between nodes at half-hour times between frames (bilinear in grid-index
 space on the file's own grid, the place projected with pyproj on WRF's 6370 km sphere, then
 linear in time). Prints CSV: latitude,longitude,time,surface_temperature,boundary_layer_height,
-snow_depth_water_equivalent. Shares nothing with the Swift engine.
+snow_depth_water_equivalent,albedo. Shares nothing with the Swift engine.
 """
 import argparse
 import datetime as dt
@@ -21,7 +22,8 @@ from netCDF4 import Dataset
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's projections, bilinear in index space)
 
-FIELDS = [("TSK", -273.15), ("PBLH", 0.0), ("SNOW", 0.0)]
+# (name, scale, offset): the file's value times scale plus offset is the served value.
+FIELDS = [("TSK", 1.0, -273.15), ("PBLH", 1.0, 0.0), ("SNOW", 1.0, 0.0), ("ALBEDO", 100.0, 0.0)]
 
 
 def main():
@@ -39,11 +41,11 @@ def main():
         lat = np.asarray(ds["XLAT"][:], dtype=np.float64)
         lon = np.asarray(ds["XLONG"][:], dtype=np.float64)
         lat, lon = (lat[0], lon[0]) if lat.ndim == 3 else (lat, lon)
-        fields = [np.asarray(ds[name][:], dtype=np.float64) + offset for name, offset in FIELDS]
+        fields = [np.asarray(ds[name][:], dtype=np.float64) * scale + offset for name, scale, offset in FIELDS]
     x0, y0 = p(lon[0, 0], lat[0, 0])
     ny, nx = lat.shape
     rng = np.random.default_rng(args.seed)
-    print("latitude,longitude,time,surface_temperature,boundary_layer_height,snow_depth_water_equivalent")
+    print("latitude,longitude,time,surface_temperature,boundary_layer_height,snow_depth_water_equivalent,albedo")
     for n in range(args.places):
         if n % 2 == 0:
             j, i, k = int(rng.integers(0, ny)), int(rng.integers(0, nx)), int(rng.integers(0, len(times)))

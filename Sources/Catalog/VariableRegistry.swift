@@ -134,7 +134,8 @@ private let amountLimits: ClosedRange<Float> = -1...1000
 private let radiationLimits: ClosedRange<Float> = -10...1600
 
 extension ForecastVariable {
-    /// The registry: one entry per variable. Codes in `sdk` are openmeteo-sdk's Variable enum
+    /// The registry: one entry per variable (a table, so long by design: each entry is
+    /// independent of the others). Codes in `sdk` are openmeteo-sdk's Variable enum
     /// (flatbuffers/weather_api.fbs); formulas and citations are in docs/VARIABLES.md.
     var declaration: VariableSpec {
         switch self {
@@ -196,7 +197,8 @@ extension ForecastVariable {
                                 sdk: sdk(56), openMeteoAliases: ["weathercode"], shortName: "code")
         case .albedo:
             return VariableSpec("surface albedo, the share of the shortwave radiation the ground reflects (ALBEDO)", unit: "%",
-                                decimals: 0, stored: nil, isOutput: false, sdk: sdk(136))
+                                decimals: 0, stored: instant(37, 1, optional: true, limits: percentLimits),
+                                field: DirectField(key: "albedo", unit: "%"), sdk: sdk(136))
         case .elevation:
             return VariableSpec("model terrain height", unit: "m", decimals: 0,
                                 stored: VariableSpec.Stored(index: 13, precision: 1, kind: .constant, isOptional: false, limits: -500...9000),

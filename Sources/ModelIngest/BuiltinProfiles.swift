@@ -58,7 +58,8 @@ enum BuiltinProfiles {
     "graupel_mixing_ratio": { "names": ["QGRAUP"], "unit": "kg/kg" },
     "skin_temperature":    { "names": ["TSK"], "unit": "K" },
     "boundary_layer_height": { "names": ["PBLH"], "unit": "m" },
-    "snow_water_equivalent": { "names": ["SNOW"], "unit": "mm" }
+    "snow_water_equivalent": { "names": ["SNOW"], "unit": "mm" },
+    "albedo":              { "names": ["ALBEDO"], "unit": "1" }
   }
 }
 """#

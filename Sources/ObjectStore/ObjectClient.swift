@@ -65,16 +65,16 @@ package struct RemoteLimits: Sendable, Equatable {
 
     package init() {}
 
-    /// The defaults, or smaller (tests) from `TILECAST_REMOTE_PROGRESS_SECONDS`,
-    /// `TILECAST_REMOTE_ATTEMPT_SECONDS`, `TILECAST_REMOTE_QUERY_SECONDS` and
-    /// `TILECAST_REMOTE_MANIFEST_BYTES` (a value that is not a positive number is ignored).
+    /// The defaults, or smaller (tests) from `TILECAST_OBJECT_PROGRESS_SECONDS`,
+    /// `TILECAST_OBJECT_ATTEMPT_SECONDS`, `TILECAST_OBJECT_QUERY_SECONDS` and
+    /// `TILECAST_OBJECT_MANIFEST_BYTES` (a value that is not a positive number is ignored).
     package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> RemoteLimits {
         var limits = RemoteLimits()
         func seconds(_ name: String) -> Double? { environment[name].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } }
-        if let value = seconds("TILECAST_REMOTE_PROGRESS_SECONDS") { limits.progressSeconds = value }
-        if let value = seconds("TILECAST_REMOTE_ATTEMPT_SECONDS") { limits.attemptSeconds = value }
-        if let value = seconds("TILECAST_REMOTE_QUERY_SECONDS") { limits.querySeconds = value }
-        if let value = environment["TILECAST_REMOTE_MANIFEST_BYTES"].flatMap(Int.init), value > 0 { limits.manifestBytes = value }
+        if let value = seconds("TILECAST_OBJECT_PROGRESS_SECONDS") { limits.progressSeconds = value }
+        if let value = seconds("TILECAST_OBJECT_ATTEMPT_SECONDS") { limits.attemptSeconds = value }
+        if let value = seconds("TILECAST_OBJECT_QUERY_SECONDS") { limits.querySeconds = value }
+        if let value = environment["TILECAST_OBJECT_MANIFEST_BYTES"].flatMap(Int.init), value > 0 { limits.manifestBytes = value }
         return limits
     }
 }

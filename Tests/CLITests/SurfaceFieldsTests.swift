@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// Fields WRF stores at the surface, served as they are (surface_temperature from TSK,
-/// boundary_layer_height from PBLH, snow_depth_water_equivalent from SNOW), against
+/// boundary_layer_height from PBLH, snow_depth_water_equivalent from SNOW, albedo from ALBEDO
+/// in %: the last one added through the registry alone, `VariableSpec.field`), against
 /// Scripts/surface_fields_reference.py on the real allvars sample: 500 seeded places, half on
 /// nodes at frame times, half between nodes at half-hour times.
 final class SurfaceFieldsTests: XCTestCase {
@@ -24,7 +25,7 @@ final class SurfaceFieldsTests: XCTestCase {
         let points = directory.path("points.csv")
         try rows.map { $0[0...2].joined(separator: ",") }.joined(separator: "\n").write(toFile: points, atomically: true, encoding: .utf8)
         // Stored precision (half a step), plus the printed decimals' rounding.
-        let tolerances = ["surface_temperature": 0.06, "boundary_layer_height": 1.1, "snow_depth_water_equivalent": 0.06]
+        let tolerances = ["surface_temperature": 0.06, "boundary_layer_height": 1.1, "snow_depth_water_equivalent": 0.06, "albedo": 1.1]
         let answer = try runTool(tilecast, ["query", "--store", store, "--points", points, "--format", "csv",
                                             "--variables", tolerances.keys.sorted().joined(separator: ",")])
         XCTAssertEqual(answer.status, 0, answer.stderr)

@@ -9,8 +9,8 @@ import XCTest
 /// its peak memory stays small.
 final class RemoteLimitsTests: XCTestCase {
     /// Small limits so that the test is quick (the defaults are in docs/RELIABILITY.md).
-    static let limits = ["TILECAST_REMOTE_PROGRESS_SECONDS": "1", "TILECAST_REMOTE_ATTEMPT_SECONDS": "2",
-                         "TILECAST_REMOTE_QUERY_SECONDS": "5"]
+    static let limits = ["TILECAST_OBJECT_PROGRESS_SECONDS": "1", "TILECAST_OBJECT_ATTEMPT_SECONDS": "2",
+                         "TILECAST_OBJECT_QUERY_SECONDS": "5"]
     /// Well above a query's usual peak (~30 MB) and far below what the faults would take.
     static let peakKilobytes = 120_000
 

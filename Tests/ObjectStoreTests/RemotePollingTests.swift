@@ -23,8 +23,8 @@ final class RemotePollingTests: XCTestCase {
         var proxy = try Peer.faultProxy(upstream: f.moto.port)
         let proxyPort = proxy.port
         // Small limits: a failed look at latest is over within 2 s (defaults: RELIABILITY.md).
-        let environment = f.environment.merging(["TILECAST_REMOTE_PROGRESS_SECONDS": "1", "TILECAST_REMOTE_ATTEMPT_SECONDS": "1",
-                                                 "TILECAST_REMOTE_QUERY_SECONDS": "2"]) { $1 }
+        let environment = f.environment.merging(["TILECAST_OBJECT_PROGRESS_SECONDS": "1", "TILECAST_OBJECT_ATTEMPT_SECONDS": "1",
+                                                 "TILECAST_OBJECT_QUERY_SECONDS": "2"]) { $1 }
         let server = try RemoteServerTests.serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model,
                                                   "--s3-endpoint", proxy.address, "--poll-seconds", "0.3"], environment: environment)
         let first = try Self.timedGet(server, RemoteServerTests.forecast)
@@ -83,8 +83,8 @@ final class RemoteRequestDeadlineTests: XCTestCase {
         let f = try S3StoreTests.Fixture()
         XCTAssertEqual(try f.publish(through: f.moto.address).status, 0)
         let proxy = try Peer.faultProxy(upstream: f.moto.port)
-        let environment = f.environment.merging(["TILECAST_REMOTE_PROGRESS_SECONDS": "1", "TILECAST_REMOTE_ATTEMPT_SECONDS": "1",
-                                                 "TILECAST_REMOTE_QUERY_SECONDS": "2"]) { $1 }
+        let environment = f.environment.merging(["TILECAST_OBJECT_PROGRESS_SECONDS": "1", "TILECAST_OBJECT_ATTEMPT_SECONDS": "1",
+                                                 "TILECAST_OBJECT_QUERY_SECONDS": "2"]) { $1 }
         let server = try RemoteServerTests.serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model,
                                                   "--s3-endpoint", proxy.address, "--poll-seconds", "0.3"], environment: environment)
         XCTAssertEqual(try RemotePollingTests.timedGet(server, "/health").status, 200)
