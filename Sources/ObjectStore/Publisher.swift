@@ -38,12 +38,12 @@ package struct Publisher {
         package var requests: Int
     }
 
-    /// Publishes one cycle ("latest" or a name) of a model (the only one when nil; `tilecast
+    /// Publishes one cycle of a model (the only one when nil; `tilecast
     /// publish` names each model of the store in turn).
     ///
     /// - Throws: `ObjectStoreError` naming the address that failed; `StoreError` for a local
     ///   cycle that cannot be read.
-    package func publish(root: String, model: String?, cycle: String = "latest") throws -> Summary {
+    package func publish(root: String, model: String?, cycle: CycleSelector = .latest) throws -> Summary {
         let models = CycleStore.models(root: root)
         let chosen: String
         if let model { chosen = model } else if models.count == 1, let only = models.first { chosen = only } else {
@@ -62,7 +62,7 @@ package struct Publisher {
         try put(manifestBytes, to: chosen + "/" + published.name + "/" + CycleManifest.fileName, contentType: "application/json")
         // latest moves forward only.
         var moveLatest = true
-        let latestPath = RemoteCycle.manifestPath(model: chosen, cycle: "latest")
+        let latestPath = RemoteCycle.manifestPath(model: chosen, cycle: .latest)
         if let current = try client.getObject(latestPath),
            let manifest = try? JSONDecoder().decode(CycleManifest.self, from: Data(current)),
            let currentID = CycleID(name: manifest.cycle), let ours = CycleID(name: published.name), currentID > ours {

@@ -26,34 +26,33 @@ package final class RemoteCycle: Sendable {
     /// Each domain file's reader and bytes, in the manifest's order (for `inspect`).
     package var domainFiles: [(reader: DomainFileReader, bytes: RemoteBytes)] { sources }
 
-    /// The store-relative address of a model's manifest for "latest" or a cycle name.
-    package static func manifestPath(model: String, cycle: String) -> String {
-        model + "/" + (cycle == "latest" ? "latest" : cycle) + "/" + CycleManifest.fileName
+    /// The store-relative address of a model's manifest for a cycle (`latest` is its own object).
+    package static func manifestPath(model: String, cycle: CycleSelector) -> String {
+        model + "/" + cycle.description + "/" + CycleManifest.fileName
     }
 
-    /// Opens a model's cycle ("latest" or a cycle in any form `ModelTime.parseUser` reads).
+    /// Opens a model's cycle.
     ///
     /// - Throws: `QueryError.store` naming the address: missing (nothing published, exit 5),
     ///   damaged (a manifest or file that does not hold together), or unreachable.
-    package init(client: ObjectClient, model: String, cycle: String = "latest", nestMargin: Double = 5,
+    package init(client: ObjectClient, model: String, cycle: CycleSelector = .latest, nestMargin: Double = 5,
                  cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(QueryError) {
-        let cycleName = cycle == "latest" ? cycle : ModelTime.parseUser(cycle).map(CycleStore.cycleName) ?? cycle
-        guard !model.isEmpty, !model.contains("/"), !model.hasPrefix("."), !cycleName.contains("/") else {
+        guard !model.isEmpty, !model.contains("/"), !model.hasPrefix(".") else {
             throw .badRequest("--model \(model): expected a plain model name")
         }
-        let path = Self.manifestPath(model: model, cycle: cycleName)
+        let path = Self.manifestPath(model: model, cycle: cycle)
         let fetched: [UInt8]?
         do throws(ObjectStoreError) { fetched = try client.getObject(path) } catch {
             throw .store(RemoteBytes.storeError(error, label: client.describe(path)).description, isDamage: false)
         }
         guard let bytes = fetched else {
-            throw .store("\(client.describe(path)): not found: \(cycleName == "latest" ? "no published cycle of \(model)" : "no cycle \(cycleName) of \(model)") on \(client.location)", isDamage: false)
+            throw .store("\(client.describe(path)): not found: \(cycle == .latest ? "no published cycle of \(model)" : "no cycle \(cycle) of \(model)") on \(client.location)", isDamage: false)
         }
         let manifest: CycleManifest
         do { manifest = try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
             throw .store("\(client.describe(path)): store damaged: manifest does not decode: \(error)", isDamage: true)
         }
-        guard manifest.model == model, CycleID(name: manifest.cycle) != nil, cycleName == "latest" || manifest.cycle == cycleName else {
+        guard manifest.model == model, CycleID(name: manifest.cycle) != nil, cycle == .latest || manifest.cycle == cycle.description else {
             throw .store("\(client.describe(path)): store damaged: the manifest is of \(manifest.model) cycle \(manifest.cycle)", isDamage: true)
         }
         var sources: [(reader: DomainFileReader, bytes: RemoteBytes)] = []

@@ -98,7 +98,7 @@ package final class RemoteCycles: Sendable {
     /// changed opens the new one. Runs on the poller only: requests never wait for it.
     private func look(model: String) {
         let kept = entries.withLock { $0[model]?.cycle }
-        let path = RemoteCycle.manifestPath(model: model, cycle: "latest")
+        let path = RemoteCycle.manifestPath(model: model, cycle: .latest)
         do throws(QueryError) {
             if let kept {
                 let bytes: [UInt8]?

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import PointQuery
 import TileStore
@@ -35,12 +36,14 @@ package enum RemoteStoreDescription {
                 if named.isEmpty, case .store(let message, false) = error, message.contains("no published cycle") { continue }
                 throw error
             }
-            var names = (listing.folders(under: model + "/") ?? []).filter { CycleID(name: $0) != nil }
-            if !names.contains(latest.manifest.cycle) { names.append(latest.manifest.cycle) }
-            names.sort()
+            // Sorted as cycles, not as names ("T0630Z" sorts before "T06Z" as text).
+            var ids = (listing.folders(under: model + "/") ?? []).compactMap(CycleID.init(name:))
+            if let newest = CycleID(name: latest.manifest.cycle), !ids.contains(newest) { ids.append(newest) }
+            ids.sort()
             var cycles: [StoreDescription.CycleEntry] = []
-            for name in names {
-                let cycle = name == latest.manifest.cycle ? latest : try RemoteCycle(client: client, model: model, cycle: name, cacheBudget: 1 << 20)
+            for id in ids {
+                let name = id.name
+                let cycle = name == latest.manifest.cycle ? latest : try RemoteCycle(client: client, model: model, cycle: .cycle(id), cacheBudget: 1 << 20)
                 var domains: [StoreDescription.DomainEntry] = []
                 for ((reader, bytes), entry) in zip(cycle.domainFiles, cycle.manifest.domains) {
                     var verified: Int?

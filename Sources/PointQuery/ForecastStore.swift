@@ -104,12 +104,12 @@ public final class ForecastStore: Sendable {
     /// What a request without a variable list answers: the defaults the cycle holds.
     public let defaultVariables: [ForecastVariable]
 
-    /// Opens a cycle ("latest" by default, or its time in any form `ModelTime.parseUser` reads) of a model (the only one, when the store holds one).
+    /// Opens a cycle (the latest by default) of a model (the only one, when the store holds one).
     ///
     /// - Parameter nestMargin: cells left out along a nest's edges (WRF's relaxation zone).
     /// - Throws: `QueryError.store` naming what is missing or damaged; `.badRequest` when the
     ///   model is not given and the store holds several.
-    public init(root: String, model: String? = nil, cycle: String = "latest", nestMargin: Double = 5) throws(QueryError) {
+    public init(root: String, model: String? = nil, cycle: CycleSelector = .latest, nestMargin: Double = 5) throws(QueryError) {
         self.root = root
         guard nestMargin.isFinite, nestMargin >= 0 else {
             throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
@@ -126,9 +126,6 @@ public final class ForecastStore: Sendable {
             throw .badRequest("the store holds several models (\(models.joined(separator: ", "))): choose one with --model")
         }
         self.model = chosen
-        // Any form a time is given in ("2026-11-22T00:00Z", as answers print it) names the
-        // store's folder "2026-11-22T00Z".
-        let cycle = cycle == "latest" ? cycle : ModelTime.parseUser(cycle).map(CycleStore.cycleName) ?? cycle
         do throws(StoreError) {
             // A re-extraction of this cycle (or --keep pruning) removes the folder its link named
             // before, possibly between our resolving the link and opening the files (found by

@@ -10,7 +10,7 @@ package enum ModelChoice {
     /// model's. With a named cycle and no model, models without that cycle are left out.
     ///
     /// - Throws: `.store` when the store holds no published cycle, or no model has the cycle.
-    package static func open(root: String, model: String?, cycle: String, nestMargin: Double) throws(QueryError) -> [ForecastStore] {
+    package static func open(root: String, model: String?, cycle: CycleSelector, nestMargin: Double) throws(QueryError) -> [ForecastStore] {
         let models = CycleStore.models(root: root)
         if let model { return [try ForecastStore(root: root, model: model, cycle: cycle, nestMargin: nestMargin)] }
         guard models.count > 1 else { return [try ForecastStore(root: root, cycle: cycle, nestMargin: nestMargin)] }
@@ -21,7 +21,7 @@ package enum ModelChoice {
                 stores.append(try ForecastStore(root: root, model: name, cycle: cycle, nestMargin: nestMargin))
             } catch {
                 // Damage is never skipped; a model lacking the named cycle is.
-                if cycle == "latest" { throw error }
+                if cycle == .latest { throw error }
                 if case .store(_, let isDamage) = error, isDamage { throw error }
                 if firstError == nil { firstError = error }
             }

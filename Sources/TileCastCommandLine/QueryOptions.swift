@@ -101,6 +101,14 @@ package struct QueryOptions: ParsableArguments {
     @Option(help: "S3 region of an s3:// store (default: AWS_REGION, the shared config, us-east-1).")
     package var s3Region: String?
 
+    /// `--cycle` parsed: where the text becomes a cycle (`validate` refuses it first).
+    package func selectedCycle() throws(QueryError) -> CycleSelector {
+        guard let selector = CycleSelector(parsing: cycle) else { throw .badRequest(Self.cycleProblem(cycle)) }
+        return selector
+    }
+
+    private static func cycleProblem(_ text: String) -> String { "--cycle \(text): expected latest or a UTC time such as 2026-11-22T00Z" }
+
     package func validate() throws {
         if points == nil && (lat == nil || lon == nil) { throw ValidationError("give --lat and --lon, or --points FILE.csv") }
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
@@ -111,9 +119,7 @@ package struct QueryOptions: ParsableArguments {
             if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): \(TimeParsing.problem(text))") }
         }
         if !(nestMargin.isFinite && nestMargin >= 0) { throw ValidationError("--nest-margin \(nestMargin): expected a number of cells, 0 or more") }
-        if cycle != "latest" && ModelTime.parseUser(cycle) == nil {
-            throw ValidationError("--cycle \(cycle): expected latest or a UTC time such as 2026-11-22T00Z")
-        }
+        if CycleSelector(parsing: cycle) == nil { throw ValidationError(Self.cycleProblem(cycle)) }
         if let lat, !QueryPoint.isValid(latitude: lat) { throw ValidationError("--lat \(lat): expected -90..90") }
         if let lon, !QueryPoint.isValid(longitude: lon) { throw ValidationError("--lon \(lon): expected -180..360") }
         if elevation != nil && points != nil { throw ValidationError("--elevation is for --lat/--lon; give a points file an elevation column instead") }

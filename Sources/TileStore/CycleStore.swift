@@ -54,11 +54,11 @@ public enum CycleStore {
         return StoreFileSystem.isPlainName(name) ? name : nil
     }
 
-    /// The immutable folder of a cycle ("latest" or a cycle name), with the cycle's name.
+    /// The immutable folder of a cycle, with the cycle's name.
     ///
     /// - Throws: `StoreError.missing` naming what is absent (store, model, cycle), listing what
     ///   exists; `.unsafe` for links the store did not make.
-    public static func resolve(root: String, model: String, cycle: String = "latest") throws(StoreError) -> (name: String, folder: String) {
+    public static func resolve(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> (name: String, folder: String) {
         guard StoreFileSystem.realPath(root).map({ StoreFileSystem.kind($0) == .directory }) == true else {
             throw .missing(path: root, what: "store folder")
         }
@@ -68,7 +68,8 @@ public enum CycleStore {
             throw .missing(path: root, what: "model \"\(model)\" (the store holds: \(known.isEmpty ? "nothing yet" : known.joined(separator: ", ")))")
         }
         let id: CycleID
-        if cycle == "latest" {
+        switch cycle {
+        case .latest:
             guard StoreFileSystem.kind(modelFolder + "/latest") == .symbolicLink else {
                 throw .missing(path: modelFolder, what: "a published cycle (no latest)")
             }
@@ -76,10 +77,7 @@ public enum CycleStore {
                 throw .unsafe(path: modelFolder + "/latest", detail: "does not name a cycle (it says \"\(StoreFileSystem.linkTarget(modelFolder + "/latest") ?? "")\")")
             }
             id = named
-        } else {
-            guard let named = CycleID(name: cycle) else {
-                throw .missing(path: modelFolder, what: "cycle \(cycle) (published: \(listing(root: root, model: model)))")
-            }
+        case .cycle(let named):
             id = named
         }
         let link = modelFolder + "/" + id.name
@@ -110,9 +108,9 @@ public enum CycleStore {
     /// - Throws: as `resolve`; `.corrupt` when the manifest is unreadable or lists a domain
     ///   file that is not there (a query must never answer from the coarser domain instead);
     ///   `.missing` when the folder was replaced while being opened (resolve again).
-    public static func openCycle(root: String, model: String, cycle: String = "latest") throws(StoreError) -> PublishedCycle {
+    public static func openCycle(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> PublishedCycle {
         let (name, folder) = try resolve(root: root, model: model, cycle: cycle)
-        let stillNamed = { (try? resolve(root: root, model: model, cycle: name))?.folder == folder }
+        let stillNamed = { (try? resolve(root: root, model: model, cycle: CycleSelector(parsing: name) ?? cycle))?.folder == folder }
         let manifest: CycleManifest
         do { manifest = try CycleManifest.read(folder: folder) } catch {
             if case .missing = error {

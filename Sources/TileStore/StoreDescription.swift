@@ -56,7 +56,7 @@ public struct StoreDescription: Codable, Sendable {
             _ = try CycleStore.resolve(root: root, model: model)
             var cycles: [CycleEntry] = []
             for cycle in CycleStore.cycles(root: root, model: model) {
-                let published = try CycleStore.openCycle(root: root, model: model, cycle: cycle.name)
+                let published = try CycleStore.openCycle(root: root, model: model, cycle: .cycle(cycle))
                 // openCycle has checked the manifest is this model's and this cycle's.
                 let manifest = published.manifest
                 var domains: [DomainEntry] = []

@@ -25,13 +25,13 @@ final class ManifestCheckTests: XCTestCase {
         bySegment.model = "wrf"
         bySegment.cycle = ModelTime.seconds(year: 2026, month: 11, day: 22)
         _ = try bySegment.run()
-        let segment = try CycleStore.openCycle(root: store, model: "wrf", cycle: "2026-11-22T00Z")
+        let segment = try CycleStore.openCycle(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: "2026-11-22T00Z")))
         return (store, "2026-08-18T00Z", try XCTUnwrap(segment.domainPaths.first))
     }
 
     private func assertDamage(_ store: String, cycle: String, mentioning fragments: [String],
                               file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try ForecastStore(root: store, model: "wrf", cycle: cycle), file: file, line: line) { error in
+        XCTAssertThrowsError(try ForecastStore(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: cycle))), file: file, line: line) { error in
             guard case QueryError.store(let message, let isDamage) = error else { return XCTFail("\(error)", file: file, line: line) }
             XCTAssertTrue(isDamage, message, file: file, line: line)
             for fragment in fragments {
@@ -42,10 +42,10 @@ final class ManifestCheckTests: XCTestCase {
 
     func testADomainFileOfAnotherCycleIsDamage() throws {
         let (store, runCycle, segmentFile) = try twoCyclesOfOneRun()
-        let target = try XCTUnwrap(CycleStore.openCycle(root: store, model: "wrf", cycle: runCycle).domainPaths.first)
+        let target = try XCTUnwrap(CycleStore.openCycle(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: runCycle))).domainPaths.first)
         let sizes = try [target, segmentFile].map { try XCTUnwrap(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
         XCTAssertEqual(sizes[0], sizes[1], "the test needs two files of one size, so that only their metadata differ")
-        XCTAssertNoThrow(try ForecastStore(root: store, model: "wrf", cycle: runCycle))
+        XCTAssertNoThrow(try ForecastStore(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: runCycle))))
         try FileManager.default.removeItem(atPath: target)
         try FileManager.default.copyItem(atPath: segmentFile, toPath: target)
         assertDamage(store, cycle: runCycle, mentioning: [target, "cycle 2026-11-22T00Z", "2026-08-18T00Z", "another run"])

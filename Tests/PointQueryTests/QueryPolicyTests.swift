@@ -58,13 +58,13 @@ final class QueryPolicyTests: XCTestCase {
         XCTAssertEqual(latest.provenance.cycle, "2026-11-22T00:00Z")
         XCTAssertEqual(latest.values[.temperature2m]?.first ?? .nan, 2, accuracy: 1e-4)
         for form in ["2026-11-21T12Z", "2026-11-21T12:00Z", "2026-11-21 12:00", "2026-11-21_12:00:00"] {
-            let store = try ForecastStore(root: root, cycle: form)
+            let store = try ForecastStore(root: root, cycle: XCTUnwrap(CycleSelector(parsing: form)))
             XCTAssertEqual(store.cycle, "2026-11-21T12Z", form)
             let older = try PointForecaster(store: store).forecast(place, request: request)
             XCTAssertEqual(older.provenance.cycle, "2026-11-21T12:00Z")
             XCTAssertEqual(older.values[.temperature2m]?.first ?? .nan, 1, accuracy: 1e-4)
         }
-        XCTAssertThrowsError(try ForecastStore(root: root, cycle: "2026-11-20T00Z")) { error in
+        XCTAssertThrowsError(try ForecastStore(root: root, cycle: XCTUnwrap(CycleSelector(parsing: "2026-11-20T00Z")))) { error in
             XCTAssertTrue("\(error)".contains("2026-11-21T12Z, 2026-11-22T00Z"), "lists what is published: \(error)")
         }
     }
@@ -132,7 +132,7 @@ final class QueryPolicyTests: XCTestCase {
         // 9 km over 00..23Z; 3 km over 00..11Z, reaching south of the 9 km domain.
         try model("coarse", dx: 9000, corner: GeoPoint(latitude: 38.5, longitude: -9.4), hours: 24)
         try model("fine", dx: 3000, corner: GeoPoint(latitude: 38.45, longitude: -9.38), hours: 12)
-        let stores = try ModelChoice.open(root: root, model: nil, cycle: "latest", nestMargin: 5)
+        let stores = try ModelChoice.open(root: root, model: nil, cycle: XCTUnwrap(CycleSelector(parsing: "latest")), nestMargin: 5)
         XCTAssertEqual(stores.map(\.model), ["coarse", "fine"])
         func match(_ latitude: Double, _ hours: ClosedRange<Int64>, partial: Bool) throws -> (String, Int) {
             let times = hours.map { cycle + $0 * 3600 }

@@ -200,14 +200,14 @@ final class ExtractionTests: XCTestCase {
         XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T12Z", "2026-11-22T18Z"])
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T18Z")
         // Re-extracting an older cycle replaces it but does not move latest backwards.
-        let old = try CycleStore.resolve(root: store, model: "wrf", cycle: "2026-11-22T12Z").folder
+        let old = try CycleStore.resolve(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: "2026-11-22T12Z"))).folder
         var rerun = Extractor(inputs: [try baselineRun(hour: 12)], store: store)
         rerun.cycle = 1_795_305_600 + 12 * 3600
         rerun.keep = 2
         _ = try rerun.run()
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T18Z")
         XCTAssertFalse(FileManager.default.fileExists(atPath: old), "the replaced folder is removed")
-        let replaced = try CycleStore.resolve(root: store, model: "wrf", cycle: "2026-11-22T12Z").folder
+        let replaced = try CycleStore.resolve(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: "2026-11-22T12Z"))).folder
         // With keep 1 it would be pruned the moment it is published: refused, saying so, and
         // nothing changes (issue 27 item 8; it used to publish and prune it with no word).
         rerun.keep = 1
@@ -215,7 +215,7 @@ final class ExtractionTests: XCTestCase {
             XCTAssertEqual(error as? ExtractionError, .prunedAtOnce(cycle: "2026-11-22T12Z", keep: 1, kept: ["2026-11-22T18Z"]))
         }
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T18Z")
-        XCTAssertEqual(try CycleStore.resolve(root: store, model: "wrf", cycle: "2026-11-22T12Z").folder, replaced)
+        XCTAssertEqual(try CycleStore.resolve(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: "2026-11-22T12Z"))).folder, replaced)
         let data = try FileManager.default.contentsOfDirectory(atPath: store + "/wrf/.data")
         XCTAssertEqual(data.count, 2, "12Z and 18Z: \(data)")
     }

@@ -1,3 +1,4 @@
+import Catalog
 import Extraction
 import Foundation
 import TileStore

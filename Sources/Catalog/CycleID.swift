@@ -1,4 +1,3 @@
-import Catalog
 
 /// A cycle: the run's start time. It sorts by time and prints as the store's folder name
 /// ("2026-11-22T00Z", or "2026-11-22T0630Z" when the minutes are not zero), so a 06:30 cycle
@@ -47,5 +46,34 @@ public struct CycleID: Hashable, Comparable, Sendable, CustomStringConvertible {
     private static func pad(_ value: Int, _ width: Int = 2) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
+
+/// Which cycle a request means: the newest published one, or a named one. Parsed once where the
+/// text enters (an option, a parameter), so that no code below compares with "latest".
+public enum CycleSelector: Sendable, Equatable, CustomStringConvertible {
+    case latest
+    case cycle(CycleID)
+
+    /// "latest", a cycle's folder name, or its start in any form `ModelTime.parseUser` reads
+    /// ("2026-11-22T00Z", "2026-11-22 00:00", ...); nil for anything else.
+    public init?(parsing text: String) {
+        if text == "latest" {
+            self = .latest
+        } else if let id = CycleID(name: text) {
+            self = .cycle(id)
+        } else if let seconds = ModelTime.parseUser(text) {
+            self = .cycle(CycleID(seconds: seconds))
+        } else {
+            return nil
+        }
+    }
+
+    /// "latest" or the cycle's folder name: the store's (and a bucket's) name for it.
+    public var description: String {
+        switch self {
+        case .latest: return "latest"
+        case .cycle(let id): return id.name
+        }
     }
 }
