@@ -45,6 +45,8 @@ return {
   nowLine: svg ? svg.querySelectorAll('g.now line').length : 0,
   domains: document.querySelectorAll('#domains polygon.domain-outline').length,
   address: location.pathname + location.search,
+  // Boxes whose content is wider than they are (they scroll sideways inside the page).
+  overflowing: [...document.querySelectorAll('.scrollbox')].filter(b => b.scrollWidth > b.clientWidth).map(b => b.id || b.getAttribute('aria-labelledby')),
   smallTargets: [...document.querySelectorAll('button, input:not([type=hidden]), select')]
     .filter(e => e.offsetParent !== null).map(e => [e.id || e.tagName, e.getBoundingClientRect().width, e.getBoundingClientRect().height])
     .filter(t => t[1] < 44 || t[2] < 44),

@@ -56,6 +56,9 @@ svg.defs { position: absolute; width: 0; height: 0; overflow: hidden; }
 #domains svg { max-width: 100%; height: auto; display: block; border: 1px solid #ccc; background: #f7f9fb; }
 footer.hint { margin: 1.5rem auto 1rem; }
 @media (max-width: 40rem) {
+  table { font-size: .85rem; }
+  thead th { font-size: .72rem; }
+  th, td { padding: .2rem .15rem; }
   td.weather .words { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   .now-temp { font-size: 1.8rem; }
 }

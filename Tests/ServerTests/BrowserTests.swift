@@ -134,6 +134,8 @@ final class BrowserTests: XCTestCase {
                 XCTAssertEqual(page["nowLine"] as? Int, 1)
                 XCTAssertEqual(page["domains"] as? Int, 2)
                 XCTAssertEqual((page["smallTargets"] as? [Any])?.count, 0, "touch targets under 44 px: \(page["smallTargets"] ?? "")")
+                // Only the meteogram may scroll inside its box; the tables fit the screen.
+                XCTAssertEqual(page["overflowing"] as? [String], width == 360 ? ["meteogram"] : [], "\(page["overflowing"] ?? "")")
                 // Only the day the run covers fully (22 Nov, 00Z..00Z) is listed, not 23 Nov's one hour.
                 let days = (page["days"] as? [[String: Any]]) ?? []
                 XCTAssertEqual(days.compactMap { $0["date"] as? String }, ["2026-11-22"])
