@@ -4,7 +4,7 @@ through selenium) and prints what a test needs to judge it, as one JSON object o
 
     python3 Scripts/page_check.py --base http://127.0.0.1:PORT --path '/?place=Lisbon' --width 360 \
         [--screenshot page.png] [--meteogram-screenshot meteogram.png] [--axe] \
-        [--then-place NAME | --then-lat LAT --then-lon LON]
+        [--then-place NAME | --then-lat LAT --then-lon LON | --then-locate LAT,LON]
 
 The viewport is set to exactly --width CSS pixels (DevTools' device metrics), the page is loaded
 and the script waits until it shows a forecast or an error. Reported: the page's scrollWidth and
@@ -124,6 +124,16 @@ def small_png(path):
 
 
 def change_place(driver, arguments):
+    if arguments.then_locate is not None:
+        # The browser's location as a phone would give it, allowed for this page; then the
+        # "Use my location" button, pressed from the keyboard.
+        latitude, longitude = (float(v) for v in arguments.then_locate.split(","))
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": arguments.base, "permissions": ["geolocation"]})
+        driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 10})
+        driver.find_element(By.ID, "locate").send_keys(" ")
+        time.sleep(0.5)
+        settled(driver)
+        return
     if arguments.then_place is not None:
         field = driver.find_element(By.ID, "q")
         field.clear()
@@ -151,6 +161,7 @@ def main():
     parser.add_argument("--then-place")
     parser.add_argument("--then-lat")
     parser.add_argument("--then-lon")
+    parser.add_argument("--then-locate")
     arguments = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="tilecast-page-check-") as profile:
@@ -172,7 +183,7 @@ def main():
             if arguments.axe:
                 report["axe"], report["axePasses"] = run_axe(driver)
                 report["axeMeteogram"], report["axeMeteogramPasses"] = run_axe(driver, {"include": [["#meteogram"]]})
-            if arguments.then_place is not None or arguments.then_lat is not None:
+            if arguments.then_place is not None or arguments.then_lat is not None or arguments.then_locate is not None:
                 change_place(driver, arguments)
                 report["after"] = driver.execute_script(STATE)
             report["console"] = [entry["message"] for entry in driver.get_log("browser")]

@@ -214,6 +214,34 @@ final class BrowserTests: XCTestCase {
         }
     }
 
+    /// Finding a place: by name as typed (any case), by the browser's location on request; and
+    /// without named places the page opens on the centre of the finest domain.
+    func testFindAPlaceByNameOrLocation() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-find")
+        let store = try sampleStore(directory)
+        try await LiveServer.with(placesConfiguration(store, now: Self.freshNow)) { server in
+            let named = try check(server, "/?place=Lisbon", width: 360, ["--then-place", "porto"])
+            let porto = try XCTUnwrap(named["after"] as? [String: Any])
+            XCTAssertEqual(porto["placeName"] as? String, "Porto")
+            XCTAssertEqual(porto["source"] as? String, "WRF 9 km (domain d01), run of today 00 UTC, 6 h ago.")
+            XCTAssertEqual(porto["address"] as? String, "/?place=Porto&lat=41.1579&lon=-8.6291")
+
+            let located = try check(server, "/?place=Lisbon", width: 360, ["--then-locate", "38.5244,-8.8882"])
+            let setubal = try XCTUnwrap(located["after"] as? [String: Any])
+            XCTAssertEqual(setubal["placeName"] as? String, "38.52° N, 8.89° W")
+            XCTAssertEqual(setubal["address"] as? String, "/?lat=38.5244&lon=-8.8882")
+            XCTAssertEqual(setubal["firstRow"] as? String, "2026-11-22T06:00")
+        }
+        var unnamed = configuration(store)
+        unnamed.now = { Self.freshNow }
+        try await LiveServer.with(unnamed) { server in
+            let page = try check(server, "/", width: 1280)
+            XCTAssertEqual(page["contentShown"] as? Bool, true, "\(page)")
+            XCTAssertTrue((page["source"] as? String ?? "").hasPrefix("WRF 3 km (domain d02)"), "\(page["source"] ?? "")")
+        }
+    }
+
     /// Headless Chromium's options: scripts run for up to 10 s of virtual time, console
     /// messages go to stderr.
     private static func headless(profile: String) -> [String] {
