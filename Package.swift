@@ -83,7 +83,7 @@ let package = Package(
         // The Open-Meteo-compatible forecast API over the same PointQuery path the CLI uses.
         .target(
             name: "TileCastServer",
-            dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology", "ObjectStore", "CZlib",
+            dependencies: ["PointQuery", "TileStore", "Catalog", "Meteorology", "ObjectStore", "CZlib", "GridGeometry",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "NIOCore", package: "swift-nio"),

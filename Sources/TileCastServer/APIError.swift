@@ -52,4 +52,11 @@ enum JSONText {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) + ".0" }
         return "\(value)"
     }
+
+    /// A number as people read it: whole numbers without ".0" ("6", "2.5").
+    static func short(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
 }

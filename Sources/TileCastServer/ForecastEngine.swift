@@ -230,11 +230,16 @@ package struct ForecastEngine: Sendable {
     /// `defaultCurrentWeather`, Sources/App/Controllers/ForecastapiController.swift).
     static let currentWeatherVariables: [ForecastVariable] = [.temperature2m, .windSpeed10m, .windDirection10m, .isDay, .weatherCode]
 
-    /// The chart of one hourly variable at one place (`/v1/meteogram.svg`).
+    /// The meteogram of one place (`/v1/meteogram.svg`): `Meteogram.variables`, whatever the
+    /// request's `hourly` names; the request gives the place, times, zone and units.
     package func meteogram(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> String {
-        guard parameters.latitudes.count == 1 else { throw APIError("The chart is for one place: give one latitude and longitude") }
-        guard parameters.hourly.count == 1 else { throw APIError("Parameter 'hourly' must name exactly one variable for the chart") }
+        guard parameters.latitudes.count == 1 else { throw APIError("The meteogram is for one place: give one latitude and longitude") }
         var parameters = parameters
+        parameters.hourly = Meteogram.variables
+        // Without times asked for, the next 48 hours (7 days, the forecast's default, would be
+        // a picture 2,700 px wide).
+        if parameters.times == TimeSelection() { parameters.times.forecastHours = Meteogram.defaultHours }
+        parameters.hourlyColumns = Meteogram.variables.map { RequestedColumn(name: $0.rawValue, variable: $0, unserved: nil) }
         parameters.daily = []
         parameters.current = []
         parameters.dailyColumns = []
@@ -247,13 +252,13 @@ package struct ForecastEngine: Sendable {
         // A remote store's reads end by the request's deadline, as in `respond`.
         let placed: Result<PlaceForecast, APIError> = ObjectClient.within(cycles.requestDeadline()) {
             do throws(APIError) {
-                return .success(try self.place(latitude: latitude, longitude: longitude, elevation: parameters.elevations.first ?? nil,
-                                          parameters: parameters, times: times, stores: stores))
+                // Hours no cycle covers are drawn as such (shaded), as the forecast answers them with nulls.
+                return .success(try self.placeOrNulls(latitude: latitude, longitude: longitude, elevation: parameters.elevations.first ?? nil,
+                                                      parameters: parameters, times: times, stores: stores))
             } catch { return .failure(error) }
         }
         let place = try placed.get()
-        return try Meteogram.svg(parameters: parameters, times: times,
-                                 values: place.hourly.values[parameters.hourly[0]] ?? [], place: place)
+        return Meteogram.svg(place: place, units: parameters.units, now: now)
     }
 
     /// Answers a whole request: the body and its content type.

@@ -25,6 +25,8 @@ package struct ServerConfiguration: Sendable {
     package var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     /// The store's named places for the page (`--places places.csv`), in the file's order.
     package var places: [NamedPlace] = []
+    /// When new cycles are expected: the page warns of a late one (`/v1/cycles`).
+    package var schedule = CycleSchedule()
     /// Test hook: awaited inside a forecast's in-flight slot, before the work (nil in use).
     package var beforeForecast: (@Sendable () async -> Void)?
     /// A remote store's cycles (`--store s3://...` or `https://...`); nil for a folder.
@@ -82,7 +84,7 @@ package struct NamedPlace: Sendable, Equatable {
 /// the cycle each model serves (set when scraped).
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/", "/health", "/metrics"]
+    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/", "/health", "/metrics"]
     static let latencyBuckets: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
                                              .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                              .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]
@@ -373,6 +375,18 @@ package struct ForecastServer: Sendable {
             }
             return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
                             body: .init(byteBuffer: ByteBuffer(string: try result.get())))
+        }
+
+        // The newest cycle of each model as the page describes it: age, reach, warnings, outlines.
+        router.get("/v1/cycles") { _, _ -> Response in
+            let now = configuration.now()
+            let opened = await Self.compute { engine.cycles.all() }
+            guard !opened.stores.isEmpty else {
+                throw APIError(.serviceUnavailable, opened.problems.isEmpty ? "the store holds no published cycle yet"
+                               : "no cycle of the store can be opened: \(opened.problems.joined(separator: "; "))")
+            }
+            let body = CycleStatus.json(stores: opened.stores, schedule: configuration.schedule, now: now)
+            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 
         let page = Page.html(places: configuration.places)

@@ -1,13 +1,38 @@
-/// `GET /`: one self-contained page for people (no CDN, fonts or external scripts): a place,
-/// the next 24 hours, the coming days, and a chart of one chosen metric (the meteogram SVG).
+import Meteorology
+
+/// `GET /`: one self-contained page for people (no CDN, fonts, images or external scripts: it
+/// works offline behind a firewall). Now first, in the place's own time zone: the current
+/// conditions, the meteogram and the next 48 hours, then the coming days; the run, its age and
+/// the answering domain in words, with a warning when the run is late or ends before now;
+/// errors replace what was shown. Phones first (no sideways scrolling at 360 px). The script
+/// and style live in `PageScript` and `PageStyle`.
 enum Page {
-    /// The page, with the named places (if any) offered in a list; the first one is shown first.
+    /// The page, with the named places (if any) offered by name; the first one is shown first.
     static func html(places: [NamedPlace]) -> String {
         let list = "[" + places.map { place in
             "{\"name\":\(JSONText.quoted(place.name)),\"latitude\":\(JSONText.number(place.latitude)),\"longitude\":\(JSONText.number(place.longitude))}"
         }.joined(separator: ",") + "]"
-        return template.replacingOccurrences(of: "/*PLACES*/[]", with: scriptSafe(list))
+        return template
+            .replacingOccurrences(of: "/*STYLE*/", with: PageStyle.css)
+            .replacingOccurrences(of: "<!--SYMBOLS-->", with: symbols)
+            .replacingOccurrences(of: "/*SCRIPT*/", with: PageScript.javascript)
+            .replacingOccurrences(of: "/*WEATHER*/{}", with: weather)
+            .replacingOccurrences(of: "/*PLACES*/[]", with: scriptSafe(list))
     }
+
+    /// The meteogram's symbols, once more for the page's own (current conditions, tables).
+    static let symbols = "<svg class=\"defs\" aria-hidden=\"true\" focusable=\"false\" width=\"0\" height=\"0\">"
+        + MeteogramSymbols.definitions.replacingOccurrences(of: "id=\"mg-", with: "id=\"pg-") + "</svg>"
+
+    /// Each weather code's words and symbol parts by day and night, from the one table the
+    /// meteogram uses (`WeatherCode.summary`, `MeteogramSymbols.parts`).
+    static let weather: String = {
+        let entries = WeatherCode.allCases.map { code in
+            func parts(_ day: Bool) -> String { "[" + MeteogramSymbols.parts(code: code, isDay: day).map(JSONText.quoted).joined(separator: ",") + "]" }
+            return "\"\(code.rawValue)\":{\"words\":\(JSONText.quoted(code.summary)),\"day\":\(parts(true)),\"night\":\(parts(false))}"
+        }
+        return "{" + entries.joined(separator: ",") + "}"
+    }()
 
     /// JSON made safe inside a `<script>` element: no `<`, `>` or `&` at all (escaped as
     /// \u003c, \u003e, \u0026, the same string to JavaScript), so that no name can close the
@@ -38,136 +63,77 @@ enum Page {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>TileCast forecast</title>
+<link rel="icon" href="data:,">
 <style>
-body { font-family: sans-serif; margin: 1.5em; color: #222; }
-form { display: flex; flex-wrap: wrap; gap: .6em; align-items: end; margin-bottom: 1em; }
-label { display: flex; flex-direction: column; font-size: .85em; }
-input { width: 8em; }
-table { border-collapse: collapse; font-size: .85em; margin: .5em 0 1.5em; }
-th, td { border-bottom: 1px solid #ddd; padding: .2em .6em; text-align: right; }
-#error { color: #a00; }
-#source { color: #666; font-size: .85em; }
+/*STYLE*/
 </style>
 </head>
 <body>
-<h1>TileCast forecast</h1>
-<form id="place">
-  <label id="named" hidden>Place <select id="places"></select></label>
-  <label>Latitude <input id="lat" value="38.7223"></label>
-  <label>Longitude <input id="lon" value="-9.1393"></label>
-  <label>Chart <select id="metric">
-    <option value="temperature_2m">temperature</option>
-    <option value="precipitation">precipitation</option>
-    <option value="wind_speed_10m">wind speed</option>
-    <option value="relative_humidity_2m">humidity</option>
-  </select></label>
-  <label>Temperature <select id="tunit"><option>celsius</option><option>fahrenheit</option></select></label>
-  <label>Wind <select id="wunit"><option>kmh</option><option>ms</option><option>mph</option><option>kn</option></select></label>
-  <button type="submit">Show</button>
+<!--SYMBOLS-->
+<header><h1>TileCast forecast</h1></header>
+<main>
+<form id="find" role="search" aria-label="Choose a place">
+  <div class="field" id="named" hidden>
+    <label for="q">Place</label>
+    <input id="q" list="place-list" autocomplete="off" placeholder="Type a name" aria-describedby="q-hint">
+    <datalist id="place-list"></datalist>
+    <span id="q-hint" class="hint">Named places of this server, searched as you type</span>
+  </div>
+  <div class="coordinates">
+    <div class="field"><label for="lat">Latitude</label><input id="lat" inputmode="decimal" autocomplete="off"></div>
+    <div class="field"><label for="lon">Longitude</label><input id="lon" inputmode="decimal" autocomplete="off"></div>
+  </div>
+  <div class="buttons">
+    <button type="submit">Show forecast</button>
+    <button type="button" id="locate">Use my location</button>
+  </div>
+  <fieldset class="units">
+    <legend>Units</legend>
+    <div class="field"><label for="tunit">Temperature</label><select id="tunit"><option value="celsius">°C</option><option value="fahrenheit">°F</option></select></div>
+    <div class="field"><label for="wunit">Wind</label><select id="wunit"><option value="kmh">km/h</option><option value="ms">m/s</option><option value="mph">mph</option><option value="kn">knots</option></select></div>
+    <div class="field"><label for="punit">Rain</label><select id="punit"><option value="mm">mm</option><option value="inch">inch</option></select></div>
+  </fieldset>
+  <p id="locate-status" class="hint" role="status"></p>
 </form>
-<p id="error"></p>
-<p id="source"></p>
-<h2>Chart</h2>
-<div><img id="chart" alt="chart of the chosen metric" width="800" height="320"></div>
-<h2>Next 24 hours</h2>
-<table id="hours"></table>
-<h2>Coming days</h2>
-<table id="days"></table>
+<div id="error" class="error" role="alert" hidden></div>
+<div id="loading" class="hint" hidden>Loading the forecast…</div>
+<div id="content" hidden>
+  <section aria-labelledby="place-name">
+    <h2 id="place-name"></h2>
+    <p id="zone" class="hint"></p>
+    <p id="source"></p>
+    <div id="warning" class="warning" hidden></div>
+  </section>
+  <section aria-labelledby="now-title" id="now">
+    <h2 id="now-title">Now</h2>
+    <div id="now-body"></div>
+  </section>
+  <section aria-labelledby="meteogram-title">
+    <h2 id="meteogram-title">Next 48 hours</h2>
+    <div id="meteogram" class="scrollbox" tabindex="0" role="region" aria-label="Meteogram of the next 48 hours (scrolls sideways)"></div>
+    <div class="scrollbox" tabindex="0" role="region" aria-labelledby="hours-caption">
+      <table id="hours"><caption id="hours-caption">Hour by hour</caption><thead></thead><tbody></tbody></table>
+    </div>
+  </section>
+  <section aria-labelledby="days-title">
+    <h2 id="days-title">Coming days</h2>
+    <div class="scrollbox" tabindex="0" role="region" aria-labelledby="days-title">
+      <table id="days"><thead></thead><tbody></tbody></table>
+    </div>
+    <p id="days-note" class="hint"></p>
+  </section>
+  <section aria-labelledby="domains-title">
+    <h2 id="domains-title">Where the model is</h2>
+    <div id="domains"></div>
+  </section>
+</div>
+</main>
+<footer class="hint">Forecasts from the model runs this server holds. The same numbers: <a id="api-link" href="/v1/forecast">/v1/forecast</a> (Open-Meteo's API).</footer>
 <script>
 "use strict";
 const places = /*PLACES*/[];
-const hourly = ["temperature_2m", "precipitation", "wind_speed_10m", "relative_humidity_2m"];
-const daily = ["temperature_2m_max", "temperature_2m_min", "precipitation_sum"];
-let startDate = null;
-
-function cell(row, text, header) {
-  const c = document.createElement(header ? "th" : "td");
-  c.textContent = text === null || text === undefined ? "-" : String(text);
-  row.appendChild(c);
-}
-
-function fill(table, times, columns, units, limit) {
-  table.textContent = "";
-  const head = table.insertRow();
-  cell(head, "time", true);
-  for (const name of columns) cell(head, name + " (" + units[name] + ")", true);
-  let shown = 0;
-  for (let k = 0; k < times.length && shown < limit; k++) {
-    if (columns.every(name => columns.length && (arguments[5][name] || [])[k] === null)) continue;
-    const row = table.insertRow();
-    cell(row, times[k]);
-    for (const name of columns) cell(row, arguments[5][name][k]);
-    shown++;
-  }
-}
-
-async function cycleStart() {
-  const reply = await fetch("/health");
-  const body = await reply.json();
-  const cycles = Object.values(body.cycles || {}).sort();
-  return cycles.length ? cycles[cycles.length - 1].slice(0, 10) : null;
-}
-
-function addDays(date, days) {
-  const d = new Date(date + "T00:00:00Z");
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
-
-async function show(event) {
-  if (event) event.preventDefault();
-  const error = document.getElementById("error");
-  error.textContent = "";
-  if (!startDate) startDate = await cycleStart();
-  if (!startDate) { error.textContent = "The store holds no cycle yet."; return; }
-  const common = new URLSearchParams({
-    latitude: document.getElementById("lat").value, longitude: document.getElementById("lon").value,
-    temperature_unit: document.getElementById("tunit").value, wind_speed_unit: document.getElementById("wunit").value,
-    start_date: startDate, end_date: addDays(startDate, 6)
-  });
-  const query = new URLSearchParams(common);
-  query.set("hourly", hourly.join(","));
-  query.set("daily", daily.join(","));
-  const reply = await fetch("/v1/forecast?" + query);
-  const body = await reply.json();
-  if (body.error) { error.textContent = body.reason; return; }
-  const p = body.tilecast;
-  const chosen = document.getElementById("places");
-  const named = places.length && chosen.value !== "" ? places[Number(chosen.value)] : null;
-  const here = named && String(named.latitude) === document.getElementById("lat").value
-    && String(named.longitude) === document.getElementById("lon").value ? named.name + ": " : "";
-  document.getElementById("source").textContent = here +
-    p.model + " cycle " + p.cycle + ", " + p.domain + " (" + p.grid_spacing_km + " km), elevation " + body.elevation + " m";
-  fill(document.getElementById("hours"), body.hourly.time, hourly, body.hourly_units, 24, body.hourly);
-  fill(document.getElementById("days"), body.daily.time, daily, body.daily_units, 16, body.daily);
-  const chart = new URLSearchParams(common);
-  chart.set("hourly", document.getElementById("metric").value);
-  chart.set("end_date", addDays(startDate, 1));
-  document.getElementById("chart").src = "/v1/meteogram.svg?" + chart;
-}
-
-function choosePlace() {
-  const place = places[Number(document.getElementById("places").value)];
-  if (!place) return;
-  document.getElementById("lat").value = String(place.latitude);
-  document.getElementById("lon").value = String(place.longitude);
-}
-
-if (places.length) {
-  const list = document.getElementById("places");
-  places.forEach((place, k) => {
-    const option = document.createElement("option");
-    option.value = String(k);
-    option.textContent = place.name;
-    list.appendChild(option);
-  });
-  document.getElementById("named").hidden = false;
-  choosePlace();
-  list.addEventListener("change", () => { choosePlace(); show(); });
-}
-document.getElementById("place").addEventListener("submit", show);
-document.getElementById("metric").addEventListener("change", show);
-show();
+const WEATHER = /*WEATHER*/{};
+/*SCRIPT*/
 </script>
 </body>
 </html>

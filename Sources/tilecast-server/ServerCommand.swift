@@ -58,6 +58,12 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A CSV of named places for the page (header name,latitude,longitude).")
     var places: String?
 
+    @Option(help: "Hours between a model's cycles (the page warns when the newest is older than this plus --cycle-delay-hours).")
+    var cycleIntervalHours: Double = 6
+
+    @Option(help: "Hours after its start that a cycle is usually published.")
+    var cycleDelayHours: Double = 4
+
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
     var maxInFlight: Int = 64
 
@@ -87,6 +93,9 @@ struct ServerCommand: AsyncParsableCommand {
         guard idleTimeoutSeconds.isFinite, idleTimeoutSeconds > 0, idleTimeoutSeconds <= 86_400 else {
             throw ValidationError("--idle-timeout-seconds \(idleTimeoutSeconds): expected more than 0, at most 86400")
         }
+        guard cycleIntervalHours.isFinite, cycleIntervalHours > 0, cycleDelayHours.isFinite, cycleDelayHours >= 0 else {
+            throw ValidationError("--cycle-interval-hours \(cycleIntervalHours), --cycle-delay-hours \(cycleDelayHours): expected hours, more than 0 and 0 or more")
+        }
         guard cacheMb >= 1 else { throw ValidationError("--cache-mb \(cacheMb): expected 1 or more") }
         if RemoteLocation.isRemote(store) {
             guard !model.isEmpty else { throw ValidationError("--model: a remote store (\(StoreAddress.redacted(store))) cannot be listed; name the models to serve") }
@@ -101,6 +110,7 @@ struct ServerCommand: AsyncParsableCommand {
         _ = DescriptorLimit.raiseToHard()
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight
+        configuration.schedule = CycleSchedule(intervalHours: cycleIntervalHours, delayHours: cycleDelayHours)
         configuration.maxConnections = maxConnections
         configuration.maxQueuedBytes = maxQueuedMb << 20
         configuration.writeTimeout = .milliseconds(Int64(writeTimeoutSeconds * 1000))

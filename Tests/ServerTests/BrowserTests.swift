@@ -3,16 +3,243 @@ import TestSupport
 import TileCastServer
 import XCTest
 
-/// The page in a real headless Chromium (Debian's `chromium`): it loads with no console
-/// messages, its script fills the tables and the chart from the API, and a screenshot is
-/// written to $TMPDIR/tilecast-page.png for a person to look at. Skipped, saying so, where
-/// Chromium is not installed.
+/// The page in a real headless Chromium (Debian's `chromium`, driven through `chromium-driver`
+/// by Scripts/page_check.py) against a live server with a fixed "now": phone and desktop
+/// widths, now first in the place's own zone, the run's state and warnings, errors replacing
+/// what was shown, the meteogram's bars and symbols, console and requests, and axe-core's
+/// rules. Skipped, saying so, where Chromium, its driver or selenium are not installed
+/// (Scripts/setup installs them).
 final class BrowserTests: XCTestCase {
+    /// 2026-11-22T00Z, the sample run's cycle.
+    static let cycle: Int64 = 1_795_305_600
+    /// 06:10Z: six hours after the cycle, inside the WRF run (00Z..23 Nov 00Z).
+    static let freshNow = cycle + 6 * 3600 + 600
+
     private func chromium() throws -> String {
         for path in ["/usr/bin/chromium", "/usr/bin/chromium-browser"] where FileManager.default.isExecutableFile(atPath: path) {
             return path
         }
         throw XCTSkip("chromium is not installed (apt-get install chromium): the page's browser test is skipped")
+    }
+
+    /// Skips unless the page checker can run: Chromium, its driver and selenium.
+    private func requirePageCheck() throws {
+        _ = try chromium()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") else {
+            throw XCTSkip("chromium-driver is not installed (Scripts/setup): the page's browser checks are skipped")
+        }
+        let probe = try runTool("python3", ["-c", "import selenium, axe_selenium_python"])
+        guard probe.status == 0 else { throw XCTSkip("selenium or axe-selenium-python missing (pip install -r Scripts/requirements.txt)") }
+    }
+
+    /// Scripts/page_check.py's report of the page at `path`, `width` CSS pixels wide.
+    /// - Parameter failedLoads: the 400s a wrong place gets, which Chromium's console logs as
+    ///   failed loads (expected once the test asks for one); any other message still fails.
+    private func check(_ server: LiveServer, _ path: String, width: Int, _ extra: [String] = [], failedLoads: Bool = false,
+                       line: UInt = #line) throws -> [String: Any] {
+        let script = Repository.root.appendingPathComponent("Scripts/page_check.py").path
+        let run = try runTool("python3", [script, "--base", server.base, "--path", path, "--width", String(width)] + extra)
+        XCTAssertEqual(run.status, 0, run.stderr, line: line)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout, line: line)
+        XCTAssertEqual(report["settled"] as? Bool, true, "the page never showed a forecast or an error", line: line)
+        // No script error, no failed request, nothing asked of another host.
+        let console = ((report["console"] as? [String]) ?? ["?"]).filter {
+            !(failedLoads && $0.hasSuffix("Failed to load resource: the server responded with a status of 400 (Bad Request)"))
+        }
+        XCTAssertEqual(console, [], line: line)
+        let requests = (report["requests"] as? [String]) ?? []
+        XCTAssertFalse(requests.isEmpty, line: line)
+        for url in requests { XCTAssertTrue(url.hasPrefix(server.base + "/"), "a request to another host: \(url)", line: line) }
+        return report
+    }
+
+    private func sampleStore(_ directory: TemporaryDirectory) throws -> String {
+        let store = directory.path("store")
+        XCTAssertEqual(try StoreMaker.run(["extract", Repository.sampleGrids.path, "--store", store]).status, 0)
+        return store
+    }
+
+    private func placesConfiguration(_ store: String, now: Int64) -> ServerConfiguration {
+        var config = configuration(store)
+        config.now = { now }
+        config.places = [NamedPlace(name: "Lisbon", latitude: 38.7223, longitude: -9.1393),
+                         NamedPlace(name: "Porto", latitude: 41.1579, longitude: -8.6291),
+                         NamedPlace(name: "Madrid", latitude: 40.4168, longitude: -3.7038)]
+        return config
+    }
+
+    /// Where screenshots go: a temporary folder, and docs/ when TILECAST_UPDATE_SCREENSHOTS=1
+    /// (the README's pictures; tests do not write into the work tree otherwise).
+    private func screenshotFolder() -> URL {
+        if ProcessInfo.processInfo.environment["TILECAST_UPDATE_SCREENSHOTS"] == "1" { return Repository.root.appendingPathComponent("docs") }
+        return FileManager.default.temporaryDirectory
+    }
+
+    private func assertSmallPNG(_ path: String, line: UInt = #line) {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        XCTAssertGreaterThan(size, 5_000, "\(path) missing or blank", line: line)
+        XCTAssertLessThan(size, 200_000, "\(path): \(size) bytes", line: line)
+    }
+
+    /// The axe-core violations of serious or critical impact, and whether axe ran at all.
+    private func assertAccessible(_ report: [String: Any], line: UInt = #line) {
+        for key in ["axe", "axeMeteogram"] {
+            let violations = (report[key] as? [[String: Any]]) ?? [["id": "axe did not run"]]
+            let serious = violations.filter { ["serious", "critical"].contains($0["impact"] as? String ?? "") }
+            XCTAssertEqual(serious.count, 0, "\(key): \(serious)", line: line)
+            XCTAssertGreaterThan(report[key + "Passes"] as? Int ?? 0, 0, "\(key): no rule checked", line: line)
+        }
+    }
+
+    /// What the meteogram should hold: a bar per hour with a precipitation value, a symbol per
+    /// third local hour with a weather code, from the API's own answer for the same hours.
+    private func expectedMarks(_ server: LiveServer, latitude: Double, longitude: Double) async throws -> (bars: Int, symbols: Int) {
+        let reply = try await server.get("/v1/forecast?latitude=\(latitude)&longitude=\(longitude)&timezone=auto&forecast_hours=48&hourly=precipitation,weather_code")
+        let hourly = try XCTUnwrap(reply.object?["hourly"] as? [String: Any], reply.body)
+        let times = (hourly["time"] as? [String]) ?? []
+        let rain = (hourly["precipitation"] as? [Any]) ?? [], codes = (hourly["weather_code"] as? [Any]) ?? []
+        XCTAssertEqual(times.count, 48)
+        let bars = rain.filter { $0 is Double }.count
+        let symbols = times.indices.filter { k in (Int(times[k].dropFirst(11).prefix(2)) ?? 1) % 3 == 0 && codes[k] is Double }.count
+        return (bars, symbols)
+    }
+
+    func testNowFirstInLocalTimeAtDesktopAndPhoneWidths() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-browser")
+        let store = try sampleStore(directory)
+        let folder = screenshotFolder()
+        try await LiveServer.with(placesConfiguration(store, now: Self.freshNow)) { server in
+            let marks = try await expectedMarks(server, latitude: 38.7223, longitude: -9.1393)
+            XCTAssertEqual(marks.bars, 19, "06Z..23 Nov 00Z covered")
+            XCTAssertEqual(marks.symbols, 7, "06, 09, ..., 00 local")
+            for width in [1280, 360] {
+                let shot = folder.appendingPathComponent("page-\(width).png").path
+                var extra = ["--screenshot", shot, "--axe"]
+                if width == 1280 { extra += ["--meteogram-screenshot", folder.appendingPathComponent("meteogram.png").path] }
+                let page = try check(server, "/?place=Lisbon", width: width, extra)
+                XCTAssertEqual(page["contentShown"] as? Bool, true, "\(page)")
+                XCTAssertLessThanOrEqual(page["scrollWidth"] as? Int ?? .max, page["innerWidth"] as? Int ?? 0, "width \(width): \(page)")
+                XCTAssertEqual(page["innerWidth"] as? Int, width)
+                // Lisbon is on UTC in November: the current local hour is 06:00.
+                XCTAssertEqual(page["firstRow"] as? String, "2026-11-22T06:00")
+                XCTAssertEqual(page["hourRows"] as? Int, 19)
+                XCTAssertEqual(page["nowTitle"] as? String, "Now, 06:00 local time")
+                XCTAssertEqual(page["warningShown"] as? Bool, false, "\(page["warning"] ?? "")")
+                XCTAssertEqual(page["source"] as? String, "WRF 3 km (domain d02), run of today 00 UTC, 6 h ago.")
+                XCTAssertTrue((page["zone"] as? String ?? "").contains("Times are local: Europe/Lisbon"), "\(page["zone"] ?? "")")
+                XCTAssertEqual(page["headers"] as? [String], ["Time", "Weather", "Temperature°C", "Feels like°C", "Rainmm", "Windkm/h"])
+                XCTAssertEqual(page["bars"] as? Int, marks.bars)
+                XCTAssertEqual(page["symbols"] as? Int, marks.symbols)
+                XCTAssertEqual(page["nowLine"] as? Int, 1)
+                XCTAssertEqual(page["domains"] as? Int, 2)
+                XCTAssertEqual((page["smallTargets"] as? [Any])?.count, 0, "touch targets under 44 px: \(page["smallTargets"] ?? "")")
+                // Only the meteogram may scroll inside its box; the tables fit the screen.
+                XCTAssertEqual(page["overflowing"] as? [String], width == 360 ? ["meteogram"] : [], "\(page["overflowing"] ?? "")")
+                // Only the day the run covers fully (22 Nov, 00Z..00Z) is listed, not 23 Nov's one hour.
+                let days = (page["days"] as? [[String: Any]]) ?? []
+                XCTAssertEqual(days.compactMap { $0["date"] as? String }, ["2026-11-22"])
+                XCTAssertEqual(days.first?["partial"] as? Bool, false)
+                XCTAssertEqual(page["address"] as? String, "/?place=Lisbon&lat=38.7223&lon=-9.1393")
+                assertAccessible(page)
+                assertSmallPNG(shot)
+            }
+            assertSmallPNG(folder.appendingPathComponent("meteogram.png").path)
+
+            // Madrid, answered by MM5, is an hour ahead of UTC: its page opens at 07:00, and its
+            // first day, which began at 23Z, is partial.
+            let madrid = try check(server, "/?place=Madrid", width: 360)
+            XCTAssertEqual(madrid["firstRow"] as? String, "2026-11-22T07:00")
+            XCTAssertTrue((madrid["source"] as? String ?? "").hasPrefix("MM5 27 km (domain d01), run of today 00 UTC"), "\(madrid["source"] ?? "")")
+            XCTAssertTrue((madrid["zone"] as? String ?? "").contains("Europe/Madrid"))
+            let first = ((madrid["days"] as? [[String: Any]]) ?? []).first
+            XCTAssertEqual(first?["date"] as? String, "2026-11-22")
+            XCTAssertEqual(first?["partial"] as? Bool, true, "\(first ?? [:])")
+            XCTAssertLessThanOrEqual(madrid["scrollWidth"] as? Int ?? .max, 360)
+        }
+    }
+
+    /// A cycle older than the schedule allows shows the warning beside its numbers; one that
+    /// ends before now says so, and shows no hours.
+    func testStaleStoreShowsTheWarning() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-stale")
+        let store = try sampleStore(directory)
+        // 14:00Z: 14 h after the cycle, past 6 h + 4 h; the run still covers now.
+        try await LiveServer.with(placesConfiguration(store, now: Self.cycle + 14 * 3600)) { server in
+            let page = try check(server, "/?place=Lisbon", width: 360)
+            XCTAssertEqual(page["warningShown"] as? Bool, true)
+            XCTAssertEqual(page["warning"] as? String,
+                           "The newest WRF run (22 Nov 2026 00 UTC) is 14 h old: a new run is expected every 6 h, about 4 h after it starts.")
+            XCTAssertEqual(page["firstRow"] as? String, "2026-11-22T14:00")
+            XCTAssertEqual(page["contentShown"] as? Bool, true)
+        }
+        // Four days later: nothing for the coming hours.
+        try await LiveServer.with(placesConfiguration(store, now: Self.cycle + 4 * 86_400)) { server in
+            let page = try check(server, "/?place=Lisbon", width: 1280)
+            XCTAssertEqual(page["warningShown"] as? Bool, true)
+            let warning = page["warning"] as? String ?? ""
+            XCTAssertTrue(warning.contains("is 4 days old"), warning)
+            XCTAssertTrue(warning.contains("before now: it has no forecast for the coming hours"), warning)
+            XCTAssertEqual(page["hourRows"] as? Int, 0)
+            XCTAssertEqual(page["bars"] as? Int, 0)
+            XCTAssertEqual(page["nowTitle"] as? String, "Now, 00:00 local time")
+        }
+    }
+
+    /// An error (a place outside every domain, a name that is not one) replaces what the page
+    /// showed: no chart, table or provenance of the place before stays beside it.
+    func testAnErrorClearsThePreviousPlace() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-error")
+        let store = try sampleStore(directory)
+        try await LiveServer.with(placesConfiguration(store, now: Self.freshNow)) { server in
+            let outside = try check(server, "/?place=Lisbon", width: 360, ["--then-lat", "10", "--then-lon", "10"], failedLoads: true)
+            XCTAssertEqual(outside["contentShown"] as? Bool, true)
+            let after = try XCTUnwrap(outside["after"] as? [String: Any])
+            XCTAssertEqual(after["errorShown"] as? Bool, true)
+            XCTAssertTrue((after["error"] as? String ?? "").contains("outside"), "\(after["error"] ?? "")")
+            XCTAssertEqual(after["contentShown"] as? Bool, false)
+            XCTAssertEqual(after["hourRows"] as? Int, 0)
+            XCTAssertEqual(after["bars"] as? Int, 0)
+            XCTAssertEqual(after["placeName"] as? String, "")
+            XCTAssertEqual(after["source"] as? String, "")
+
+            let typo = try check(server, "/?place=Lisbon", width: 1280, ["--then-place", "Lisbn"], failedLoads: true)
+            let typed = try XCTUnwrap(typo["after"] as? [String: Any])
+            XCTAssertEqual(typed["errorShown"] as? Bool, true)
+            XCTAssertTrue((typed["error"] as? String ?? "").hasPrefix("No place named “Lisbn” here."), "\(typed["error"] ?? "")")
+            XCTAssertEqual(typed["contentShown"] as? Bool, false)
+            XCTAssertEqual(typed["hourRows"] as? Int, 0)
+        }
+    }
+
+    /// Finding a place: by name as typed (any case), by the browser's location on request; and
+    /// without named places the page opens on the centre of the finest domain.
+    func testFindAPlaceByNameOrLocation() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-find")
+        let store = try sampleStore(directory)
+        try await LiveServer.with(placesConfiguration(store, now: Self.freshNow)) { server in
+            let named = try check(server, "/?place=Lisbon", width: 360, ["--then-place", "porto"])
+            let porto = try XCTUnwrap(named["after"] as? [String: Any])
+            XCTAssertEqual(porto["placeName"] as? String, "Porto")
+            XCTAssertEqual(porto["source"] as? String, "WRF 9 km (domain d01), run of today 00 UTC, 6 h ago.")
+            XCTAssertEqual(porto["address"] as? String, "/?place=Porto&lat=41.1579&lon=-8.6291")
+
+            let located = try check(server, "/?place=Lisbon", width: 360, ["--then-locate", "38.5244,-8.8882"])
+            let setubal = try XCTUnwrap(located["after"] as? [String: Any])
+            XCTAssertEqual(setubal["placeName"] as? String, "38.52° N, 8.89° W")
+            XCTAssertEqual(setubal["address"] as? String, "/?lat=38.5244&lon=-8.8882")
+            XCTAssertEqual(setubal["firstRow"] as? String, "2026-11-22T06:00")
+        }
+        var unnamed = configuration(store)
+        unnamed.now = { Self.freshNow }
+        try await LiveServer.with(unnamed) { server in
+            let page = try check(server, "/", width: 1280)
+            XCTAssertEqual(page["contentShown"] as? Bool, true, "\(page)")
+            XCTAssertTrue((page["source"] as? String ?? "").hasPrefix("WRF 3 km (domain d02)"), "\(page["source"] ?? "")")
+        }
     }
 
     /// Headless Chromium's options: scripts run for up to 10 s of virtual time, console
@@ -32,33 +259,12 @@ final class BrowserTests: XCTestCase {
         return dom
     }
 
-    func testPageLoadsInChromiumWithoutConsoleErrors() async throws {
-        let browser = try chromium()
-        let directory = try TemporaryDirectory("tilecast-server-browser")
-        // The sample run: the page's default place, Lisbon, is in its 3 km nest.
-        let store = directory.path("store")
-        XCTAssertEqual(try StoreMaker.run(["extract", Repository.sampleGrids.path, "--store", store]).status, 0)
-        let screenshot = FileManager.default.temporaryDirectory.appendingPathComponent("tilecast-page.png").path
-        try? FileManager.default.removeItem(atPath: screenshot)
-        try await LiveServer.with(configuration(store)) { server in
-            let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
-            // The script ran: provenance, filled tables and the chart's address.
-            XCTAssertTrue(dom.stdout.contains("wrf cycle 2026-11-22T00:00Z, d02"), String(dom.stdout.prefix(2000)))
-            XCTAssertTrue(dom.stdout.contains("<td>2026-11-22T00:00</td>"), String(dom.stdout.prefix(2000)))
-            XCTAssertTrue(dom.stdout.contains("/v1/meteogram.svg?latitude="), String(dom.stdout.prefix(2000)))
-            let shot = try runTool(browser, Self.headless(profile: directory.path("profile")) + ["--screenshot=" + screenshot, server.base + "/"])
-            XCTAssertEqual(shot.status, 0, shot.stderr)
-            XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot), "screenshot at \(screenshot)")
-        }
-    }
-
     /// `--places`: the page offers the file's places by name and shows the first one (Porto,
-    /// outside the Lisbon nest: the 9 km domain answers), in Chromium.
+    /// outside the Lisbon nest: the 9 km domain answers), in Chromium's DOM.
     func testPageOffersNamedPlaces() async throws {
         let browser = try chromium()
         let directory = try TemporaryDirectory("tilecast-server-places")
-        let store = directory.path("store")
-        XCTAssertEqual(try StoreMaker.run(["extract", Repository.sampleGrids.path, "--store", store]).status, 0)
+        let store = try sampleStore(directory)
         let file = directory.path("places.csv")
         try "name,latitude,longitude\nPorto,41.1579,-8.6291\n\"Lisbon, Baixa\",38.7223,-9.1393\n".write(toFile: file, atomically: true, encoding: .utf8)
         var config = configuration(store)
@@ -67,8 +273,9 @@ final class BrowserTests: XCTestCase {
                                        NamedPlace(name: "Lisbon, Baixa", latitude: 38.7223, longitude: -9.1393)])
         try await LiveServer.with(config) { server in
             let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
-            XCTAssertTrue(dom.stdout.contains("<option value=\"0\">Porto</option><option value=\"1\">Lisbon, Baixa</option>"), String(dom.stdout.prefix(3000)))
-            XCTAssertTrue(dom.stdout.contains("Porto: wrf cycle 2026-11-22T00:00Z, d01 (9 km)"), String(dom.stdout.prefix(3000)))
+            XCTAssertTrue(dom.stdout.contains("<datalist id=\"place-list\"><option value=\"Porto\"></option><option value=\"Lisbon, Baixa\"></option></datalist>"), String(dom.stdout.prefix(4000)))
+            XCTAssertTrue(dom.stdout.contains("<h2 id=\"place-name\">Porto</h2>"), String(dom.stdout.prefix(4000)))
+            XCTAssertTrue(dom.stdout.contains("<p id=\"source\">WRF 9 km (domain d01), run of today 00 UTC, 2 h ago.</p>"), String(dom.stdout.prefix(4000)))
         }
     }
 
@@ -87,10 +294,11 @@ final class BrowserTests: XCTestCase {
             let page = try await server.get("/")
             XCTAssertFalse(page.body.contains("<!--<script>"), "the name is escaped in the page's script")
             let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
-            XCTAssertTrue(dom.stdout.contains("<option value=\"0\">Porto &lt;!--&lt;script&gt;</option>"), String(dom.stdout.prefix(3000)))
-            XCTAssertTrue(dom.stdout.contains("<option value=\"1\">&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt;</option>"), String(dom.stdout.prefix(3000)))
-            XCTAssertTrue(dom.stdout.contains("Say \"hi\" &amp; go"), String(dom.stdout.prefix(3000)))
-            XCTAssertTrue(dom.stdout.contains("Porto &lt;!--&lt;script&gt;: wrf cycle 2026-11-22T00:00Z, d01 (9 km)"), String(dom.stdout.prefix(3000)))
+            // The first name is shown as the place's heading, as text; every name is offered.
+            XCTAssertTrue(dom.stdout.contains("<h2 id=\"place-name\">Porto &lt;!--&lt;script&gt;</h2>"), String(dom.stdout.prefix(6000)))
+            XCTAssertTrue(dom.stdout.contains("<p id=\"source\">WRF 9 km (domain d01), run of today 00 UTC, 2 h ago.</p>"), String(dom.stdout.prefix(6000)))
+            XCTAssertEqual(dom.stdout.components(separatedBy: "<option value=").count - 1, 4 + 8, "four places and the eight unit choices")
+            XCTAssertTrue(dom.stdout.contains("Say &quot;hi&quot; &amp; go"), String(dom.stdout.prefix(6000)))
         }
     }
 

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Looks at TileCast's page in a real headless Chromium (Debian's chromium and chromium-driver,
+through selenium) and prints what a test needs to judge it, as one JSON object on stdout.
+
+    python3 Scripts/page_check.py --base http://127.0.0.1:PORT --path '/?place=Lisbon' --width 360 \
+        [--screenshot page.png] [--meteogram-screenshot meteogram.png] [--axe] \
+        [--then-place NAME | --then-lat LAT --then-lon LON | --then-locate LAT,LON]
+
+The viewport is set to exactly --width CSS pixels (DevTools' device metrics), the page is loaded
+and the script waits until it shows a forecast or an error. Reported: the page's scrollWidth and
+innerWidth, the first hourly row's local time, the warning and error texts, whether the content
+is shown, the meteogram's precipitation bars and weather symbols, console messages, every URL the
+page requested (to check that no other host is asked), and with --axe the violations axe-core
+finds on the page and on the meteogram (axe.min.js from the installed axe-selenium-python
+package: offline). With --then-*, the place is changed through the form afterwards and the state
+reported again under "after". Exit 0 when the JSON was printed; the caller judges it.
+"""
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+STATE = r"""
+const rows = [...document.querySelectorAll('#hours tbody tr[data-time]')];
+const svg = document.querySelector('#meteogram svg');
+const visible = id => { const e = document.getElementById(id); return !!e && !e.hidden && e.offsetParent !== null; };
+return {
+  scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
+  contentShown: visible('content'), errorShown: visible('error'),
+  error: document.getElementById('error').textContent, warningShown: visible('warning'),
+  warning: document.getElementById('warning').textContent, source: document.getElementById('source').textContent,
+  zone: document.getElementById('zone').textContent, placeName: document.getElementById('place-name').textContent,
+  nowTitle: document.getElementById('now-title').textContent,
+  hourRows: rows.length, firstRow: rows.length ? rows[0].dataset.time : null,
+  headers: [...document.querySelectorAll('#hours thead th')].map(th => th.textContent),
+  days: [...document.querySelectorAll('#days tbody tr')].map(tr => ({date: tr.dataset.date, partial: tr.dataset.partial === 'true', text: tr.textContent})),
+  bars: svg ? svg.querySelectorAll('g.precipitation g.bar').length : 0,
+  symbols: svg ? svg.querySelectorAll('g.symbols g.symbol').length : 0,
+  nowLine: svg ? svg.querySelectorAll('g.now line').length : 0,
+  domains: document.querySelectorAll('#domains polygon.domain-outline').length,
+  address: location.pathname + location.search,
+  // Boxes whose content is wider than they are (they scroll sideways inside the page).
+  overflowing: [...document.querySelectorAll('.scrollbox')].filter(b => b.scrollWidth > b.clientWidth).map(b => b.id || b.getAttribute('aria-labelledby')),
+  smallTargets: [...document.querySelectorAll('button, input:not([type=hidden]), select')]
+    .filter(e => e.offsetParent !== null).map(e => [e.id || e.tagName, e.getBoundingClientRect().width, e.getBoundingClientRect().height])
+    .filter(t => t[1] < 44 || t[2] < 44),
+};
+"""
+
+
+def driver_for(width, profile):
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--user-data-dir=" + profile, "--window-size=%d,900" % max(width, 500)):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    # Exactly WIDTH CSS pixels of viewport, as a phone of that width has (mobile for phones).
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+    return driver
+
+
+def settled(driver, timeout=30):
+    """Waits until the page shows a forecast or an error (the script's work is done)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        shown = driver.execute_script(
+            "const c = document.getElementById('content'), e = document.getElementById('error'),"
+            " l = document.getElementById('loading');"
+            " return (!c.hidden || !e.hidden) && l.hidden;")
+        if shown:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def requests_made(driver):
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
+def run_axe(driver, context=None):
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run(context=context)
+    violations = [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": len(v["nodes"]),
+                   "targets": [n["target"] for n in v["nodes"]][:5]} for v in results["violations"]]
+    # The rules that passed, so that a caller can tell an axe that ran from one that did not.
+    return violations, len(results["passes"])
+
+
+def full_page_screenshot(driver, path, width):
+    height = min(driver.execute_script("return document.documentElement.scrollHeight"), 3000)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    time.sleep(0.3)
+    driver.save_screenshot(path)
+    small_png(path)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def small_png(path):
+    """The screenshot with at most 256 colours: a page is mostly flat colour and text, and the
+    README's pictures stay small (a 1280 px page: about a third of the bytes)."""
+    from PIL import Image
+    with Image.open(path) as image:
+        image.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(path, optimize=True)
+
+
+def change_place(driver, arguments):
+    if arguments.then_locate is not None:
+        # The browser's location as a phone would give it, allowed for this page; then the
+        # "Use my location" button, pressed from the keyboard.
+        latitude, longitude = (float(v) for v in arguments.then_locate.split(","))
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": arguments.base, "permissions": ["geolocation"]})
+        driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": latitude, "longitude": longitude, "accuracy": 10})
+        driver.find_element(By.ID, "locate").send_keys(" ")
+        time.sleep(0.5)
+        settled(driver)
+        return
+    if arguments.then_place is not None:
+        field = driver.find_element(By.ID, "q")
+        field.clear()
+        field.send_keys(arguments.then_place)
+    else:
+        driver.execute_script("document.getElementById('q').value = '';")
+        for name, value in (("lat", arguments.then_lat), ("lon", arguments.then_lon)):
+            field = driver.find_element(By.ID, name)
+            field.clear()
+            field.send_keys(value)
+    # With the keyboard, as a person without a mouse would: Enter in the field submits the form.
+    driver.switch_to.active_element.send_keys("\n")
+    time.sleep(0.2)
+    settled(driver)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--path", default="/")
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--screenshot")
+    parser.add_argument("--meteogram-screenshot")
+    parser.add_argument("--axe", action="store_true")
+    parser.add_argument("--then-place")
+    parser.add_argument("--then-lat")
+    parser.add_argument("--then-lon")
+    parser.add_argument("--then-locate")
+    arguments = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="tilecast-page-check-") as profile:
+        driver = driver_for(arguments.width, profile)
+        try:
+            requests_made(driver)   # the new-tab page's own, before ours
+            driver.get(arguments.base + arguments.path)
+            report = {"settled": settled(driver)}
+            report.update(driver.execute_script(STATE))
+            # Pictures first: axe scrolls elements into view (the meteogram's box among them).
+            if arguments.meteogram_screenshot and report["contentShown"]:
+                picture = driver.find_element(By.CSS_SELECTOR, "#meteogram svg")
+                driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", picture)
+                picture.screenshot(arguments.meteogram_screenshot)
+                small_png(arguments.meteogram_screenshot)
+                driver.execute_script("window.scrollTo(0, 0);")
+            if arguments.screenshot:
+                full_page_screenshot(driver, arguments.screenshot, arguments.width)
+            if arguments.axe:
+                report["axe"], report["axePasses"] = run_axe(driver)
+                report["axeMeteogram"], report["axeMeteogramPasses"] = run_axe(driver, {"include": [["#meteogram"]]})
+            if arguments.then_place is not None or arguments.then_lat is not None or arguments.then_locate is not None:
+                change_place(driver, arguments)
+                report["after"] = driver.execute_script(STATE)
+            report["console"] = [entry["message"] for entry in driver.get_log("browser")]
+            report["requests"] = requests_made(driver)
+        finally:
+            driver.quit()
+    json.dump(report, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,456 @@
+/// The page's script: asks this server only (`/v1/cycles`, `/v1/forecast`, `/v1/meteogram.svg`),
+/// never another host. "Now" is the server's (the forecast's `current` time and `/v1/cycles`'
+/// `now`), not the browser's clock, so that a page and its numbers agree and tests can fix it.
+enum PageScript {
+    static let javascript = #"""
+const $ = id => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const HOURLY = ["temperature_2m", "apparent_temperature", "precipitation", "weather_code", "is_day", "wind_speed_10m", "wind_direction_10m"];
+const DAILY = ["weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum", "wind_speed_10m_max"];
+const CURRENT = ["temperature_2m", "apparent_temperature", "relative_humidity_2m", "precipitation", "weather_code", "is_day",
+  "cloud_cover", "wind_speed_10m", "wind_direction_10m", "pressure_msl"];
+let generation = 0;
+
+function element(tag, text, className) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+function number(value, decimals) {
+  return value === null || value === undefined || !isFinite(value) ? "–" : Number(value).toFixed(decimals);
+}
+
+function compass(degrees) {
+  if (degrees === null || degrees === undefined) return "";
+  return ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Math.round(degrees / 45) % 8];
+}
+
+function weatherWords(code) {
+  const known = code === null || code === undefined ? null : WEATHER[String(Math.round(code))];
+  return known ? known.words : "No value";
+}
+
+/** The weather symbol, drawn from the page's copy of the meteogram's symbols. */
+function symbol(code, isDay) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "symbol");
+  svg.setAttribute("viewBox", "0 0 32 32");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const known = code === null || code === undefined ? null : WEATHER[String(Math.round(code))];
+  for (const part of known ? (isDay === 0 ? known.night : known.day) : []) {
+    const use = document.createElementNS(SVG, "use");
+    use.setAttribute("href", "#pg-" + part);
+    svg.appendChild(use);
+  }
+  return svg;
+}
+
+function header(row, name, unit) {
+  const cell = element("th", name);
+  cell.scope = "col";
+  if (unit) cell.appendChild(element("span", unit, "unit"));
+  row.appendChild(cell);
+}
+
+/** "Sunday 22 November" for a local date. */
+function dayName(date) {
+  return new Date(date + "T12:00:00Z").toLocaleDateString("en-GB", {weekday: "long", day: "numeric", month: "long", timeZone: "UTC"});
+}
+
+function coordinates(latitude, longitude) {
+  return Math.abs(latitude).toFixed(2) + "° " + (latitude < 0 ? "S" : "N") + ", " + Math.abs(longitude).toFixed(2) + "° " + (longitude < 0 ? "W" : "E");
+}
+
+function offsetText(seconds) {
+  const sign = seconds < 0 ? "−" : "+", hours = Math.floor(Math.abs(seconds) / 3600), minutes = Math.abs(seconds) % 3600 / 60;
+  return "UTC" + sign + hours + (minutes ? ":" + String(minutes).padStart(2, "0") : "");
+}
+
+function placeByName(text) {
+  const wanted = text.trim().toLowerCase();
+  return places.find(place => place.name.toLowerCase() === wanted) || null;
+}
+
+/** The place the form names: a named place when one is typed, else the coordinates. */
+function chosenPlace() {
+  const typed = $("q").value.trim();
+  if (typed) {
+    const place = placeByName(typed);
+    if (!place) {
+      throw new Error("No place named “" + typed + "” here. Named places: " + places.map(p => p.name).join(", ") +
+        ". Or clear the name and give a latitude and longitude.");
+    }
+    $("lat").value = String(place.latitude);
+    $("lon").value = String(place.longitude);
+    return place;
+  }
+  const latitude = Number($("lat").value.trim()), longitude = Number($("lon").value.trim());
+  if ($("lat").value.trim() === "" || !isFinite(latitude) || Math.abs(latitude) > 90) {
+    throw new Error("Latitude must be a number from −90 to 90, such as 38.7223. Given: “" + $("lat").value + "”.");
+  }
+  if ($("lon").value.trim() === "" || !isFinite(longitude) || Math.abs(longitude) > 180) {
+    throw new Error("Longitude must be a number from −180 to 180, such as −9.1393. Given: “" + $("lon").value + "”.");
+  }
+  return {name: null, latitude: latitude, longitude: longitude};
+}
+
+function units() {
+  return {temperature_unit: $("tunit").value, wind_speed_unit: $("wunit").value, precipitation_unit: $("punit").value};
+}
+
+async function getJSON(url) {
+  const reply = await fetch(url);
+  let body = null;
+  try { body = await reply.json(); } catch (e) { body = null; }
+  if (!reply.ok || !body || body.error) throw new Error(body && body.reason ? body.reason : "The server answered " + reply.status + ".");
+  return body;
+}
+
+async function getSVG(url) {
+  const reply = await fetch(url);
+  const text = await reply.text();
+  if (!reply.ok) {
+    let reason = null;
+    try { reason = JSON.parse(text).reason; } catch (e) { reason = null; }
+    throw new Error(reason || "The server answered " + reply.status + ".");
+  }
+  const root = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  if (root.nodeName !== "svg") throw new Error("The meteogram could not be read.");
+  return document.importNode(root, true);
+}
+
+/** Empties everything a place showed, so that nothing of it stays beside an error. */
+function clearContent() {
+  for (const id of ["place-name", "zone", "source", "warning", "now-body", "meteogram", "domains", "days-note"]) $(id).textContent = "";
+  for (const id of ["hours", "days"]) for (const part of $(id).querySelectorAll("thead, tbody")) part.textContent = "";
+  $("warning").hidden = true;
+}
+
+function fail(message) {
+  clearContent();
+  $("content").hidden = true;
+  $("loading").hidden = true;
+  $("error").textContent = message;
+  $("error").hidden = false;
+}
+
+async function show(event) {
+  if (event) event.preventDefault();
+  const mine = ++generation;
+  try {
+    const place = chosenPlace();
+    const common = new URLSearchParams(Object.assign({latitude: place.latitude, longitude: place.longitude, timezone: "auto"}, units()));
+    const query = new URLSearchParams(common);
+    query.set("forecast_hours", "48");
+    query.set("forecast_days", "7");
+    query.set("hourly", HOURLY.join(","));
+    query.set("daily", DAILY.join(","));
+    query.set("current", CURRENT.join(","));
+    const chart = new URLSearchParams(common);
+    chart.set("forecast_hours", "48");
+    $("loading").hidden = false;
+    const [state, forecast, picture] = await Promise.all([getJSON("/v1/cycles"), getJSON("/v1/forecast?" + query),
+                                                          getSVG("/v1/meteogram.svg?" + chart)]);
+    if (mine !== generation) return;
+    clearContent();
+    render(place, state, forecast, picture);
+    $("api-link").href = "/v1/forecast?" + query;
+    keepInAddress(place);
+    $("error").hidden = true;
+    $("loading").hidden = true;
+    $("content").hidden = false;
+  } catch (error) {
+    if (mine === generation) fail(error.message);
+  }
+}
+
+function render(place, state, forecast, picture) {
+  const model = state.models.find(m => m.model === forecast.tilecast.model) || null;
+  $("place-name").textContent = place.name ? place.name : coordinates(place.latitude, place.longitude);
+  $("zone").textContent = (place.name ? coordinates(place.latitude, place.longitude) + ". " : "") +
+    "Times are local: " + forecast.timezone + " (" + forecast.timezone_abbreviation + ", " + offsetText(forecast.utc_offset_seconds) + ")." +
+    (forecast.elevation !== null ? " Elevation " + forecast.elevation + " m." : "");
+  $("source").textContent = source(forecast.tilecast, model, state.now_unixtime);
+  const warnings = model ? model.warnings.slice() : [];
+  if (!forecast.hourly.temperature_2m.some(v => v !== null)) warnings.push("The run has no values for the next 48 hours here.");
+  for (const text of warnings) $("warning").appendChild(element("p", text));
+  $("warning").hidden = warnings.length === 0;
+  if (warnings.length) $("warning").setAttribute("role", "alert");
+  renderNow(forecast);
+  $("meteogram").appendChild(picture);
+  renderHours(forecast);
+  renderDays(forecast, model);
+  renderDomains(model, forecast, place);
+}
+
+/** "WRF 3 km (domain d02), run of today 00 UTC, 6 h ago." */
+function source(tilecast, model, now) {
+  const cycle = Date.parse(tilecast.cycle) / 1000;
+  const nowDay = Math.floor(now / 86400), cycleDay = Math.floor(cycle / 86400);
+  const date = new Date(cycle * 1000);
+  const day = cycleDay === nowDay ? "today" : cycleDay === nowDay - 1 ? "yesterday"
+    : date.toLocaleDateString("en-GB", {day: "numeric", month: "short", timeZone: "UTC"});
+  const hour = String(date.getUTCHours()).padStart(2, "0");
+  const age = now - cycle;
+  const ago = age < 3600 ? "less than an hour ago" : age < 48 * 3600 ? Math.floor(age / 3600) + " h ago" : Math.floor(age / 86400) + " days ago";
+  return tilecast.model.toUpperCase() + " " + tilecast.grid_spacing_km + " km (domain " + tilecast.domain + ")" +
+    ", run of " + day + " " + hour + " UTC, " + ago + ".";
+}
+
+function renderNow(forecast) {
+  const now = forecast.current || {}, u = forecast.current_units || {};
+  $("now-title").textContent = "Now, " + (now.time ? now.time.slice(11, 16) : "") + " local time";
+  const body = $("now-body");
+  if (now.temperature_2m === null || now.temperature_2m === undefined) {
+    body.appendChild(element("p", "The run has no values for now."));
+    return;
+  }
+  const card = element("div", null, "now-card");
+  const main = element("div", null, "now-main");
+  main.appendChild(symbol(now.weather_code, now.is_day));
+  main.appendChild(element("span", number(now.temperature_2m, 1) + " " + u.temperature_2m, "now-temp"));
+  main.appendChild(element("span", weatherWords(now.weather_code)));
+  card.appendChild(main);
+  const list = element("dl");
+  const rows = [["Feels like", number(now.apparent_temperature, 1) + " " + u.apparent_temperature],
+    ["Wind", number(now.wind_speed_10m, 0) + " " + u.wind_speed_10m + " from " + compass(now.wind_direction_10m)],
+    ["Rain (last hour)", number(now.precipitation, 1) + " " + u.precipitation],
+    ["Humidity", number(now.relative_humidity_2m, 0) + " " + u.relative_humidity_2m],
+    ["Cloud cover", number(now.cloud_cover, 0) + " " + u.cloud_cover],
+    ["Pressure", number(now.pressure_msl, 0) + " " + u.pressure_msl]];
+  for (const [name, value] of rows) { list.appendChild(element("dt", name)); list.appendChild(element("dd", value)); }
+  card.appendChild(list);
+  body.appendChild(card);
+}
+
+/** The next 48 hours from the current local hour; a row per hour the run covers. */
+function renderHours(forecast) {
+  const h = forecast.hourly, u = forecast.hourly_units;
+  const head = $("hours").tHead.insertRow();
+  header(head, "Time", null);
+  header(head, "Weather", null);
+  header(head, "Temperature", u.temperature_2m);
+  header(head, "Feels like", u.apparent_temperature);
+  header(head, "Rain", u.precipitation);
+  header(head, "Wind", u.wind_speed_10m);
+  const body = $("hours").tBodies[0];
+  let day = null, shown = 0;
+  for (let k = 0; k < h.time.length; k++) {
+    if (h.temperature_2m[k] === null) continue;
+    const date = h.time[k].slice(0, 10);
+    if (date !== day) {
+      day = date;
+      const row = body.insertRow();
+      row.className = "day";
+      const cell = element("th", dayName(date));
+      cell.colSpan = 6;
+      cell.scope = "colgroup";
+      row.appendChild(cell);
+    }
+    const row = body.insertRow();
+    row.dataset.time = h.time[k];
+    const time = element("th", h.time[k].slice(11, 16));
+    time.scope = "row";
+    row.appendChild(time);
+    const weather = element("td", null, "weather");
+    weather.appendChild(symbol(h.weather_code[k], h.is_day[k]));
+    weather.appendChild(element("span", weatherWords(h.weather_code[k]), "words"));
+    row.appendChild(weather);
+    // Whole degrees, as forecasts for people print them (the meteogram and the API keep tenths).
+    row.appendChild(element("td", number(h.temperature_2m[k], 0) + "°"));
+    row.appendChild(element("td", number(h.apparent_temperature[k], 0) + "°"));
+    row.appendChild(element("td", number(h.precipitation[k], 1)));
+    row.appendChild(element("td", number(h.wind_speed_10m[k], 0) + " " + compass(h.wind_direction_10m[k]), "wind"));
+    shown++;
+  }
+  const rest = h.time.length - shown;
+  if (rest > 0) {
+    const row = body.insertRow();
+    const cell = element("td", shown ? rest + " of the next 48 hours lie beyond the run." : "The run has no values for the next 48 hours.");
+    cell.colSpan = 6;
+    row.appendChild(cell);
+  }
+}
+
+/** The answering domain's first and last times, in seconds. */
+function reach(model, domain) {
+  const known = model ? (model.domains.find(d => d.domain === domain) || model) : null;
+  return known ? {first: Date.parse(known.first) / 1000, last: Date.parse(known.last) / 1000} : null;
+}
+
+/** Days the run covers: all of them, or marked partial with the local hours it has. */
+function renderDays(forecast, model) {
+  const d = forecast.daily, u = forecast.daily_units, span = reach(model, forecast.tilecast.domain);
+  const head = $("days").tHead.insertRow();
+  header(head, "Day", null);
+  header(head, "Weather", null);
+  header(head, "High", u.temperature_2m_max);
+  header(head, "Low", u.temperature_2m_min);
+  header(head, "Rain", u.precipitation_sum);
+  header(head, "Wind", u.wind_speed_10m_max);
+  const body = $("days").tBodies[0];
+  let left = 0, partial = 0;
+  for (let k = 0; k < d.time.length; k++) {
+    // Local midnight in UTC seconds, with the offset of the answer's first hour (a day on
+    // which daylight saving time changes is off by its hour).
+    const start = Date.parse(d.time[k] + "T00:00:00Z") / 1000 - forecast.utc_offset_seconds, end = start + 86400;
+    const from = span ? Math.max(start, span.first) : start, to = span ? Math.min(end, span.last) : end;
+    if (to <= from) { left++; continue; }
+    const row = body.insertRow();
+    row.dataset.date = d.time[k];
+    const name = element("th", dayName(d.time[k]));
+    name.scope = "row";
+    if (from > start || to < end) {
+      partial++;
+      row.dataset.partial = "true";
+      const clock = t => new Date((t + forecast.utc_offset_seconds) * 1000).toISOString().slice(11, 16);
+      name.appendChild(element("span", "partial: " + clock(from) + "–" + (to === end ? "24:00" : clock(to)) + " only", "partial"));
+    }
+    row.appendChild(name);
+    const weather = element("td", null, "weather");
+    weather.appendChild(symbol(d.weather_code[k], 1));
+    weather.appendChild(element("span", weatherWords(d.weather_code[k]), "words"));
+    row.appendChild(weather);
+    for (const [value, decimals, mark] of [[d.temperature_2m_max[k], 0, "°"], [d.temperature_2m_min[k], 0, "°"],
+                                           [d.precipitation_sum[k], 1, ""], [d.wind_speed_10m_max[k], 0, ""]]) {
+      row.appendChild(element("td", number(value, decimals) + (value === null ? "" : mark)));
+    }
+  }
+  const notes = [];
+  if (partial) notes.push("A partial day is summarised over the hours the run covers.");
+  if (left) notes.push(left + " of the next " + d.time.length + " days lie beyond the run and are left out.");
+  $("days-note").textContent = notes.join(" ");
+}
+"""# + domainScript
+
+    /// The picture of where the model is, and the page's start.
+    static let domainScript = #"""
+
+/** Outlines of the answering model's domains in longitude/latitude, the place marked. */
+function renderDomains(model, forecast, place) {
+  if (!model || !model.domains.length) return;
+  const points = model.domains.flatMap(d => d.outline).concat([[place.longitude, place.latitude]]);
+  const lons = points.map(p => p[0]), lats = points.map(p => p[1]);
+  let west = Math.min(...lons), east = Math.max(...lons), south = Math.min(...lats), north = Math.max(...lats);
+  const padX = (east - west) * 0.06 + 0.05, padY = (north - south) * 0.06 + 0.05;
+  west -= padX; east += padX; south -= padY; north += padY;
+  const squeeze = Math.cos((south + north) / 2 * Math.PI / 180);
+  const width = 320, height = Math.max(120, Math.min(300, Math.round(width * (north - south) / ((east - west) * squeeze))));
+  const x = lon => ((lon - west) / (east - west) * width).toFixed(1), y = lat => ((north - lat) / (north - south) * height).toFixed(1);
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 " + width + " " + height);
+  svg.setAttribute("width", width);
+  svg.setAttribute("height", height);
+  svg.setAttribute("role", "img");
+  const described = model.domains.map(d => {
+    const la = d.outline.map(p => p[1]), lo = d.outline.map(p => p[0]);
+    return d.domain + " (" + d.grid_spacing_km + " km): latitude " + Math.min(...la).toFixed(1) + " to " + Math.max(...la).toFixed(1) +
+      ", longitude " + Math.min(...lo).toFixed(1) + " to " + Math.max(...lo).toFixed(1);
+  });
+  const title = document.createElementNS(SVG, "title");
+  title.textContent = "Domains of " + model.model.toUpperCase() + ": " + described.join("; ") + ". The place, " +
+    coordinates(place.latitude, place.longitude) + ", is answered by " + forecast.tilecast.domain + ".";
+  svg.appendChild(title);
+  for (const d of model.domains) {
+    const shape = document.createElementNS(SVG, "polygon");
+    shape.setAttribute("points", d.outline.map(p => x(p[0]) + "," + y(p[1])).join(" "));
+    const chosen = d.domain === forecast.tilecast.domain;
+    shape.setAttribute("fill", chosen ? "#d6eaf8" : "none");
+    shape.setAttribute("fill-opacity", "0.6");
+    shape.setAttribute("stroke", chosen ? "#0b57a4" : "#545454");
+    shape.setAttribute("stroke-width", chosen ? "2" : "1");
+    shape.setAttribute("class", "domain-outline");
+    svg.appendChild(shape);
+    const corner = d.outline.reduce((best, p) => (p[1] - p[0] > best[1] - best[0] ? p : best), d.outline[0]);
+    const label = document.createElementNS(SVG, "text");
+    label.setAttribute("x", Number(x(corner[0])) + 3);
+    label.setAttribute("y", Number(y(corner[1])) + 12);
+    label.setAttribute("font-size", "11");
+    label.setAttribute("fill", "#1b1b1b");
+    label.textContent = d.domain + " " + d.grid_spacing_km + " km";
+    svg.appendChild(label);
+  }
+  const dot = document.createElementNS(SVG, "circle");
+  dot.setAttribute("cx", x(place.longitude));
+  dot.setAttribute("cy", y(place.latitude));
+  dot.setAttribute("r", "5");
+  dot.setAttribute("fill", "#c0392b");
+  dot.setAttribute("stroke", "#fff");
+  dot.setAttribute("class", "place");
+  svg.appendChild(dot);
+  $("domains").appendChild(svg);
+  $("domains").appendChild(element("p", title.textContent, "hint"));
+}
+
+/** The address keeps the place and units, so that a link opens the same forecast. */
+function keepInAddress(place) {
+  const query = new URLSearchParams();
+  if (place.name) query.set("place", place.name);
+  query.set("lat", String(place.latitude));
+  query.set("lon", String(place.longitude));
+  const chosen = units(), defaults = {temperature_unit: "celsius", wind_speed_unit: "kmh", precipitation_unit: "mm"};
+  for (const key of Object.keys(chosen)) if (chosen[key] !== defaults[key]) query.set(key, chosen[key]);
+  history.replaceState(null, "", "?" + query.toString());
+}
+
+/** The finest domain's centre, for a server without named places. */
+async function defaultPlace() {
+  const state = await getJSON("/v1/cycles");
+  const domains = state.models.flatMap(m => m.domains).sort((a, b) => a.grid_spacing_km - b.grid_spacing_km);
+  if (!domains.length) throw new Error("The store holds no cycle yet.");
+  const outline = domains[0].outline;
+  const mean = k => outline.reduce((sum, p) => sum + p[k], 0) / outline.length;
+  return {latitude: Number(mean(1).toFixed(4)), longitude: Number(mean(0).toFixed(4))};
+}
+
+async function start() {
+  const list = $("place-list");
+  for (const place of places) {
+    const option = document.createElement("option");
+    option.value = place.name;
+    list.appendChild(option);
+  }
+  $("named").hidden = places.length === 0;
+  const address = new URLSearchParams(location.search);
+  for (const [key, id] of [["temperature_unit", "tunit"], ["wind_speed_unit", "wunit"], ["precipitation_unit", "punit"]]) {
+    if (address.has(key) && [...$(id).options].some(o => o.value === address.get(key))) $(id).value = address.get(key);
+  }
+  if (address.has("place") && places.length) {
+    $("q").value = address.get("place");
+  } else if (address.has("lat") || address.has("lon")) {
+    $("lat").value = address.get("lat") || "";
+    $("lon").value = address.get("lon") || "";
+  } else if (places.length) {
+    $("q").value = places[0].name;
+  } else {
+    try {
+      const place = await defaultPlace();
+      $("lat").value = String(place.latitude);
+      $("lon").value = String(place.longitude);
+    } catch (error) { fail(error.message); return; }
+  }
+  show();
+}
+
+$("find").addEventListener("submit", show);
+$("q").addEventListener("change", () => { if (placeByName($("q").value)) show(); });
+for (const id of ["lat", "lon"]) $(id).addEventListener("input", () => { $("q").value = ""; });
+for (const id of ["tunit", "wunit", "punit"]) $(id).addEventListener("change", () => show());
+$("locate").addEventListener("click", () => {
+  const status = $("locate-status");
+  if (!navigator.geolocation) { status.textContent = "This browser cannot tell where it is."; return; }
+  status.textContent = "Asking the browser where you are…";
+  navigator.geolocation.getCurrentPosition(position => {
+    $("q").value = "";
+    $("lat").value = position.coords.latitude.toFixed(4);
+    $("lon").value = position.coords.longitude.toFixed(4);
+    status.textContent = "";
+    show();
+  }, error => { status.textContent = "No location from the browser: " + error.message; }, {timeout: 15000});
+});
+start();
+"""#
+}
