@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Synchronization
 
 /// `(0..<count).map(body)` spread over all cores with `DispatchQueue.concurrentPerform`,
 /// results in index order. The one place the engine fans work out (tile encoding, domains
@@ -12,22 +12,15 @@ package func concurrentMap<T: Sendable>(_ count: Int, _ body: @Sendable (Int) ->
 }
 
 /// One slot per index, each written once by one worker.
-private final class Slots<T>: @unchecked Sendable {
-    private var storage: [T?]
-    private let lock = NSLock()
+private final class Slots<T: Sendable>: Sendable {
+    private let storage: Mutex<[T?]>
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    init(count: Int) { storage = Mutex(Array(repeating: nil, count: count)) }
 
     func set(_ index: Int, _ value: T) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
+        storage.withLock { $0[index] = value }
     }
 
     /// Every slot; `concurrentPerform` returns only after every index ran.
-    var values: [T] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage.compactMap { $0 }
-    }
+    var values: [T] { storage.withLock { $0.compactMap { $0 } } }
 }

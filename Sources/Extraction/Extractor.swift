@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Synchronization
 import Meteorology
 import ModelIngest
 import TileStore
@@ -355,32 +356,29 @@ extension Extractor {
 /// Each domain's file finished (encoded, written, synced) once its last unit is read: the
 /// worker that reads that unit hands the file to a thread of its own, so that the encoding's
 /// own fan-out gets every core (nested in the readers' fan-out it would run on one).
-private final class DomainFinishes: @unchecked Sendable {
-    private var remaining: [Int]
-    private var sizes: [Result<Int, StoreError>?]
+private final class DomainFinishes: Sendable {
+    private let remaining: Mutex<[Int]>
+    private let sizes: Mutex<[Result<Int, StoreError>?]>
     private let finish: @Sendable (Int) -> Result<Int, StoreError>
-    private let lock = NSLock()
     private let group = DispatchGroup()
 
     init(unitsPerDomain: [Int], finish: @escaping @Sendable (Int) -> Result<Int, StoreError>) {
-        remaining = unitsPerDomain
-        sizes = Array(repeating: nil, count: unitsPerDomain.count)
+        remaining = Mutex(unitsPerDomain)
+        sizes = Mutex(Array(repeating: nil, count: unitsPerDomain.count))
         self.finish = finish
     }
 
     /// Counts a unit of `domain` done; after its last unit, finishes the domain's file.
     func unitDone(domain: Int) {
-        lock.lock()
-        remaining[domain] -= 1
-        let last = remaining[domain] == 0
-        lock.unlock()
+        let last = remaining.withLock { remaining in
+            remaining[domain] -= 1
+            return remaining[domain] == 0
+        }
         guard last else { return }
         group.enter()
         DispatchQueue.global().async {
             let size = self.finish(domain)
-            self.lock.lock()
-            self.sizes[domain] = size
-            self.lock.unlock()
+            self.sizes.withLock { $0[domain] = size }
             self.group.leave()
         }
     }
@@ -388,21 +386,18 @@ private final class DomainFinishes: @unchecked Sendable {
     /// Every domain's file size, once all are finished (a domain without units, here).
     func wait() -> [Result<Int, StoreError>] {
         group.wait()
-        lock.lock()
-        let finished = sizes
-        lock.unlock()
+        let finished = sizes.withLock { $0 }
         return finished.enumerated().map { domain, size in size ?? finish(domain) }
     }
 }
 
 /// Frames written so far, across domains.
-private final class FrameCounter: @unchecked Sendable {
-    private var count = 0
-    private let lock = NSLock()
+private final class FrameCounter: Sendable {
+    private let count = Mutex(0)
     func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        count += 1
-        return count
+        count.withLock { count in
+            count += 1
+            return count
+        }
     }
 }

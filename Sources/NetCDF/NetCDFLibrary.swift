@@ -1,12 +1,13 @@
 import CNetCDFLoader
 import Foundation
+import Synchronization
 
 /// The one place every libnetcdf call goes through.
 ///
 /// libnetcdf (and the HDF5 library under it) is not thread-safe, so each call runs under a
 /// process-wide lock; a non-zero status becomes a thrown `NetCDFError` naming file and variable.
 enum NetCDFLibrary {
-    private static let lock = NSLock()
+    private static let lock = Mutex(())
 
     /// Runs one C call under the lock and throws on a non-zero status.
     static func call(
@@ -22,8 +23,6 @@ enum NetCDFLibrary {
 
     /// Runs a block under the lock without interpreting its result (for composite reads).
     static func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+        lock.withLock { _ in body() }
     }
 }
