@@ -3,6 +3,9 @@
 /// each place a points file could not answer.
 public enum ExitStatus: Int32, Sendable {
     case success = 0
+    /// The answer could not be written (standard output full, closed or failing): the numbers
+    /// did not reach the reader, so the command must not say it succeeded.
+    case outputFailed = 1
     /// An unknown option or value, a malformed request, a variable the store does not hold.
     case badUsage = 2
     /// Model files that cannot be read or trusted.

@@ -20,7 +20,7 @@ package struct QueryOptions: ParsableArguments {
 
         Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max, NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most severe code). With --format csv they follow the hourly rows as a second table, after a blank line.
 
-        Exit codes: 0 success, 2 bad usage, 4 place or time outside the store, 5 store missing or damaged.
+        Exit codes: 0 success, 1 the answer could not be written (standard output full or closed), 2 bad usage, 4 place or time outside the store, 5 store missing or damaged.
 
         Examples:
           tilecast query --store /tmp/s --lat 38.7223 --lon -9.1393 --format table

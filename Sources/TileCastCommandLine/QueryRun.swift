@@ -54,7 +54,7 @@ package struct QueryRun {
         writer.write(answer)
         writer.finish()
         output.write("\n")
-        output.flush()
+        try output.finish()
     }
 
     /// The places of a points file, each answered (or its error printed) in the file's order.
@@ -87,7 +87,7 @@ package struct QueryRun {
         }
         writer.finish()
         output.write("\n")
-        output.flush()
+        try output.finish()
         if let error = firstFailure {
             let which = error.exitCode == .damagedStore ? "the store is damaged" : "first"
             throw Failure(error.exitCode, "\(failures) of \(places.count) places had no forecast; \(which): \(error.description)")
@@ -113,15 +113,32 @@ final class StandardOutput {
         if buffer.count >= limit { flush() }
     }
 
+    /// The first write error (an errno): later writes are skipped, and `finish` reports it.
+    private var failure: Int32?
+
     func flush() {
+        guard failure == nil else { return buffer.removeAll(keepingCapacity: true) }
         buffer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = Glibc.write(STDOUT_FILENO, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                if written < 0 { if errno == EINTR { continue }; return }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
                 offset += written
             }
         }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is left, then fails if any write did: an answer that did not reach standard
+    /// output (a full disk, a closed file) must not end with exit 0.
+    func finish() throws(Failure) {
+        flush()
+        if let failure {
+            throw Failure(.outputFailed, "writing the answer to standard output failed: \(String(cString: strerror(failure))) (the answer is incomplete)")
+        }
     }
 }

@@ -40,6 +40,23 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(verify.stdout.contains("blocks verified"), verify.stdout)
     }
 
+    /// An answer that cannot be written (here to /dev/full, "No space left on device") is exit
+    /// 1 with the reason, never exit 0 with the numbers lost; a points file's answers too.
+    func testAnAnswerThatCannotBeWrittenIsAFailure() throws {
+        let store = try extractBaseline()
+        let tilecast = try tilecastBinary()
+        let points = directory.path("places.csv")
+        try "lat,lon\n39.3,-8.0\n39.4,-8.1\n".write(toFile: points, atomically: true, encoding: .utf8)
+        for place in [["--lat", "39.3", "--lon", "-8.0"], ["--points", points]] {
+            let arguments = (["query", "--store", store] + place).map { "'\($0)'" }.joined(separator: " ")
+            let full = try runTool("sh", ["-c", "'\(tilecast)' \(arguments) > /dev/full"])
+            XCTAssertEqual(full.status, 1, "\(place): \(full.stderr)")
+            XCTAssertTrue(full.stderr.contains("writing the answer to standard output failed"), full.stderr)
+            let fine = try runTool("sh", ["-c", "'\(tilecast)' \(arguments) > /dev/null"])
+            XCTAssertEqual(fine.status, 0, fine.stderr)
+        }
+    }
+
     func testExitCodes() throws {
         let store = try extractBaseline()
         // 2: bad usage, naming the argument.
