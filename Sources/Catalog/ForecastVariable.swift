@@ -58,13 +58,13 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)
-    public var spec: VariableSpec { Self.specs[ordinal] }
+    package var spec: VariableSpec { Self.specs[ordinal] }
 
     /// The position in `allCases` (declaration order). A case without payload is stored as its
     /// declaration index, so this reads it without a switch per variable; `VariableRegistryTests`
     /// holds it equal to `allCases.firstIndex(of:)` for every case.
     @inline(__always)
-    public var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+    package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
     private static let specs: [VariableSpec] = allCases.map(\.declaration)
 
@@ -110,7 +110,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     }
 
     /// The variable an older Open-Meteo spelling ("windspeed_10m", "cloudcover") stands for.
-    public static func openMeteoAlias(_ name: String) -> ForecastVariable? { aliases[name] }
+    package static func openMeteoAlias(_ name: String) -> ForecastVariable? { aliases[name] }
     private static let aliases: [String: ForecastVariable] = Dictionary(
         outputs.flatMap { variable in variable.spec.openMeteoAliases.map { ($0, variable) } }, uniquingKeysWith: { first, _ in first })
 

@@ -1,9 +1,9 @@
 import Meteorology
 
 /// Everything about one variable, declared once in `ForecastVariable.declaration`.
-public struct VariableSpec: Sendable {
+package struct VariableSpec: Sendable {
     /// How a stored variable's values change with time, which decides how the store keeps them.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A value at the time (temperature, cloud cover, ...).
         case instant
         /// An amount over the output interval ending at the time, kept as running totals.
@@ -13,21 +13,21 @@ public struct VariableSpec: Sendable {
     }
 
     /// What the store keeps of a variable; nil for variables a query computes.
-    public struct Stored: Sendable {
+    package struct Stored: Sendable {
         /// Its number in the store's catalog (the file format's order): never reused or moved.
-        public let index: Int
+        package let index: Int
         /// The precision kept, in `unit`.
-        public let precision: Double
-        public let kind: Kind
+        package let precision: Double
+        package let kind: Kind
         /// Made from fields many runs do not write: not warned about when absent.
-        public let isOptional: Bool
+        package let isOptional: Bool
         /// What it can physically be, in `unit` (records, rounding): extraction refuses a run
         /// whose values mostly lie outside (a mislabelled unit) and warns for any (PhysicalLimits).
-        public let limits: ClosedRange<Float>?
+        package let limits: ClosedRange<Float>?
     }
 
     /// Which of the query's unit choices converts it (`OutputUnits`).
-    public enum Quantity: Sendable, Equatable {
+    package enum Quantity: Sendable, Equatable {
         case temperature, windSpeed, precipitation, snowfall, distance
         /// Answered in `unit` whatever the units asked for.
         case fixed
@@ -35,44 +35,44 @@ public struct VariableSpec: Sendable {
 
     /// Open-Meteo's SDK (flatbuffers/weather_api.fbs): the Variable enum's code, the altitude
     /// in metres, and a soil layer's depth range in cm.
-    public struct SDKCode: Sendable {
-        public let code: UInt8
-        public let altitude: Int16
-        public let depth: (from: Int16, to: Int16)?
+    package struct SDKCode: Sendable {
+        package let code: UInt8
+        package let altitude: Int16
+        package let depth: (from: Int16, to: Int16)?
     }
 
     /// A one-line description for `--help`, `inspect` and docs/VARIABLES.md.
-    public let summary: String
+    package let summary: String
     /// The one field of the model's files a stored variable is copied from, when it is made
     /// no other way (nil: `Derivations.table` says what it is made from).
-    public let field: DirectField?
+    package let field: DirectField?
     /// The unit values are stored and computed in, and the answer's unit for `.fixed`.
-    public let unit: String
-    public let quantity: Quantity
+    package let unit: String
+    package let quantity: Quantity
     /// Decimals an answer prints (about the stored precision), and with inches when they differ
     /// (inch hundredths are a quarter millimetre: 0.06 mm would print as 0.00).
-    public let decimals: Int
-    public let inchDecimals: Int?
-    public let stored: Stored?
+    package let decimals: Int
+    package let inchDecimals: Int?
+    package let stored: Stored?
     /// The stored variables a query computes it from (empty for a stored variable: itself).
-    public let sources: [ForecastVariable]
+    package let sources: [ForecastVariable]
     /// For a variable a query computes value by value from its `sources` (in their store units,
     /// moved to a requested elevation as they are when answered alone): the formula.
-    public let pointwise: (@Sendable ([Float]) -> Float)?
+    package let pointwise: (@Sendable ([Float]) -> Float)?
     /// Whether a query may return it (the terrain is the answer's `elevation` field instead).
-    public let isOutput: Bool
+    package let isOutput: Bool
     /// Part of the answer when no variables are asked for.
-    public let isDefault: Bool
+    package let isDefault: Bool
     /// Moved to a requested elevation by the standard lapse rate (Open-Meteo's rule: 2 m air,
     /// dew point, apparent and soil temperatures; not relative humidity).
-    public let movedByElevation: Bool
-    public let sdk: SDKCode?
+    package let movedByElevation: Bool
+    package let sdk: SDKCode?
     /// Older Open-Meteo spellings a request may use ("windspeed_10m").
-    public let openMeteoAliases: [String]
+    package let openMeteoAliases: [String]
     /// Raw WRF names the command line accepts for it, lower case ("t2").
-    public let wrfNames: [String]
+    package let wrfNames: [String]
     /// The command line's table heading, when shorter than the name.
-    public let shortName: String?
+    package let shortName: String?
 
     init(_ summary: String, unit: String, quantity: Quantity = .fixed, decimals: Int, inchDecimals: Int? = nil,
          stored: Stored?, field: DirectField? = nil, sources: [ForecastVariable] = [], pointwise: (@Sendable ([Float]) -> Float)? = nil, isOutput: Bool = true, isDefault: Bool = false,
@@ -100,13 +100,13 @@ public struct VariableSpec: Sendable {
 /// A stored variable copied from one field of the model's files: the profile's key that names
 /// the field (the built-in WRF profile lists WRF's name), the unit ingest reads it in (a file's
 /// `units` attribute is converted to it), and the change to the variable's own unit.
-public struct DirectField: Sendable {
-    public enum Conversion: Sendable, Equatable { case none, kelvinToCelsius }
-    public let key: String
-    public let unit: String
-    public let conversion: Conversion
+package struct DirectField: Sendable {
+    package enum Conversion: Sendable, Equatable { case none, kelvinToCelsius }
+    package let key: String
+    package let unit: String
+    package let conversion: Conversion
 
-    public init(key: String, unit: String, conversion: Conversion = .none) {
+    package init(key: String, unit: String, conversion: Conversion = .none) {
         self.key = key
         self.unit = unit
         self.conversion = conversion
