@@ -319,49 +319,61 @@ package struct ForecastServer: Sendable {
         let paths = ServerPaths(storeRoot: configuration.storeRoot)
         router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes,
                                                paths: paths))
-        let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration, metrics = self.metrics, ledger = self.ledger
+        addForecastRoutes(router)
+        addPageRoutes(router)
+        addOperationRoutes(router, paths: paths)
+        return router
+    }
 
-        /// One forecast request, whichever way its parameters came.
-        @Sendable func forecast(_ query: [(name: String, value: String)], encoding: ContentEncoding?) async throws -> Response {
-            let parameters = try ForecastParameters(query: query)
-            try Self.refuseWhileQueued(ledger)
-            guard inFlight.enter() else {
-                throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
-            }
-            defer { inFlight.leave() }
-            if let hook = configuration.beforeForecast { await hook() }
-            let now = configuration.now()
-            // The answer's estimated size is counted from before it is made until its real size
-            // replaces it: requests arriving together cannot all pass an empty budget.
-            let reservation = AnswerReservation(ledger: ledger)
-            defer { reservation.release() }
-            let result: Result<(body: [UInt8], contentType: String, encoding: ContentEncoding?), APIError> = await Self.compute {
-                do throws(APIError) {
-                    let answer = try engine.respond(parameters, now: now, admit: reservation.reserve)
-                    // Compressed off the event loop, like the answer itself.
-                    if let encoding, answer.body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(answer.body) {
-                        return .success((packed, answer.contentType, encoding))
-                    }
-                    return .success((answer.body, answer.contentType, nil))
-                } catch { return .failure(error) }
-            }
-            let answer = try result.get()
-            var headers: HTTPFields = [.contentType: answer.contentType, .vary: "Accept-Encoding"]
-            if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
-            return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
+    /// One forecast request, whichever way its parameters came.
+    func forecast(_ query: [(name: String, value: String)], encoding: ContentEncoding?) async throws -> Response {
+        let engine = self.engine, ledger = self.ledger
+        let parameters = try ForecastParameters(query: query)
+        try Self.refuseWhileQueued(ledger)
+        guard inFlight.enter() else {
+            throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
         }
+        defer { inFlight.leave() }
+        if let hook = configuration.beforeForecast { await hook() }
+        let now = configuration.now()
+        // The answer's estimated size is counted from before it is made until its real size
+        // replaces it: requests arriving together cannot all pass an empty budget.
+        let reservation = AnswerReservation(ledger: ledger)
+        defer { reservation.release() }
+        let result: Result<(body: [UInt8], contentType: String, encoding: ContentEncoding?), APIError> = await Self.compute {
+            do throws(APIError) {
+                let answer = try engine.respond(parameters, now: now, admit: reservation.reserve)
+                // Compressed off the event loop, like the answer itself.
+                if let encoding, answer.body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(answer.body) {
+                    return .success((packed, answer.contentType, encoding))
+                }
+                return .success((answer.body, answer.contentType, nil))
+            } catch { return .failure(error) }
+        }
+        let answer = try result.get()
+        var headers: HTTPFields = [.contentType: answer.contentType, .vary: "Accept-Encoding"]
+        if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
+        return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
+    }
+
+    /// `/v1/forecast`, by GET and by POST.
+    private func addForecastRoutes(_ router: Router<BasicRequestContext>) {
         // The same parameters in the URL (GET) or as a form body (POST, how Open-Meteo's clients
         // send many places: Open-Meteo takes both on every route).
         router.get("/v1/forecast") { request, _ -> Response in
             // HEAD (routed here) is answered uncompressed: some clients try to decode its empty body.
-            try await forecast(Self.queryPairs(request),
-                               encoding: request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding]))
+            try await self.forecast(Self.queryPairs(request),
+                                    encoding: request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding]))
         }
         router.post("/v1/forecast") { request, _ -> Response in
-            try await forecast(Self.queryPairs(request) + FormBody.pairs(try await FormBody.collect(request)),
-                               encoding: ContentEncoding.accepted(request.headers[.acceptEncoding]))
+            try await self.forecast(Self.queryPairs(request) + FormBody.pairs(try await FormBody.collect(request)),
+                                    encoding: ContentEncoding.accepted(request.headers[.acceptEncoding]))
         }
+    }
 
+    /// What the page uses: the meteogram, the cycles' state, and the page itself.
+    private func addPageRoutes(_ router: Router<BasicRequestContext>) {
+        let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration
         router.get("/v1/meteogram.svg") { request, _ -> Response in
             let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
             let parameters = try ForecastParameters(query: query)
@@ -393,7 +405,11 @@ package struct ForecastServer: Sendable {
         router.get("/") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
+    }
 
+    /// Health and metrics, for load balancers and Prometheus.
+    private func addOperationRoutes(_ router: Router<BasicRequestContext>, paths: ServerPaths) {
+        let engine = self.engine, configuration = self.configuration, metrics = self.metrics, ledger = self.ledger
         router.get("/health") { _, _ -> Response in
             let opened = await Self.compute { engine.cycles.all() }
             var body = "{\"status\":\(JSONText.quoted(opened.stores.isEmpty ? "unavailable" : "ok")),\"cycles\":{"
@@ -418,7 +434,6 @@ package struct ForecastServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }
-        return router
     }
 
     /// The Hummingbird application; `onRunning` gets the bound port.
