@@ -147,3 +147,34 @@ let package = Package(
         .testTarget(name: "ModelIngestTests", dependencies: ["ModelIngest", "NetCDF", "GridGeometry", "TestSupport"]),
     ]
 )
+
+// Fuzzing (Scripts/fuzz, docs/RELIABILITY.md): with TILECAST_FUZZ=1 the package gains the
+// libFuzzer targets of fuzz/Sources, and its own library modules are compiled with libFuzzer's
+// coverage and AddressSanitizer. Dependencies are not instrumented (their code is not what is
+// fuzzed), so a fuzz build in an existing build folder reuses their objects: CI's short run
+// costs only the recompilation of this package's modules. Build one target at a time
+// (`swift build --product FuzzStoreReader`); the ordinary products do not link in this mode.
+// The targets live in this package so that `package` entry points are visible to them.
+if Context.environment["TILECAST_FUZZ"] == "1" {
+    let instrumented: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address"])]
+    for target in package.targets where target.type == .regular {
+        target.swiftSettings = (target.swiftSettings ?? []) + instrumented
+    }
+    // Each target's `<Module>_main` hands control to libFuzzer (fuzz/Sources/FuzzDriver/include/FuzzDriver.h).
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: ["FuzzDriver"] + dependencies, path: "fuzz/Sources/\(name)",
+                          swiftSettings: instrumented + [.unsafeFlags(["-parse-as-library"])],
+                          linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address"])])
+    }
+    package.targets += [
+        .target(name: "FuzzDriver", path: "fuzz/Sources/FuzzDriver"),
+        fuzzTarget("FuzzStoreReader", ["TileStore", "Catalog"]),
+        fuzzTarget("FuzzPointsFile", ["PointQuery"]),
+        fuzzTarget("FuzzForecastParameters", ["TileCastServer"]),
+        fuzzTarget("FuzzClassicHeader", ["NetCDF"]),
+        fuzzTarget("FuzzRemoteAnswers", ["ObjectStore", "TileStore", "PointQuery", "Catalog", .product(name: "NIOHTTP1", package: "swift-nio")]),
+        fuzzTarget("FuzzModelProfile", ["ModelIngest"]),
+    ]
+    package.products += ["FuzzStoreReader", "FuzzPointsFile", "FuzzForecastParameters", "FuzzClassicHeader", "FuzzRemoteAnswers", "FuzzModelProfile"]
+        .map { Product.executable(name: $0, targets: [$0]) }
+}

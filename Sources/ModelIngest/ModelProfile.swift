@@ -107,7 +107,11 @@ public struct ModelProfile: Codable, Sendable, Equatable {
     /// The names of the built-in profiles.
     public static var builtinNames: [String] { BuiltinProfiles.all.keys.sorted() }
 
-    static func decode(_ data: Data, origin: String) throws -> ModelProfile {
+    /// Decodes and checks a profile's JSON (a `--profile` file is outside bytes: this is the
+    /// fuzz target's entry, fuzz/Sources/FuzzModelProfile).
+    ///
+    /// - Throws: `IngestError.badProfile` naming `origin` and what is wrong.
+    package static func decode(_ data: Data, origin: String) throws -> ModelProfile {
         let profile: ModelProfile
         do {
             profile = try JSONDecoder().decode(ModelProfile.self, from: data)

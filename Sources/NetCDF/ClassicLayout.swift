@@ -6,9 +6,9 @@ import Foundation
 /// missing bytes, which would reach users as plausible-looking numbers. Parsing the header's
 /// variable offsets (format: the netCDF "Classic Format Specification") tells how long the
 /// file must be, so truncation is reported as damage instead.
-struct ClassicLayout {
+package struct ClassicLayout: Equatable {
     /// The smallest file size that holds every byte of every variable.
-    let requiredSize: UInt64
+    package let requiredSize: UInt64
 
     /// Reads the layout of the classic file at `path`; nil when the header cannot be parsed
     /// here (then libnetcdf's own checks are all there is).
@@ -20,14 +20,28 @@ struct ClassicLayout {
         // parse runs out of bytes (reading and copying 1 MiB at once was most of this check's
         // time, on every input file).
         var length = 64 << 10
-        while length <= 1 << 28 {
+        while length <= maxHeaderBytes {
             guard let bytes = readPrefix(descriptor, length) else { return nil }
-            var parser = HeaderParser(bytes: bytes)
-            if let layout = parser.parse() { return layout }
-            if !parser.ranOut || bytes.count < length { return nil }
+            let parsed = parse(header: bytes)
+            if let layout = parsed.layout { return layout }
+            if !parsed.ranOut || bytes.count < length { return nil }
             length *= 4
         }
         return nil
+    }
+
+    /// The longest header parsed: a WRF header is tens to hundreds of KiB.
+    static let maxHeaderBytes = 1 << 28
+
+    /// Parses a file's first bytes (all of it, or a prefix). The header is outside bytes: this
+    /// is the fuzz target's entry (fuzz/Sources/FuzzClassicHeader).
+    ///
+    /// - Returns: the layout, or nil with `ranOut` true when the header goes on past `bytes`
+    ///   (a longer prefix may parse), false when it is not a header this parser reads.
+    package static func parse(header bytes: [UInt8]) -> (layout: ClassicLayout?, ranOut: Bool) {
+        var parser = HeaderParser(bytes: bytes)
+        let layout = parser.parse()
+        return (layout, layout == nil && parser.ranOut)
     }
 
     /// The first `length` bytes of the file, or all of it when shorter; nil on a read error.
@@ -79,21 +93,23 @@ private struct HeaderParser {
         var recordSize: UInt64 = 0
         for _ in 0..<variableCount {
             guard skipName(), let rank = count() else { return nil }
+            // Sizes saturate at UInt64.max: a header whose sizes overflow 64 bits promises more
+            // than any file holds (a wrapped size would pass a truncated file as whole).
             var isRecord = false
             var values: UInt64 = 1
             for axis in 0..<rank {
                 guard let dimid = count(), dimid < dimensionLengths.count else { return nil }
                 let length = dimensionLengths[Int(dimid)]
-                if axis == 0 && length == 0 { isRecord = true } else { values = values &* length }
+                if axis == 0 && length == 0 { isRecord = true } else { values = Self.product(values, length) }
             }
             guard skipAttributes(), let type = word(4), let typeSize = Self.size(ofType: type),
                   let vsize = word(version == 5 ? 8 : 4), let begin = word(version == 1 ? 4 : 8) else { return nil }
-            let dataSize = values &* typeSize
+            let dataSize = Self.product(values, typeSize)
             if isRecord {
                 recordVariables.append((begin, dataSize))
-                recordSize = recordSize &+ vsize
+                recordSize = Self.sum(recordSize, vsize)
             } else {
-                required = max(required, begin &+ dataSize)
+                required = max(required, Self.sum(begin, dataSize))
             }
         }
         // A single record variable is stored unpadded, so its record size is its data size.
@@ -102,10 +118,20 @@ private struct HeaderParser {
         let streaming = numrecs == 0xFFFF_FFFF || numrecs == 0xFFFF_FFFF_FFFF_FFFF
         if numrecs > 0 && !streaming {
             for variable in recordVariables {
-                required = max(required, variable.begin &+ (numrecs - 1) &* recordSize &+ variable.size)
+                required = max(required, Self.sum(Self.sum(variable.begin, Self.product(numrecs - 1, recordSize)), variable.size))
             }
         }
         return ClassicLayout(requiredSize: required)
+    }
+
+    private static func product(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let result = a.multipliedReportingOverflow(by: b)
+        return result.overflow ? .max : result.partialValue
+    }
+
+    private static func sum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let result = a.addingReportingOverflow(b)
+        return result.overflow ? .max : result.partialValue
     }
 
     private static func size(ofType type: UInt64) -> UInt64? {
@@ -137,7 +163,11 @@ private struct HeaderParser {
         return found == tag ? elements : nil
     }
 
+    /// Skips `length` bytes and the padding to 4. A length from the file (8 bytes in CDF-5)
+    /// that reaches past the longest header parsed is refused, not "ran out": no longer prefix
+    /// would hold it (and padding it could overflow).
     private mutating func skip(_ length: UInt64) -> Bool {
+        guard length < UInt64(ClassicLayout.maxHeaderBytes) else { return false }
         let padded = (length + 3) / 4 * 4
         guard padded <= UInt64(bytes.count - offset) else { ranOut = true; return false }
         offset += Int(padded)
@@ -152,8 +182,9 @@ private struct HeaderParser {
     private mutating func skipAttributes() -> Bool {
         guard let attributeCount = listHeader(Self.attributeTag) else { return false }
         for _ in 0..<attributeCount {
-            guard skipName(), let type = word(4), let typeSize = Self.size(ofType: type),
-                  let elements = count(), skip(elements &* typeSize) else { return false }
+            guard skipName(), let type = word(4), let typeSize = Self.size(ofType: type), let elements = count() else { return false }
+            let size = elements.multipliedReportingOverflow(by: typeSize)
+            guard !size.overflow, skip(size.partialValue) else { return false }
         }
         return true
     }

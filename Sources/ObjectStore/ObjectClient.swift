@@ -11,6 +11,12 @@ package struct ObjectResponse: Sendable {
     package var headers: HTTPHeaders
     package var body: [UInt8]
 
+    package init(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
     /// The object's whole size from `Content-Range: bytes a-b/SIZE`, or the body's size for a
     /// whole-object answer.
     package var objectSize: Int? {
@@ -374,44 +380,60 @@ package final class ObjectClient: Sendable {
     /// The last `count` bytes of an object (a suffix range), with its size.
     package func getTail(_ relative: String, count: Int) throws(ObjectStoreError) -> (bytes: [UInt8], objectSize: Int) {
         let response = try send(.GET, relative, headers: [("Range", "bytes=-\(count)")], limit: count)
-        if response.status == 404 { throw .notFound(url: describe(relative)) }
+        return try Self.checkTail(response, count: count, url: describe(relative))
+    }
+
+    /// An answer to a suffix range (`bytes=-count`) checked to be the object's last bytes. The
+    /// answer is outside bytes: this and `checkRange` are the fuzz target's entries
+    /// (fuzz/Sources/FuzzRemoteAnswers).
+    package static func checkTail(_ response: ObjectResponse, count: Int, url: String) throws(ObjectStoreError) -> (bytes: [UInt8], objectSize: Int) {
+        if response.status == 404 { throw .notFound(url: url) }
         guard response.status == 206 || response.status == 200, let size = response.objectSize else {
-            throw failure(response, relative, "GET (range)")
+            throw failure(response, url: url, "GET (range)")
         }
         let expected = min(count, size)
         guard response.body.count == expected else {
-            throw .request(url: describe(relative), detail: "answered \(response.body.count) bytes for the last \(expected) (truncated in transit)")
+            throw .request(url: url, detail: "answered \(response.body.count) bytes for the last \(expected) (truncated in transit)")
         }
         return (response.body, size)
     }
 
     private func checkRange(_ response: ObjectResponse, _ relative: String, _ range: Range<Int>) throws(ObjectStoreError) -> (bytes: [UInt8], objectSize: Int) {
-        if response.status == 404 { throw .notFound(url: describe(relative)) }
+        try Self.checkRange(response, range, url: describe(relative))
+    }
+
+    /// An answer to `Range: bytes=a-b` checked to be exactly those bytes.
+    package static func checkRange(_ response: ObjectResponse, _ range: Range<Int>, url: String) throws(ObjectStoreError) -> (bytes: [UInt8], objectSize: Int) {
+        if response.status == 404 { throw .notFound(url: url) }
         guard response.status == 206 || response.status == 200, let size = response.objectSize else {
-            throw failure(response, relative, "GET (range)")
+            throw failure(response, url: url, "GET (range)")
         }
         if response.status == 200 {
             // A server that ignores ranges sends the whole object.
             guard range.upperBound <= response.body.count else {
-                throw .request(url: describe(relative), detail: "object is \(response.body.count) bytes, shorter than the range \(range)")
+                throw .request(url: url, detail: "object is \(response.body.count) bytes, shorter than the range \(range)")
             }
             return (Array(response.body[range]), size)
         }
         guard response.body.count == range.count,
               response.headers.first(name: "content-range")?.hasPrefix("bytes \(range.lowerBound)-\(range.upperBound - 1)/") == true else {
-            throw .request(url: describe(relative), detail: "answered \(response.body.count) bytes (\(response.headers.first(name: "content-range") ?? "no Content-Range")) for bytes \(range.lowerBound)-\(range.upperBound - 1) (truncated in transit)")
+            throw .request(url: url, detail: "answered \(response.body.count) bytes (\(response.headers.first(name: "content-range") ?? "no Content-Range")) for bytes \(range.lowerBound)-\(range.upperBound - 1) (truncated in transit)")
         }
         return (response.body, size)
     }
 
     /// The error for an unexpected answer, with S3's error code when it sent one.
     package func failure(_ response: ObjectResponse, _ relative: String, _ what: String) -> ObjectStoreError {
-        if response.status == 404 { return .notFound(url: describe(relative)) }
+        Self.failure(response, url: describe(relative), what)
+    }
+
+    package static func failure(_ response: ObjectResponse, url: String, _ what: String) -> ObjectStoreError {
+        if response.status == 404 { return .notFound(url: url) }
         let text = String(decoding: response.body.prefix(600), as: UTF8.self)
         var code = ""
         if let start = text.range(of: "<Code>"), let end = text.range(of: "</Code>"), start.upperBound <= end.lowerBound {
             code = " " + text[start.upperBound..<end.lowerBound]
         }
-        return .request(url: describe(relative), detail: "\(what) answered HTTP \(response.status)\(code)")
+        return .request(url: url, detail: "\(what) answered HTTP \(response.status)\(code)")
     }
 }

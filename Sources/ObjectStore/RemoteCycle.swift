@@ -48,19 +48,10 @@ package final class RemoteCycle: Sendable {
         guard let bytes = fetched else {
             throw .store("\(client.describe(path)): not found: \(cycle == .latest ? "no published cycle of \(model)" : "no cycle \(cycle) of \(model)") on \(client.location)", isDamage: false)
         }
-        let manifest: CycleManifest
-        do { manifest = try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
-            throw .store("\(client.describe(path)): store damaged: manifest does not decode: \(error)", isDamage: true)
-        }
-        guard manifest.model == model, CycleID(name: manifest.cycle) != nil, cycle == .latest || manifest.cycle == cycle.description else {
-            throw .store("\(client.describe(path)): store damaged: the manifest is of \(manifest.model) cycle \(manifest.cycle)", isDamage: true)
-        }
+        let manifest = try Self.decodeManifest(bytes, model: model, cycle: cycle, address: client.describe(path))
         var sources: [(reader: DomainFileReader, bytes: RemoteBytes)] = []
         do throws(StoreError) {
             for entry in manifest.domains {
-                guard StoreFileSystem.isPlainName(entry.file) else {
-                    throw .corrupt(path: client.describe(path), detail: "lists a domain file \"\(entry.file)\" that is not a plain name")
-                }
                 let relative = model + "/" + manifest.cycle + "/" + entry.file
                 let remote: RemoteBytes
                 do throws(StoreError) { remote = try RemoteBytes(client: client, relative: relative, expectedSize: entry.bytes) } catch {
@@ -76,7 +67,6 @@ package final class RemoteCycle: Sendable {
                 remote.releaseOpeningBytes()
                 sources.append((reader, remote))
             }
-            guard !sources.isEmpty else { throw .corrupt(path: client.describe(path), detail: "the cycle's manifest lists no domain") }
         } catch {
             throw .store(error.description, isDamage: error.isDamage)
         }
@@ -87,6 +77,27 @@ package final class RemoteCycle: Sendable {
                                   folder: client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt,
                                   readers: sources.map(\.reader), nestMargin: nestMargin,
                                   growingReaches: manifest.growing == true ? manifest.reaches : nil)
+    }
+
+    /// A fetched manifest, checked before anything it names is fetched: of `model`, of a cycle
+    /// (the one `cycle` names, unless latest), listing at least one domain, each file a plain name (a
+    /// manifest is never a way to read outside the cycle's folder). The manifest is outside
+    /// bytes: this is the fuzz target's entry (fuzz/Sources/FuzzRemoteAnswers).
+    ///
+    /// - Throws: `QueryError.store` (damage) naming `address`.
+    package static func decodeManifest(_ bytes: [UInt8], model: String, cycle: CycleSelector, address: String) throws(QueryError) -> CycleManifest {
+        let manifest: CycleManifest
+        do { manifest = try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
+            throw .store("\(address): store damaged: manifest does not decode: \(error)", isDamage: true)
+        }
+        guard manifest.model == model, CycleID(name: manifest.cycle) != nil, cycle == .latest || manifest.cycle == cycle.description else {
+            throw .store("\(address): store damaged: the manifest is of \(manifest.model) cycle \(manifest.cycle)", isDamage: true)
+        }
+        guard !manifest.domains.isEmpty else { throw .store("\(address): store file damaged: the cycle's manifest lists no domain", isDamage: true) }
+        for entry in manifest.domains where !StoreFileSystem.isPlainName(entry.file) {
+            throw .store("\(address): store file damaged: lists a domain file \"\(entry.file)\" that is not a plain name", isDamage: true)
+        }
+        return manifest
     }
 
     /// Fetches, all at once, the blocks a point forecast will read (the four cells around the

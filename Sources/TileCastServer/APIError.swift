@@ -31,12 +31,16 @@ package struct APIError: Error, Sendable, Equatable {
     /// nulls (`ForecastEngine.placeOrNulls`), the command line with exit 4.
     package private(set) var isOutsideTimes = false
 
-    package var response: Response {
+    /// The answer's JSON text (the reason may quote anything a client sent).
+    package var body: String {
         var body = "{\"error\": true, \"reason\": "
         JSONText.appendQuoted(reason, to: &body)
-        body += "}"
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: body)))
+        return body + "}"
+    }
+
+    package var response: Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: body)))
     }
 }
 

@@ -5,10 +5,10 @@ import PointQuery
 
 /// How the times of the answer are chosen (Open-Meteo's parameters).
 package struct TimeSelection: Sendable, Equatable {
-    var forecastDays: Int = 7
-    var pastDays: Int = 0
-    var forecastHours: Int?
-    var pastHours: Int?
+    package var forecastDays: Int = 7
+    package var pastDays: Int = 0
+    package var forecastHours: Int?
+    package var pastHours: Int?
     /// start_date/end_date: local dates, inclusive.
     var dates: (start: DateComponents, end: DateComponents)?
     /// start_hour/end_hour: local times, inclusive.

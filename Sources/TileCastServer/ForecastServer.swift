@@ -309,8 +309,20 @@ package struct ForecastServer: Sendable {
     }
 
     /// The URL's query as (name, value) pairs, percent-decoded.
-    static func queryPairs(_ request: Request) -> [(name: String, value: String)] {
-        request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+    static func queryPairs(_ uri: URI) -> [(name: String, value: String)] {
+        uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
+    }
+
+    /// A forecast request's parameters as the routes read them: the request target's query,
+    /// then a POST's form body. The request is outside bytes: this is the fuzz target's entry
+    /// (fuzz/Sources/FuzzForecastParameters), the routes' own steps in their order.
+    ///
+    /// - Throws: `APIError` 400 for a broken percent-escape in the body, or for parameters
+    ///   `ForecastParameters` refuses.
+    package static func parameters(target: String, formBody: String?) throws(APIError) -> ForecastParameters {
+        let pairs = queryPairs(URI(target))
+        guard let formBody else { return try ForecastParameters(query: pairs) }
+        return try ForecastParameters(query: pairs + (try FormBody.pairs(formBody)))
     }
 
     func router() -> Router<BasicRequestContext> {
@@ -362,11 +374,11 @@ package struct ForecastServer: Sendable {
         // send many places: Open-Meteo takes both on every route).
         router.get("/v1/forecast") { request, _ -> Response in
             // HEAD (routed here) is answered uncompressed: some clients try to decode its empty body.
-            try await self.forecast(Self.queryPairs(request),
+            try await self.forecast(Self.queryPairs(request.uri),
                                     encoding: request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding]))
         }
         router.post("/v1/forecast") { request, _ -> Response in
-            try await self.forecast(Self.queryPairs(request) + FormBody.pairs(try await FormBody.collect(request)),
+            try await self.forecast(Self.queryPairs(request.uri) + FormBody.pairs(try await FormBody.collect(request)),
                                     encoding: ContentEncoding.accepted(request.headers[.acceptEncoding]))
         }
     }
@@ -375,8 +387,7 @@ package struct ForecastServer: Sendable {
     private func addPageRoutes(_ router: Router<BasicRequestContext>) {
         let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration
         router.get("/v1/meteogram.svg") { request, _ -> Response in
-            let query = request.uri.queryParameters.map { (name: String($0.key), value: String($0.value)) }
-            let parameters = try ForecastParameters(query: query)
+            let parameters = try ForecastParameters(query: Self.queryPairs(request.uri))
             guard inFlight.enter() else {
                 throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
             }

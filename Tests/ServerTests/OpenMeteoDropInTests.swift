@@ -49,6 +49,11 @@ final class OpenMeteoDropInTests: XCTestCase {
             let (plain, plainHeaders) = try await server.send(.OPTIONS, "/health")
             XCTAssertEqual(plain.status, 200)
             XCTAssertEqual(plainHeaders["allow"], "GET, HEAD, OPTIONS")
+            // The forecast also takes POST: its OPTIONS says so, as its 405 does (schemathesis's
+            // ST205 "Allow header mismatch" in .ci/run; before the fix POST was left out here).
+            let (forecast, forecastHeaders) = try await server.send(.OPTIONS, "/v1/forecast")
+            XCTAssertEqual(forecast.status, 200)
+            XCTAssertEqual(forecastHeaders["allow"], "GET, HEAD, OPTIONS, POST")
         }
     }
 
