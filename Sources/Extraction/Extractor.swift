@@ -180,8 +180,37 @@ public struct Extractor: Sendable {
     /// order of `run.domains`.
     private func writeDomains(_ run: ModelRun, model: String, cycle: Int64, to paths: [String],
                               totalFrames: Int) throws -> [DomainOutcome] {
-        var preparedWriters: [DomainFileWriter] = []
-        var preparedUnits: [(domain: Int, band: RowBand, frames: Range<Int>)] = []
+        let (writers, units) = try openWriters(run, model: model, cycle: cycle, to: paths)
+        // Each domain's file is encoded and written as soon as its last unit is read, on a
+        // thread of its own, while the cores read the next domains: reading takes turns at
+        // libnetcdf's lock, so readers leave a core partly idle, which the encoding fills (it
+        // waited for the last domain's reading before).
+        let finishes = DomainFinishes(unitsPerDomain: (0..<writers.count).map { index in units.filter { $0.domain == index }.count }) { index in
+            do throws(StoreError) { return .success(try writers[index].finish()) } catch { return .failure(error) }
+        }
+        let frameDone = frameProgress(totalFrames: totalFrames, unitFrames: units.reduce(0) { $0 + $1.frames.count })
+        let results: [Result<UnitReport, Error>] = concurrentMap(units.count) { unit in
+            defer { finishes.unitDone(domain: units[unit].domain) }
+            return Result { try read(units[unit], of: run, into: writers[units[unit].domain], frameDone: frameDone) }
+        }
+        let sizes = finishes.wait()
+        // A unit's error first: the domain's file then failed too, for want of its frames.
+        let reports = try Self.domainReports(results, domains: run.domains.count)
+        try Self.refuseImplausibleValues(run, reports: reports)
+        return try run.domains.enumerated().map { index, domain in
+            let size = try sizes[index].get()
+            return DomainOutcome(warnings: Self.warnings(domain, reports[index]), manifest: CycleManifest.DomainEntry(
+                domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
+                frames: domain.frames.count, variables: writers[index].variableNames))
+        }
+    }
+
+    /// Every domain's writer, opened in the order of `run.domains`, and the units its reading
+    /// is split into.
+    private func openWriters(_ run: ModelRun, model: String, cycle: Int64,
+                             to paths: [String]) throws -> (writers: [DomainFileWriter], units: [ReadingUnit]) {
+        var writers: [DomainFileWriter] = []
+        var units: [ReadingUnit] = []
         // Every domain's writer lives until the frames are read (one domain per core did
         // before): with more domains than cores, each keeps a share of the memory limit, so
         // that all of them together hold what the cores' writers held (values beyond it spill,
@@ -191,71 +220,88 @@ public struct Extractor: Sendable {
         for (index, domain) in run.domains.enumerated() {
             try faultInjection?("domain \(domain.name)")
             let variables = FrameReader.variables(of: domain, wanted: variables)
-            let metadata = DomainFileMetadata(
-                model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
-                parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
-                parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
-                projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
-                southWestCorner: domain.grid.southWestCorner, times: domain.times,
-                sources: domain.files.map { ($0.path as NSString).lastPathComponent },
-                createdBy: "tilecast \(TileCastVersion.current)",
-                unavailable: domain.variables.missing.isEmpty ? nil
-                    : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }),
-                motion: domain.motion.map { DomainFileMetadata.StoredMotion(westEast: $0.westEast, southNorth: $0.southNorth,
-                                                                              offsets: $0.offsets.map { [$0.i, $0.j] }) })
+            let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle)
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
-            preparedWriters.append(writer)
-            // A writer that spills appends whole frames in order: one band.
-            let levelBytes = domain.grid.westEast * domain.grid.southNorth * MemoryLayout<Float>.size
-            // A moving nest is read whole, in one pass: each frame is laid on the covering grid
-            // where the nest was, and its totals follow it from frame to frame.
-            let moving = domain.motion != nil
-            let bands = writer.spills || moving ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
-            // Parts of the frames only where the domain is not in bands (either keeps the cores
-            // busy) and its values stay in memory (scratch files take frames in order).
-            let frameCount = domain.frames.count
-            let parts = writer.spills || bands > 1 || moving ? 1 : max(1, min(framePartsPerDomain, frameCount))
-            for band in RowBand.split(domain, into: bands) {
-                for part in 0..<parts { preparedUnits.append((index, band, (part * frameCount / parts)..<((part + 1) * frameCount / parts))) }
+            writers.append(writer)
+            units += readingUnits(of: domain, index: index, writer: writer)
+        }
+        return (writers, units)
+    }
+
+    /// What a domain's file says about itself.
+    private static func metadata(of domain: Domain, in run: ModelRun, model: String, cycle: Int64) -> DomainFileMetadata {
+        DomainFileMetadata(
+            model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
+            parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
+            parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
+            projection: domain.projection, westEast: domain.grid.westEast, southNorth: domain.grid.southNorth,
+            southWestCorner: domain.grid.southWestCorner, times: domain.times,
+            sources: domain.files.map { ($0.path as NSString).lastPathComponent },
+            createdBy: "tilecast \(TileCastVersion.current)",
+            unavailable: domain.variables.missing.isEmpty ? nil
+                : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }),
+            motion: domain.motion.map { DomainFileMetadata.StoredMotion(westEast: $0.westEast, southNorth: $0.southNorth,
+                                                                          offsets: $0.offsets.map { [$0.i, $0.j] }) })
+    }
+
+    /// A domain's reading, in bands of rows or in parts of its frames (see `bandsPerDomain`
+    /// and `framePartsPerDomain`), so that a run of few domains still keeps every core busy.
+    private func readingUnits(of domain: Domain, index: Int, writer: DomainFileWriter) -> [ReadingUnit] {
+        // A writer that spills appends whole frames in order: one band.
+        let levelBytes = domain.grid.westEast * domain.grid.southNorth * MemoryLayout<Float>.size
+        // A moving nest is read whole, in one pass: each frame is laid on the covering grid
+        // where the nest was, and its totals follow it from frame to frame.
+        let moving = domain.motion != nil
+        let bands = writer.spills || moving ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
+        // Parts of the frames only where the domain is not in bands (either keeps the cores
+        // busy) and its values stay in memory (scratch files take frames in order).
+        let frameCount = domain.frames.count
+        let parts = writer.spills || bands > 1 || moving ? 1 : max(1, min(framePartsPerDomain, frameCount))
+        var units: [ReadingUnit] = []
+        for band in RowBand.split(domain, into: bands) {
+            for part in 0..<parts {
+                units.append(ReadingUnit(domain: index, band: band, frames: (part * frameCount / parts)..<((part + 1) * frameCount / parts)))
             }
         }
+        return units
+    }
+
+    /// Counts a frame of a unit done and reports progress, callable from every reading thread.
+    private func frameProgress(totalFrames: Int, unitFrames: Int) -> @Sendable (String) -> Void {
         let counter = FrameCounter()
-        let (writers, units) = (preparedWriters, preparedUnits)
-        let bandFrames = units.reduce(0) { $0 + $1.frames.count }
-        // Each domain's file is encoded and written as soon as its last unit is read, on a
-        // thread of its own, while the cores read the next domains: reading takes turns at
-        // libnetcdf's lock, so readers leave a core partly idle, which the encoding fills (it
-        // waited for the last domain's reading before).
-        let finishes = DomainFinishes(unitsPerDomain: (0..<writers.count).map { index in units.filter { $0.domain == index }.count }) { index in
-            do throws(StoreError) { return .success(try writers[index].finish()) } catch { return .failure(error) }
+        let progress = self.progress
+        return { domain in
+            // Frames done in proportion to unit-frames done, so the count ends at the total.
+            let done = counter.increment() * totalFrames / max(unitFrames, 1)
+            progress?(ExtractionProgress(domain: domain, framesDone: done, framesTotal: totalFrames))
         }
-        let results: [Result<UnitReport, Error>] = concurrentMap(units.count) { unit in
-            defer { finishes.unitDone(domain: units[unit].domain) }
-            return Result {
-                let (index, band, frames) = units[unit]
-                let domain = run.domains[index]
-                var reader = try FrameReader(domain: domain, variables: variables, band: band)
-                var limitCounts: [ForecastVariable: LimitCount] = [:]
-                try reader.skip(to: frames.lowerBound)
-                for t in frames {
-                    guard let frame = try reader.nextFrame() else { break }
-                    for (variable, values) in frame.values {
-                        guard let limits = PhysicalLimits.ranges[variable] else { continue }
-                        limitCounts[variable, default: LimitCount()].add(values, within: limits)
-                    }
-                    try writers[index].add(frame: frame.values, time: t, cells: reader.storedCells)
-                    // Frames done in proportion to unit-frames done, so the count ends at the total.
-                    let done = counter.increment() * totalFrames / max(bandFrames, 1)
-                    progress?(ExtractionProgress(domain: domain.name, framesDone: done, framesTotal: totalFrames))
-                }
-                return UnitReport(domain: index, accumulation: reader.accumulationReport, missingValues: reader.missingValues,
-                                  limits: limitCounts)
+    }
+
+    /// Reads one unit's frames into its domain's writer, counting the values beyond physical
+    /// limits on the way.
+    private func read(_ unit: ReadingUnit, of run: ModelRun, into writer: DomainFileWriter,
+                      frameDone: (String) -> Void) throws -> UnitReport {
+        let domain = run.domains[unit.domain]
+        var reader = try FrameReader(domain: domain, variables: variables, band: unit.band)
+        var limitCounts: [ForecastVariable: LimitCount] = [:]
+        try reader.skip(to: unit.frames.lowerBound)
+        for t in unit.frames {
+            guard let frame = try reader.nextFrame() else { break }
+            for (variable, values) in frame.values {
+                guard let limits = PhysicalLimits.ranges[variable] else { continue }
+                limitCounts[variable, default: LimitCount()].add(values, within: limits)
             }
+            try writer.add(frame: frame.values, time: t, cells: reader.storedCells)
+            frameDone(domain.name)
         }
-        let sizes = finishes.wait()
+        return UnitReport(domain: unit.domain, accumulation: reader.accumulationReport, missingValues: reader.missingValues,
+                          limits: limitCounts)
+    }
+
+    /// The units' reports summed per domain, or the first unit's error.
+    private static func domainReports(_ results: [Result<UnitReport, Error>], domains: Int) throws -> [UnitReport] {
         var reports = [UnitReport](repeating: UnitReport(domain: 0, accumulation: DeaccumulationReport(), missingValues: [:], limits: [:]),
-                                   count: run.domains.count)
-        // A unit's error first: the domain's file then failed too, for want of its frames.
+                                   count: domains)
         for result in results {
             let unit = try result.get()
             reports[unit.domain].accumulation.resetCells += unit.accumulation.resetCells
@@ -263,8 +309,12 @@ public struct Extractor: Sendable {
             reports[unit.domain].missingValues.merge(unit.missingValues, uniquingKeysWith: +)
             for (variable, count) in unit.limits { reports[unit.domain].limits[variable, default: LimitCount()].merge(count) }
         }
-        // Values beyond physical limits: a run most of whose values of a variable are refuses
-        // to publish (exit 3, before anything is published); a few are a loud warning.
+        return reports
+    }
+
+    /// Values beyond physical limits: a run most of whose values of a variable are refuses
+    /// to publish (exit 3, before anything is published); a few are a loud warning.
+    private static func refuseImplausibleValues(_ run: ModelRun, reports: [UnitReport]) throws {
         var refused: [String] = []
         for (index, domain) in run.domains.enumerated() {
             for (variable, count) in reports[index].limits.sorted(by: { $0.key.rawValue < $1.key.rawValue })
@@ -273,25 +323,31 @@ public struct Extractor: Sendable {
             }
         }
         if !refused.isEmpty { throw ExtractionError.implausibleValues(refused.joined(separator: "; ")) }
-        return try run.domains.enumerated().map { index, domain in
-            let size = try sizes[index].get()
-            let report = reports[index]
-            var warnings: [String] = []
-            if report.accumulation.resetCells > 0 {
-                warnings.append("\(domain.name): accumulated precipitation dropped in \(report.accumulation.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
-            }
-            for (variable, count) in report.limits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count.outside > 0 {
-                warnings.append(count.describe(variable, domain: domain.name) + "; published as they are")
-            }
-            if !report.missingValues.isEmpty {
-                let list = report.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
-            }
-            return DomainOutcome(warnings: warnings, manifest: CycleManifest.DomainEntry(
-                domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
-                frames: domain.frames.count, variables: writers[index].variableNames))
-        }
     }
+
+    /// The warnings a domain's reading gave: precipitation restarts, values beyond physical
+    /// limits, missing values.
+    private static func warnings(_ domain: Domain, _ report: UnitReport) -> [String] {
+        var warnings: [String] = []
+        if report.accumulation.resetCells > 0 {
+            warnings.append("\(domain.name): accumulated precipitation dropped in \(report.accumulation.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+        }
+        for (variable, count) in report.limits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count.outside > 0 {
+            warnings.append(count.describe(variable, domain: domain.name) + "; published as they are")
+        }
+        if !report.missingValues.isEmpty {
+            let list = report.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+        }
+        return warnings
+    }
+}
+
+/// One unit of reading work: a band of a domain's rows over a range of its frames.
+private struct ReadingUnit: Sendable {
+    let domain: Int
+    let band: RowBand
+    let frames: Range<Int>
 }
 
 /// What reading one unit of a domain (a band of rows or a part of the frames) found, summed

@@ -189,70 +189,98 @@ public struct Deaccumulator: Sendable {
             partPrevious = Array(repeating: [Double](repeating: .nan, count: cellCount), count: parts.count)
         }
         var report = DeaccumulationReport()
-        // The totals part by part over all cells (a loop per part vectorizes; a loop over the
-        // parts inside the loop over cells was as costly as reading the fields). Each cell
-        // adds its parts in the same order either way, so the sums are the same.
         let cells = cellCount
         let sums = UnsafeMutableBufferPointer<Double>.allocate(capacity: perPart ? 0 : cells)
         defer { sums.deallocate() }
-        if !perPart {
-            sums.initialize(repeating: 0)
-            for (k, part) in parts.enumerated() {
-                if k < bucketCounts.count {
-                    let counts = bucketCounts[k]
-                    for i in 0..<cells { sums[i] += (Double(part[i]) + Double(counts[i]) * bucket) * scale }
-                } else {
-                    for i in 0..<cells { sums[i] += (Double(part[i]) + 0) * scale }
-                }
-            }
-        }
+        if !perPart { Self.sumParts(parts, bucketCounts: bucketCounts, bucket: bucket, scale: scale, into: sums) }
         reference.withUnsafeMutableBufferPointer { reference in
             for i in 0..<cells {
                 var total = 0.0
                 var partReset = false
                 if perPart {
-                    for (k, part) in parts.enumerated() {
-                        let count = k < bucketCounts.count ? Double(bucketCounts[k][i]) * bucket : 0
-                        let partTotal = (Double(part[i]) + count) * scale
-                        total += partTotal
-                        if partTotal < partPrevious[k][i] - s.resetTolerance { partReset = true }
-                        partPrevious[k][i] = partTotal
-                    }
+                    (total, partReset) = Self.sumPartsOfCell(i, parts, bucketCounts: bucketCounts, bucket: bucket, scale: scale,
+                                                             tolerance: s.resetTolerance, previous: &partPrevious)
                 } else {
                     total = sums[i]
                 }
-                let previous = reference[i]
-                let value: Double
-                if total.isNaN {
-                    value = .nan
-                    reference[i] = .nan
-                } else if isFirst {
-                    value = s.firstFrameIsSimulationStart ? 0 : .nan
-                    reference[i] = total
-                } else if previous.isNaN {
-                    value = .nan
-                    reference[i] = total
-                } else if partReset {
-                    // One part restarted or tipped unseen while the others rose (only
-                    // looked for when a bucket's count is missing): unknown, see the top.
-                    report.resetCells += 1
-                    value = .nan
-                    reference[i] = total
-                } else if total >= previous {
-                    value = total - previous
-                    reference[i] = total
-                } else if previous - total <= s.resetTolerance {
-                    value = 0
-                } else {
-                    report.resetCells += 1
-                    value = restartValueTrusted && total >= 0 ? total : .nan
-                    reference[i] = total
-                }
+                let value = Self.interval(total: total, reference: &reference[i], isFirst: isFirst, partReset: partReset,
+                                          restartValueTrusted: restartValueTrusted, settings: s, report: &report)
                 if value.isNaN { report.unknownCells += 1 }
                 output[i] = Float(value)
             }
         }
         return report
+    }
+
+    /// Every cell's total, part by part over all cells (a loop per part vectorizes; a loop over
+    /// the parts inside the loop over cells was as costly as reading the fields). Each cell
+    /// adds its parts in the same order either way, so the sums are the same.
+    @inline(__always)
+    private static func sumParts(_ parts: [UnsafeBufferPointer<Float>], bucketCounts: [UnsafeBufferPointer<Float>],
+                                 bucket: Double, scale: Double, into sums: UnsafeMutableBufferPointer<Double>) {
+        sums.initialize(repeating: 0)
+        for (k, part) in parts.enumerated() {
+            if k < bucketCounts.count {
+                let counts = bucketCounts[k]
+                for i in 0..<sums.count { sums[i] += (Double(part[i]) + Double(counts[i]) * bucket) * scale }
+            } else {
+                for i in 0..<sums.count { sums[i] += (Double(part[i]) + 0) * scale }
+            }
+        }
+    }
+
+    /// One cell's total, when resets are looked for part by part (a bucket's count missing),
+    /// and whether some part dropped by more than `tolerance` since the previous frame;
+    /// `previous` keeps each part's total for the next frame.
+    @inline(__always)
+    private static func sumPartsOfCell(_ i: Int, _ parts: [UnsafeBufferPointer<Float>], bucketCounts: [UnsafeBufferPointer<Float>],
+                                       bucket: Double, scale: Double, tolerance: Double,
+                                       previous: inout [[Double]]) -> (total: Double, partReset: Bool) {
+        var total = 0.0
+        var partReset = false
+        for (k, part) in parts.enumerated() {
+            let count = k < bucketCounts.count ? Double(bucketCounts[k][i]) * bucket : 0
+            let partTotal = (Double(part[i]) + count) * scale
+            total += partTotal
+            if partTotal < previous[k][i] - tolerance { partReset = true }
+            previous[k][i] = partTotal
+        }
+        return (total, partReset)
+    }
+
+    /// The amount fallen in one cell's interval (NaN: unknown), by the rules at the top;
+    /// moves the cell's `reference` on and counts a reset in `report`.
+    @inline(__always)
+    private static func interval(total: Double, reference: inout Double, isFirst: Bool, partReset: Bool,
+                                 restartValueTrusted: Bool, settings s: AccumulationSettings,
+                                 report: inout DeaccumulationReport) -> Double {
+        let previous = reference
+        if total.isNaN {
+            reference = .nan
+            return .nan
+        } else if isFirst {
+            reference = total
+            return s.firstFrameIsSimulationStart ? 0 : .nan
+        } else if previous.isNaN {
+            reference = total
+            return .nan
+        } else if partReset {
+            // One part restarted or tipped unseen while the others rose (only looked for
+            // when a bucket's count is missing): unknown, see the top.
+            report.resetCells += 1
+            reference = total
+            return .nan
+        } else if total >= previous {
+            reference = total
+            return total - previous
+        } else if previous - total <= s.resetTolerance {
+            // Rounding: the reference stays at the higher total, so the next rise pays it back.
+            return 0
+        } else {
+            report.resetCells += 1
+            reference = total
+            return restartValueTrusted && total >= 0 ? total : .nan
+        }
     }
 }
 

@@ -118,10 +118,6 @@ package struct SourceFile: Sendable {
         }
     }
 
-    /// Reads a file's description.
-    ///
-    /// - Throws: `IngestError` naming the file: `.unreadable` (libnetcdf), `.missingMetadata`,
-    ///   `.badTimes`, `.badProjection`.
     /// Whether the file has no time axis at all (a WPS geo_em file): it describes a domain but
     /// holds no forecast, so it is described by `inspect` and never extracted.
     package let isStatic: Bool
@@ -130,9 +126,13 @@ package struct SourceFile: Sendable {
     /// Why TSLB/SMOIS are not used (not on Noah's four layers), for `inspect`; nil otherwise.
     package let soilLayersProblem: String?
 
+    /// Reads a file's description.
+    ///
     /// - Parameter allowStatic: describe a file that is not model output (geo_em without times,
     ///   met_em, wrfinput) instead of refusing it; only `inspect` asks for this.
-    /// - Throws: also `.notModelOutput` for a WPS or real.exe file unless `allowStatic`.
+    /// - Throws: `IngestError` naming the file: `.unreadable` (libnetcdf), `.missingMetadata`,
+    ///   `.badLayout`, `.badUnits`, `.badTimes`, `.badProjection`, `.tooLarge`; `.notModelOutput`
+    ///   for a WPS or real.exe file unless `allowStatic`.
     package init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
@@ -151,55 +151,22 @@ package struct SourceFile: Sendable {
         self.file = file
         self.profile = profile
         format = file.format
-        var found: [SourceRole: String] = [:]
-        for role in SourceRole.allCases {
-            if let name = profile.names(role).first(where: file.hasVariable) { found[role] = name }
-        }
-        // Soil fields on other layers than Noah's are left out (their names would lie).
-        if found[.soilTemperature] != nil || found[.soilMoisture] != nil, let why = SoilLayers.problem(file: file, variables: found) {
-            found[.soilTemperature] = nil
-            found[.soilMoisture] = nil
-            soilLayersProblem = why
-        } else {
-            soilLayersProblem = nil
-        }
-        // Cloud layers need PH/PHB on one more (staggered) level than CLDFRA's mass levels.
-        if let ph = found[.geopotentialPerturbation], let phb = found[.geopotentialBase], let cloud = found[.cloudFraction] {
-            let shape = { (name: String) in (try? file.variable(name))?.shape ?? [] }
-            let cf = shape(cloud), staggered = shape(ph)
-            if cf.count != 4 || staggered.count != 4 || staggered[1] != cf[1] + 1 || shape(phb) != staggered {
-                found[.geopotentialPerturbation] = nil
-                found[.geopotentialBase] = nil
-            }
-        }
+        var found = Self.variablesByRole(in: file, profile: profile)
+        soilLayersProblem = Self.dropSoilOnOtherLayers(&found, in: file)
+        Self.dropGeopotentialWithoutCloudLevels(&found, in: file)
         variables = found
-        let dimensionName = { (role: DimensionRole) -> String? in
-            (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }
-        }
-        guard let sn = dimensionName(.southNorth), let we = dimensionName(.westEast) else {
-            throw IngestError.missingMetadata(path: path, what: "grid dimensions (expected one of \((profile.dimensions[.southNorth] ?? []) + (profile.dimensions[.westEast] ?? [])))")
-        }
-        southNorthDimension = sn
-        westEastDimension = we
-        timeDimension = dimensionName(.time) ?? "Time"
-        southNorth = file.dimension(sn)?.length ?? 0
-        westEast = file.dimension(we)?.length ?? 0
-        guard southNorth > 0, westEast > 0 else {
-            throw IngestError.missingMetadata(path: path, what: "a non-empty grid (\(sn) = \(southNorth), \(we) = \(westEast))")
-        }
+        let grid = try GridDimensions(file: file, profile: profile)
+        southNorthDimension = grid.southNorthName
+        westEastDimension = grid.westEastName
+        timeDimension = grid.timeName
+        southNorth = grid.southNorth
+        westEast = grid.westEast
 
         try Self.requireFitsInMemory(path: path, westEast: westEast, southNorth: southNorth,
                                      levels: Self.cloudLevels(file, found[.cloudFraction]))
         let layout = SourceLayout(path: path, timeDimension: file.dimension(timeDimension) == nil ? nil : timeDimension,
-                                  southNorth: sn, westEast: we)
-        var conversions: [SourceRole: UnitConversion] = [:]
-        for (role, name) in found {
-            let variable: Variable
-            do { variable = try file.variable(name) } catch { throw IngestError.unreadable(error) }
-            try layout.check(variable, as: role)
-            if role != .timeText { conversions[role] = try layout.conversion(variable, as: role, profile: profile) }
-        }
-        self.conversions = conversions
+                                  southNorth: grid.southNorthName, westEast: grid.westEastName)
+        conversions = try Self.unitConversions(of: found, in: file, layout: layout, profile: profile)
 
         let metadata = try DomainMetadata(file: file, profile: profile)
         title = metadata.title
@@ -210,24 +177,12 @@ package struct SourceFile: Sendable {
         simulationStart = metadata.simulationStart
         segmentStart = metadata.segmentStart
 
-        do {
-            let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
-                                    simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,
-                                    minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes))
-            try TimeAxis.requireWithinRun(axis.times, simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,
-                                          path: path, source: axis.source)
-            times = axis.times
-            timeSource = axis.source
-            isStatic = false
-            timeProblem = nil
-        } catch IngestError.badTimes(_, let detail) where allowStatic {
-            times = []
-            timeSource = "none (\(detail))"
-            // Static only when there is no time axis to speak of (WPS's geo_em: no XTIME and a
-            // placeholder Times); model output whose times are damaged is described as such.
-            isStatic = kind == .geogrid || (found[.timeText] == nil && found[.timeMinutes] == nil)
-            timeProblem = detail
-        }
+        let axis = try FileTimes(file: file, profile: profile, variables: found, timeDimension: timeDimension, metadata: metadata,
+                                 minutes: conversions[.timeMinutes] ?? profile.conversion(.timeMinutes), kind: kind, allowStatic: allowStatic)
+        times = axis.times
+        timeSource = axis.source
+        isStatic = axis.isStatic
+        timeProblem = axis.problem
 
         let check = try CoordinateCheck(file: file, variables: found, westEast: westEast, southNorth: southNorth,
                                         projection: projection)
@@ -235,6 +190,52 @@ package struct SourceFile: Sendable {
         coordinates = check.behaviour
         frameCorners = check.frameCorners
         projectionRoundTripCells = check.roundTripCells
+    }
+
+    /// The first of the profile's names for each role that the file has.
+    private static func variablesByRole(in file: NetCDFFile, profile: ModelProfile) -> [SourceRole: String] {
+        var found: [SourceRole: String] = [:]
+        for role in SourceRole.allCases {
+            if let name = profile.names(role).first(where: file.hasVariable) { found[role] = name }
+        }
+        return found
+    }
+
+    /// Soil fields on other layers than Noah's are left out (their names would lie).
+    ///
+    /// - Returns: why they were left out, for `inspect`; nil when they are kept or absent.
+    private static func dropSoilOnOtherLayers(_ found: inout [SourceRole: String], in file: NetCDFFile) -> String? {
+        guard found[.soilTemperature] != nil || found[.soilMoisture] != nil,
+              let why = SoilLayers.problem(file: file, variables: found) else { return nil }
+        found[.soilTemperature] = nil
+        found[.soilMoisture] = nil
+        return why
+    }
+
+    /// Cloud layers need PH/PHB on one more (staggered) level than CLDFRA's mass levels;
+    /// without that, PH/PHB are left out.
+    private static func dropGeopotentialWithoutCloudLevels(_ found: inout [SourceRole: String], in file: NetCDFFile) {
+        guard let ph = found[.geopotentialPerturbation], let phb = found[.geopotentialBase], let cloud = found[.cloudFraction] else { return }
+        let shape = { (name: String) in (try? file.variable(name))?.shape ?? [] }
+        let cf = shape(cloud), staggered = shape(ph)
+        if cf.count != 4 || staggered.count != 4 || staggered[1] != cf[1] + 1 || shape(phb) != staggered {
+            found[.geopotentialPerturbation] = nil
+            found[.geopotentialBase] = nil
+        }
+    }
+
+    /// Checks each role's variable against the layout its role needs, and finds its conversion
+    /// to the canonical unit (the time text has none).
+    private static func unitConversions(of found: [SourceRole: String], in file: NetCDFFile, layout: SourceLayout,
+                                        profile: ModelProfile) throws -> [SourceRole: UnitConversion] {
+        var conversions: [SourceRole: UnitConversion] = [:]
+        for (role, name) in found {
+            let variable: Variable
+            do { variable = try file.variable(name) } catch { throw IngestError.unreadable(error) }
+            try layout.check(variable, as: role)
+            if role != .timeText { conversions[role] = try layout.conversion(variable, as: role, profile: profile) }
+        }
+        return conversions
     }
 
     /// Float fields of one grid's size that ingest may hold at once for a domain: a frame's
@@ -277,5 +278,66 @@ package struct SourceFile: Sendable {
     func variable(_ role: SourceRole) -> Variable? {
         guard let name = variables[role] else { return nil }
         return try? file.variable(name)
+    }
+}
+
+/// The names and lengths of a file's grid dimensions: the first of the profile's names for
+/// each that the file has.
+private struct GridDimensions {
+    let southNorthName: String
+    let westEastName: String
+    /// The profile's time dimension, or "Time" when the file has none of its names.
+    let timeName: String
+    let southNorth: Int
+    let westEast: Int
+
+    /// - Throws: `IngestError.missingMetadata` when a grid dimension is missing or empty.
+    init(file: NetCDFFile, profile: ModelProfile) throws {
+        let dimensionName = { (role: DimensionRole) -> String? in
+            (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }
+        }
+        guard let sn = dimensionName(.southNorth), let we = dimensionName(.westEast) else {
+            throw IngestError.missingMetadata(path: file.path, what: "grid dimensions (expected one of \((profile.dimensions[.southNorth] ?? []) + (profile.dimensions[.westEast] ?? [])))")
+        }
+        southNorthName = sn
+        westEastName = we
+        timeName = dimensionName(.time) ?? "Time"
+        southNorth = file.dimension(sn)?.length ?? 0
+        westEast = file.dimension(we)?.length ?? 0
+        guard southNorth > 0, westEast > 0 else {
+            throw IngestError.missingMetadata(path: file.path, what: "a non-empty grid (\(sn) = \(southNorth), \(we) = \(westEast))")
+        }
+    }
+}
+
+/// A file's time axis, checked against its run's start (`TimeAxis`); for `inspect`
+/// (`allowStatic`), a file without a usable one gets no times and says why.
+private struct FileTimes {
+    let times: [Int64]
+    let source: String
+    let isStatic: Bool
+    let problem: String?
+
+    /// - Throws: `IngestError.badTimes` unless `allowStatic`, and the other errors of `TimeAxis`.
+    init(file: NetCDFFile, profile: ModelProfile, variables found: [SourceRole: String], timeDimension: String,
+         metadata: DomainMetadata, minutes: UnitConversion, kind: FileKind, allowStatic: Bool) throws {
+        do {
+            let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
+                                    simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,
+                                    minutes: minutes)
+            try TimeAxis.requireWithinRun(axis.times, simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,
+                                          path: file.path, source: axis.source)
+            times = axis.times
+            source = axis.source
+            isStatic = false
+            problem = nil
+        } catch IngestError.badTimes(_, let detail) where allowStatic {
+            times = []
+            source = "none (\(detail))"
+            // Static only when there is no time axis to speak of (WPS's geo_em: no XTIME and a
+            // placeholder Times); model output whose times are damaged is described as such.
+            isStatic = kind == .geogrid || (found[.timeText] == nil && found[.timeMinutes] == nil)
+            problem = detail
+        }
     }
 }

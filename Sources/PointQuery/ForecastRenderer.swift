@@ -199,77 +199,95 @@ public struct ForecastRenderer: Sendable {
         if let name = answer.name { fields.field("name", to: &out); Self.appendQuoted(name, to: &out) }
         switch answer.result {
         case .failure(let error):
-            fields.field("latitude", to: &out); out.append(contentsOf: "\(answer.latitude)".utf8)
-            fields.field("longitude", to: &out); out.append(contentsOf: "\(answer.longitude)".utf8)
-            if let line = answer.line { fields.field("line", to: &out); out.append(contentsOf: "\(line)".utf8) }
-            fields.field("error", to: &out); Self.appendQuoted(error.description, to: &out)
-            fields.field("exit_code", to: &out); out.append(contentsOf: "\(error.exitCode.rawValue)".utf8)
+            appendJSONFailure(error, of: answer, fields: &fields, to: &out)
         case .success(let forecast):
-            let p = forecast.provenance
-            fields.field("latitude", to: &out); out.append(contentsOf: "\(forecast.latitude)".utf8)
-            fields.field("longitude", to: &out); out.append(contentsOf: "\(forecast.longitude)".utf8)
-            fields.field("elevation", to: &out); out.append(contentsOf: (forecast.elevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
-            // Which elevation the values are for: the requested one (moved from the model
-            // terrain, which is then given too) or the model terrain's.
-            fields.field("elevation_source", to: &out); Self.appendQuoted(forecast.isDownscaled ? "requested" : "model_terrain", to: &out)
-            if forecast.isDownscaled {
-                fields.field("model_elevation", to: &out); out.append(contentsOf: (forecast.modelElevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
-            }
-            fields.field("model", to: &out); Self.appendQuoted(p.model, to: &out)
-            fields.field("model_title", to: &out); Self.appendQuoted(p.modelTitle, to: &out)
-            fields.field("cycle", to: &out); Self.appendQuoted(p.cycle, to: &out)
-            fields.field("domain", to: &out); Self.appendQuoted(p.domain, to: &out)
-            fields.field("grid_spacing_km", to: &out); out.append(contentsOf: Self.shortest(p.gridSpacingKilometres).utf8)
-            fields.field("grid_position", to: &out); out.append(contentsOf: "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}".utf8)
-            if let timeZone { fields.field("timezone", to: &out); Self.appendQuoted(timeZone.identifier, to: &out) }
-            fields.field("hourly_units", to: &out)
-            var units = JSONFields(indent: 2)
-            units.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
-            for variable in forecast.variables {
-                units.field(variable.rawValue, to: &out); Self.appendQuoted(forecast.units.symbol(variable), to: &out)
-            }
-            units.close(to: &out)
-            fields.field("hourly", to: &out)
-            var hourly = JSONFields(indent: 2)
-            hourly.field("time", to: &out)
-            if forecast.times == commonTimes { out.append(contentsOf: commonLabelsJSON) } else { Self.appendJSONStrings(timeLabels(forecast.times), to: &out) }
-            for variable in forecast.variables {
-                hourly.field(variable.rawValue, to: &out)
-                Self.appendJSONArray(forecast.values[variable] ?? [], variable, forecast.units, to: &out)
-            }
-            hourly.close(to: &out)
-            if let daily = answer.daily {
-                fields.field("daily_units", to: &out)
-                var dailyUnits = JSONFields(indent: 2)
-                dailyUnits.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
-                for variable in dailyVariables {
-                    dailyUnits.field(variable.description, to: &out); Self.appendQuoted(variable.unit(forecast.units), to: &out)
-                }
-                dailyUnits.close(to: &out)
-                fields.field("daily", to: &out)
-                var values = JSONFields(indent: 2)
-                values.field("time", to: &out); Self.appendJSONStrings(daily.dates, to: &out)
-                values.field("hours", to: &out); out.append(contentsOf: ("[" + daily.hours.map(String.init).joined(separator: ", ") + "]").utf8)
-                for variable in dailyVariables {
-                    values.field(variable.description, to: &out)
-                    // A few values a day: the daily text rules (times of day quoted, sums in
-                    // their own units) rather than the hourly fast path.
-                    let series = daily.values[variable] ?? []
-                    out.append(UInt8(ascii: "["))
-                    for d in series.indices {
-                        if d > 0 { out.append(contentsOf: ", ".utf8) }
-                        if let text = dailyText(series[d], variable, forecast.units, dayStart: daily.dayStarts[d]) {
-                            if variable.isTimeOfDay { Self.appendQuoted(text, to: &out) } else { out.append(contentsOf: text.utf8) }
-                        } else {
-                            out.append(contentsOf: "null".utf8)
-                        }
-                    }
-                    out.append(UInt8(ascii: "]"))
-                }
-                values.close(to: &out)
-            }
+            appendJSONPlace(forecast, fields: &fields, to: &out)
+            appendJSONHourly(forecast, fields: &fields, to: &out)
+            if let daily = answer.daily { appendJSONDaily(daily, units: forecast.units, fields: &fields, to: &out) }
         }
         fields.close(to: &out)
+    }
+
+    /// A place that got no forecast: where it is, its line in the points file, and why.
+    private func appendJSONFailure(_ error: QueryError, of answer: PlaceAnswer, fields: inout JSONFields, to out: inout [UInt8]) {
+        fields.field("latitude", to: &out); out.append(contentsOf: "\(answer.latitude)".utf8)
+        fields.field("longitude", to: &out); out.append(contentsOf: "\(answer.longitude)".utf8)
+        if let line = answer.line { fields.field("line", to: &out); out.append(contentsOf: "\(line)".utf8) }
+        fields.field("error", to: &out); Self.appendQuoted(error.description, to: &out)
+        fields.field("exit_code", to: &out); out.append(contentsOf: "\(error.exitCode.rawValue)".utf8)
+    }
+
+    /// Where the forecast is for and where it came from (model, cycle, domain, grid position).
+    private func appendJSONPlace(_ forecast: PointForecast, fields: inout JSONFields, to out: inout [UInt8]) {
+        let p = forecast.provenance
+        fields.field("latitude", to: &out); out.append(contentsOf: "\(forecast.latitude)".utf8)
+        fields.field("longitude", to: &out); out.append(contentsOf: "\(forecast.longitude)".utf8)
+        fields.field("elevation", to: &out); out.append(contentsOf: (forecast.elevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
+        // Which elevation the values are for: the requested one (moved from the model
+        // terrain, which is then given too) or the model terrain's.
+        fields.field("elevation_source", to: &out); Self.appendQuoted(forecast.isDownscaled ? "requested" : "model_terrain", to: &out)
+        if forecast.isDownscaled {
+            fields.field("model_elevation", to: &out); out.append(contentsOf: (forecast.modelElevation.flatMap { Self.number($0, 0) } ?? "null").utf8)
+        }
+        fields.field("model", to: &out); Self.appendQuoted(p.model, to: &out)
+        fields.field("model_title", to: &out); Self.appendQuoted(p.modelTitle, to: &out)
+        fields.field("cycle", to: &out); Self.appendQuoted(p.cycle, to: &out)
+        fields.field("domain", to: &out); Self.appendQuoted(p.domain, to: &out)
+        fields.field("grid_spacing_km", to: &out); out.append(contentsOf: Self.shortest(p.gridSpacingKilometres).utf8)
+        fields.field("grid_position", to: &out); out.append(contentsOf: "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}".utf8)
+        if let timeZone { fields.field("timezone", to: &out); Self.appendQuoted(timeZone.identifier, to: &out) }
+    }
+
+    /// "hourly_units" and "hourly": the times and each variable's values.
+    private func appendJSONHourly(_ forecast: PointForecast, fields: inout JSONFields, to out: inout [UInt8]) {
+        fields.field("hourly_units", to: &out)
+        var units = JSONFields(indent: 2)
+        units.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
+        for variable in forecast.variables {
+            units.field(variable.rawValue, to: &out); Self.appendQuoted(forecast.units.symbol(variable), to: &out)
+        }
+        units.close(to: &out)
+        fields.field("hourly", to: &out)
+        var hourly = JSONFields(indent: 2)
+        hourly.field("time", to: &out)
+        if forecast.times == commonTimes { out.append(contentsOf: commonLabelsJSON) } else { Self.appendJSONStrings(timeLabels(forecast.times), to: &out) }
+        for variable in forecast.variables {
+            hourly.field(variable.rawValue, to: &out)
+            Self.appendJSONArray(forecast.values[variable] ?? [], variable, forecast.units, to: &out)
+        }
+        hourly.close(to: &out)
+    }
+
+    /// "daily_units" and "daily": the dates, the hours of data behind each, and each summary.
+    private func appendJSONDaily(_ daily: DailyForecast, units: OutputUnits, fields: inout JSONFields, to out: inout [UInt8]) {
+        fields.field("daily_units", to: &out)
+        var dailyUnits = JSONFields(indent: 2)
+        dailyUnits.field("time", to: &out); Self.appendQuoted("iso8601", to: &out)
+        for variable in dailyVariables {
+            dailyUnits.field(variable.description, to: &out); Self.appendQuoted(variable.unit(units), to: &out)
+        }
+        dailyUnits.close(to: &out)
+        fields.field("daily", to: &out)
+        var values = JSONFields(indent: 2)
+        values.field("time", to: &out); Self.appendJSONStrings(daily.dates, to: &out)
+        values.field("hours", to: &out); out.append(contentsOf: ("[" + daily.hours.map(String.init).joined(separator: ", ") + "]").utf8)
+        for variable in dailyVariables {
+            values.field(variable.description, to: &out)
+            // A few values a day: the daily text rules (times of day quoted, sums in
+            // their own units) rather than the hourly fast path.
+            let series = daily.values[variable] ?? []
+            out.append(UInt8(ascii: "["))
+            for d in series.indices {
+                if d > 0 { out.append(contentsOf: ", ".utf8) }
+                if let text = dailyText(series[d], variable, units, dayStart: daily.dayStarts[d]) {
+                    if variable.isTimeOfDay { Self.appendQuoted(text, to: &out) } else { out.append(contentsOf: text.utf8) }
+                } else {
+                    out.append(contentsOf: "null".utf8)
+                }
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        values.close(to: &out)
     }
 
     /// "[1.00, null, 2.50]", appended in place (no array of strings to join).

@@ -46,72 +46,17 @@ public final class DomainFileReader: Sendable {
     package init(source: any ByteSource, path: String, cacheBudget: Int) throws(StoreError) {
         self.path = path
         self.source = source
-        let size = source.size
-        guard size >= DomainFileFormat.headerSize else {
-            let start = try source.read(offset: 0, count: min(size, 8))
-            throw start.count >= 8 && start == DomainFileFormat.magic
-                ? .truncated(path: path, detail: "\(size) bytes") : .notAStoreFile(path: path)
-        }
-        let headerBytes = try source.read(offset: 0, count: DomainFileFormat.headerSize)
-        let version: UInt32 = try withBytes(headerBytes) { (bytes) throws(StoreError) -> UInt32 in
-            var header = ByteReader(bytes)
-            guard let magic = header.readBytes(8), Array(magic) == DomainFileFormat.magic,
-                  let version = header.read(UInt32.self) else { throw .notAStoreFile(path: path) }
-            return version
-        }
-        let trailerStart = size - DomainFileFormat.trailerSize
-        guard version <= DomainFileFormat.version, version >= 1 else {
-            // A damaged header byte (a flip in transit) must not pass for a newer format: when
-            // the trailer reads whole (its own CRC holds) and names a version this reader knows,
-            // the header is what is wrong. A newer file's trailer may have another layout, so
-            // anything else is still "newer".
-            if trailerStart >= DomainFileFormat.headerSize,
-               let bytes = try? source.read(offset: trailerStart, count: DomainFileFormat.trailerSize),
-               let trailer = try? withBytes(bytes, { (bytes) throws(StoreError) in try Self.readTrailer(bytes, at: 0, path: path) }),
-               (1...DomainFileFormat.version).contains(trailer.version) {
-                throw .corrupt(path: path, detail: "header says version \(version), trailer \(trailer.version): the header is damaged")
-            }
-            throw .unsupportedVersion(path: path, found: version, supported: DomainFileFormat.version)
-        }
-        guard trailerStart >= DomainFileFormat.headerSize else {
-            throw .truncated(path: path, detail: "\(size) bytes, shorter than header and trailer")
-        }
-        let trailerBytes = try source.read(offset: trailerStart, count: DomainFileFormat.trailerSize)
-        let trailer = try withBytes(trailerBytes) { (bytes) throws(StoreError) in try Self.readTrailer(bytes, at: 0, path: path) }
-        guard trailer.version == version else {
-            throw .corrupt(path: path, detail: "header says version \(version), trailer \(trailer.version)")
-        }
-        // Every offset and length is bounded by the file's size before anything is read or
-        // allocated with it.
-        let indexEnd = trailer.indexOffset.addingReportingOverflow(trailer.indexLength)
-        let metadataEnd = trailer.metadataOffset.addingReportingOverflow(trailer.metadataLength)
-        guard !indexEnd.overflow, !metadataEnd.overflow, trailer.indexOffset >= UInt64(DomainFileFormat.headerSize),
-              indexEnd.partialValue <= trailer.metadataOffset, metadataEnd.partialValue == UInt64(trailerStart),
-              trailer.indexLength % UInt64(DomainFileFormat.indexEntrySize) == 0 else {
-            throw .corrupt(path: path, detail: "index/metadata offsets do not fit the file")
-        }
-        let indexBytes = try source.read(offset: Int(trailer.indexOffset), count: Int(trailer.indexLength))
-        guard checksum(indexBytes) == trailer.indexCRC else { throw .checksumMismatch(path: path, part: "index") }
-        let metadataBytes = try source.read(offset: Int(trailer.metadataOffset), count: Int(trailer.metadataLength))
-        guard checksum(metadataBytes) == trailer.metadataCRC else { throw .checksumMismatch(path: path, part: "metadata") }
+        let trailer = try Self.readFrame(source, path: path)
+        let indexBytes = try Self.readChecked(source, offset: trailer.indexOffset, count: trailer.indexLength,
+                                              crc: trailer.indexCRC, part: "index", path: path)
+        let metadataBytes = try Self.readChecked(source, offset: trailer.metadataOffset, count: trailer.metadataLength,
+                                                 crc: trailer.metadataCRC, part: "metadata", path: path)
         do {
             metadata = try JSONDecoder().decode(DomainFileMetadata.self, from: Data(metadataBytes))
         } catch {
             throw .corrupt(path: path, detail: "metadata does not decode: \(error)")
         }
-        var entries: [BlockEntry] = []
-        entries.reserveCapacity(indexBytes.count / DomainFileFormat.indexEntrySize)
-        try withBytes(indexBytes) { (bytes) throws(StoreError) in
-            var reader = ByteReader(bytes)
-            while reader.remaining > 0 {
-                guard let offset = reader.read(UInt64.self), let length = reader.read(UInt32.self), let crc = reader.read(UInt32.self) else { break }
-                let end = offset.addingReportingOverflow(UInt64(length))
-                guard offset >= UInt64(DomainFileFormat.headerSize), !end.overflow, end.partialValue <= trailer.indexOffset else {
-                    throw .corrupt(path: path, detail: "block \(entries.count) lies outside the data area")
-                }
-                entries.append(BlockEntry(offset: offset, length: length, crc: crc))
-            }
-        }
+        let entries = try Self.readIndex(indexBytes, dataEnd: trailer.indexOffset, path: path)
         index = entries
         try Self.validate(metadata, blocks: entries.count, path: path)
         try Self.checkSanity(metadata, path: path)
@@ -121,6 +66,93 @@ public final class DomainFileReader: Sendable {
         // The blocks lie between the header and the index (checked above, entry by entry).
         dataStart = DomainFileFormat.headerSize
         cache = BlockCache(path: path, blocks: entries.count, dataSize: Int(trailer.indexOffset) - dataStart, budget: cacheBudget)
+    }
+
+    /// The file's trailer, once the header's magic and version and the trailer's own checks
+    /// hold, and every offset and length it gives is bounded by the file's size (before
+    /// anything is read or allocated with it).
+    private static func readFrame(_ source: any ByteSource, path: String) throws(StoreError) -> Trailer {
+        let size = source.size
+        let version = try readVersion(source, size: size, path: path)
+        let trailerStart = size - DomainFileFormat.trailerSize
+        try requireKnownVersion(version, source: source, trailerStart: trailerStart, path: path)
+        guard trailerStart >= DomainFileFormat.headerSize else {
+            throw .truncated(path: path, detail: "\(size) bytes, shorter than header and trailer")
+        }
+        let trailerBytes = try source.read(offset: trailerStart, count: DomainFileFormat.trailerSize)
+        let trailer = try withBytes(trailerBytes) { (bytes) throws(StoreError) in try Self.readTrailer(bytes, at: 0, path: path) }
+        guard trailer.version == version else {
+            throw .corrupt(path: path, detail: "header says version \(version), trailer \(trailer.version)")
+        }
+        let indexEnd = trailer.indexOffset.addingReportingOverflow(trailer.indexLength)
+        let metadataEnd = trailer.metadataOffset.addingReportingOverflow(trailer.metadataLength)
+        guard !indexEnd.overflow, !metadataEnd.overflow, trailer.indexOffset >= UInt64(DomainFileFormat.headerSize),
+              indexEnd.partialValue <= trailer.metadataOffset, metadataEnd.partialValue == UInt64(trailerStart),
+              trailer.indexLength % UInt64(DomainFileFormat.indexEntrySize) == 0 else {
+            throw .corrupt(path: path, detail: "index/metadata offsets do not fit the file")
+        }
+        return trailer
+    }
+
+    /// The format version the header names, after its magic.
+    private static func readVersion(_ source: any ByteSource, size: Int, path: String) throws(StoreError) -> UInt32 {
+        guard size >= DomainFileFormat.headerSize else {
+            let start = try source.read(offset: 0, count: min(size, 8))
+            throw start.count >= 8 && start == DomainFileFormat.magic
+                ? .truncated(path: path, detail: "\(size) bytes") : .notAStoreFile(path: path)
+        }
+        let headerBytes = try source.read(offset: 0, count: DomainFileFormat.headerSize)
+        return try withBytes(headerBytes) { (bytes) throws(StoreError) -> UInt32 in
+            var header = ByteReader(bytes)
+            guard let magic = header.readBytes(8), Array(magic) == DomainFileFormat.magic,
+                  let version = header.read(UInt32.self) else { throw .notAStoreFile(path: path) }
+            return version
+        }
+    }
+
+    /// Refuses a header version this reader does not know: as a newer format, or as damage
+    /// when the trailer says otherwise.
+    private static func requireKnownVersion(_ version: UInt32, source: any ByteSource, trailerStart: Int,
+                                            path: String) throws(StoreError) {
+        if version >= 1 && version <= DomainFileFormat.version { return }
+        // A damaged header byte (a flip in transit) must not pass for a newer format: when
+        // the trailer reads whole (its own CRC holds) and names a version this reader knows,
+        // the header is what is wrong. A newer file's trailer may have another layout, so
+        // anything else is still "newer".
+        if trailerStart >= DomainFileFormat.headerSize,
+           let bytes = try? source.read(offset: trailerStart, count: DomainFileFormat.trailerSize),
+           let trailer = try? withBytes(bytes, { (bytes) throws(StoreError) in try Self.readTrailer(bytes, at: 0, path: path) }),
+           (1...DomainFileFormat.version).contains(trailer.version) {
+            throw .corrupt(path: path, detail: "header says version \(version), trailer \(trailer.version): the header is damaged")
+        }
+        throw .unsupportedVersion(path: path, found: version, supported: DomainFileFormat.version)
+    }
+
+    /// A part of the file the trailer locates (checked against the file's size), after its checksum.
+    private static func readChecked(_ source: any ByteSource, offset: UInt64, count: UInt64, crc: UInt32,
+                                    part: String, path: String) throws(StoreError) -> [UInt8] {
+        let bytes = try source.read(offset: Int(offset), count: Int(count))
+        guard checksum(bytes) == crc else { throw .checksumMismatch(path: path, part: part) }
+        return bytes
+    }
+
+    /// The block index, each block checked to lie in the data area (after the header, before
+    /// `dataEnd`, where the index starts).
+    private static func readIndex(_ indexBytes: [UInt8], dataEnd: UInt64, path: String) throws(StoreError) -> [BlockEntry] {
+        var entries: [BlockEntry] = []
+        entries.reserveCapacity(indexBytes.count / DomainFileFormat.indexEntrySize)
+        try withBytes(indexBytes) { (bytes) throws(StoreError) in
+            var reader = ByteReader(bytes)
+            while reader.remaining > 0 {
+                guard let offset = reader.read(UInt64.self), let length = reader.read(UInt32.self), let crc = reader.read(UInt32.self) else { break }
+                let end = offset.addingReportingOverflow(UInt64(length))
+                guard offset >= UInt64(DomainFileFormat.headerSize), !end.overflow, end.partialValue <= dataEnd else {
+                    throw .corrupt(path: path, detail: "block \(entries.count) lies outside the data area")
+                }
+                entries.append(BlockEntry(offset: offset, length: length, crc: crc))
+            }
+        }
+        return entries
     }
 
     /// How the block cache has done so far.

@@ -46,123 +46,18 @@ enum SeriesCodec {
         guard cells > 0, steps > 0, let source = values.baseAddress else {
             return encodeEmpty(cells: max(cells, 0), steps: steps)
         }
-        let intervals = steps - 1
         scratch.reserve(cells: cells, steps: steps)
-        let deltas = scratch.deltas, bases = scratch.bases, missingFlags = scratch.missingFlags
-        let plainWidths = scratch.plainWidths, residualWidths = scratch.residualWidths
-        let sums = scratch.sums, common = scratch.common, filled = scratch.filled
-        // Deltas per cell; a missing value takes the previous valid value (delta 0) and is
-        // flagged in a bitmap. Wrapping arithmetic throughout: values are Int32, so deltas
-        // and the tile's sums of them fit Int64 with room to spare, and the loops vectorize.
-        for cell in 0..<cells {
-            let series = source + cell * steps
-            let row = deltas + cell * intervals
-            // The missing value is Int32.min: a cell has one when its lowest value is that
-            // (a min reduction vectorizes; a count of matches did not).
-            var lowest = Int32.max
-            var t = 0
-            while t < steps {
-                lowest = min(lowest, series[t])
-                t &+= 1
-            }
-            missingFlags[cell] = lowest == missing
-            if missingFlags[cell] {
-                var last: Int32 = 0
-                for t in 0..<steps where series[t] != missing { last = series[t]; break }
-                for t in 0..<steps {
-                    if series[t] != missing { last = series[t] }
-                    filled[t] = last
-                }
-            }
-            let values = missingFlags[cell] ? UnsafePointer(filled) : series
-            bases[cell] = Int64(values[0])
-            var widest: UInt64 = 0
-            for t in 0..<intervals {
-                let delta = Int64(values[t &+ 1]) &- Int64(values[t])
-                row[t] = delta
-                widest |= zigzag(delta)
-            }
-            plainWidths[cell] = bitWidth(widest)
-        }
-        // The tile's mean delta per step (rounded half away from zero), summed in cell order.
-        for t in 0..<intervals { sums[t] = 0 }
-        for cell in 0..<cells {
-            let row = deltas + cell * intervals
-            for t in 0..<intervals { sums[t] &+= row[t] }
-        }
-        var commonWidest: UInt64 = 0
-        for t in 0..<intervals {
-            common[t] = roundedMean(sums[t], cells: cells)
-            commonWidest |= zigzag(common[t])
-        }
-        let commonWidth = Int(bitWidth(commonWidest))
-        for cell in 0..<cells {
-            let row = deltas + cell * intervals
-            var widest: UInt64 = 0
-            for t in 0..<intervals { widest |= zigzag(row[t] &- common[t]) }
-            residualWidths[cell] = bitWidth(widest)
-        }
-        // Choose the mode by its size, computed from the widths alone; pack only that one.
-        var plainBytes = 0, residualBytes = 0
-        for cell in 0..<cells {
-            plainBytes += (intervals * Int(plainWidths[cell]) + 7) / 8
-            residualBytes += (intervals * Int(residualWidths[cell]) + 7) / 8
-        }
-        let commonBytes = 1 + (intervals * commonWidth + 7) / 8
-        let commonMode = commonBytes + residualBytes < plainBytes
-        let widths = commonMode ? residualWidths : plainWidths
-
-        // The cell table and the payload's size, then the block in one allocation.
-        var payloadSize = 0
-        var lowestBase = Int64.max, highestBase = Int64.min
-        for cell in 0..<cells {
-            payloadSize += payloadLength(flags: widths[cell] | (missingFlags[cell] ? 0x80 : 0), steps: steps)
-            lowestBase = min(lowestBase, bases[cell])
-            highestBase = max(highestBase, bases[cell])
-        }
-        let span = highestBase - lowestBase
-        let baseBytes = span == 0 ? 0 : span <= 0xFF ? 1 : span <= 0xFFFF ? 2 : 4
-        let offsetBytes = payloadSize <= 0xFFFF ? 2 : 4
-        let headBytes = commonMode ? 1 + commonBytes : 1
-        let size = headBytes + 6 + cells * (1 + baseBytes + offsetBytes) + payloadSize
-        return [UInt8](unsafeUninitializedCapacity: size) { block, initialized in
+        let tile = TileEncoder(source: source, cells: cells, steps: steps, scratch: scratch)
+        tile.computeDeltas()
+        let commonWidth = tile.computeCommonDeltas()
+        tile.computeResidualWidths()
+        let layout = tile.layout(commonWidth: commonWidth)
+        return [UInt8](unsafeUninitializedCapacity: layout.size) { block, initialized in
             guard let start = block.baseAddress else { initialized = 0; return }
             var out = BytePacker(start)
-            out.byte(commonMode ? 1 : 0)
-            if commonMode {
-                out.byte(UInt8(commonWidth))
-                if commonWidth > 0 {
-                    for t in 0..<intervals { out.bits(zigzag(common[t]), width: commonWidth) }
-                    out.alignToByte()
-                }
-            }
-            out.littleEndian(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: lowestBase))), bytes: 4)
-            out.byte(UInt8(baseBytes))
-            out.byte(UInt8(offsetBytes))
-            for cell in 0..<cells { out.byte(widths[cell] | (missingFlags[cell] ? 0x80 : 0)) }
-            for cell in 0..<cells { out.littleEndian(UInt64(bases[cell] - lowestBase), bytes: baseBytes) }
-            var offset = 0
-            for cell in 0..<cells {
-                out.littleEndian(UInt64(offset), bytes: offsetBytes)
-                offset += payloadLength(flags: widths[cell] | (missingFlags[cell] ? 0x80 : 0), steps: steps)
-            }
-            for cell in 0..<cells {
-                let width = Int(widths[cell])
-                let row = deltas + cell * intervals
-                if width > 0 {
-                    if commonMode {
-                        out.values(intervals, width: width) { zigzag(row[$0] &- common[$0]) }
-                    } else {
-                        out.values(intervals, width: width) { zigzag(row[$0]) }
-                    }
-                    out.alignToByte()
-                }
-                if missingFlags[cell] {
-                    let series = source + cell * steps
-                    for t in 0..<steps { out.bits(series[t] == missing ? 1 : 0, width: 1) }
-                    out.alignToByte()
-                }
-            }
+            tile.writeHead(layout, to: &out)
+            tile.writeCellTable(layout, to: &out)
+            tile.writePayloads(layout, to: &out)
             initialized = out.written(since: start)
         }
     }
@@ -193,10 +88,6 @@ enum SeriesCodec {
         return sum < 0 ? quotient - 1 : quotient + 1
     }
 
-    /// The bits a value of OR-ed zigzag numbers needs (0 for none).
-    @inline(__always)
-    private static func bitWidth(_ widest: UInt64) -> UInt8 { UInt8(64 - widest.leadingZeroBitCount) }
-
     /// Decodes one cell of a block into `output`: its first `count` values (all `steps` when
     /// nil), `missing` where a value is missing. A point read that needs the first day of a
     /// three-day run stops there.
@@ -205,120 +96,213 @@ enum SeriesCodec {
     static func decode(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int,
                        into output: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) -> Bool {
         let wanted = min(count ?? steps, steps)
-        guard cell >= 0, cell < cells, output.count >= wanted, block.count >= 1 else { return false }
-        let mode = block[0]
-        var start = 1
-        var commonWidth = 0
-        if mode == 1 {
-            guard block.count >= 2 else { return false }
-            commonWidth = Int(block[1])
-            guard commonWidth <= 64 else { return false }
-            start = 2 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
-        } else if mode != 0 {
-            return false
+        guard cell >= 0, cell < cells, output.count >= wanted, let head = BlockHead(block, steps: steps),
+              let entry = CellEntry(block, head: head, cells: cells, steps: steps, cell: cell) else { return false }
+        if wanted > 0 { output[0] = Int32(truncatingIfNeeded: entry.base) }
+        // Values are checked against Int32 once, after the deltas are added up (a sum of at
+        // most 2^16 deltas of at most 2^33 cannot overflow Int64 on the way).
+        let range = addDeltas(block, head: head, entry: entry, wanted: wanted, into: output)
+        guard range.lowest >= Int64(Int32.min), range.highest <= Int64(Int32.max), steps < 1 << 16 else { return false }
+        if entry.hasMissingValues { markMissing(block, entry: entry, steps: steps, wanted: wanted, in: output) }
+        return true
+    }
+
+    /// What comes before a block's cell table: the mode, and in common mode the width of the
+    /// tile's mean deltas (stored from byte 2), which sets where the table starts.
+    private struct BlockHead {
+        /// 0 in plain mode.
+        let commonWidth: Int
+        let tableStart: Int
+
+        /// nil when the block is empty, names an unknown mode or an impossible width.
+        @inline(__always)
+        init?(_ block: UnsafeRawBufferPointer, steps: Int) {
+            guard block.count >= 1 else { return nil }
+            switch block[0] {
+            case 0:
+                commonWidth = 0
+                tableStart = 1
+            case 1:
+                guard block.count >= 2, block[1] <= 64 else { return nil }
+                commonWidth = Int(block[1])
+                tableStart = 2 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
+            default:
+                return nil
+            }
         }
-        // The cell table: minimum base, byte widths, then per-cell widths, bases and offsets.
-        guard block.count >= start + 6 else { return false }
-        var header = ByteReader(block, offset: start)
-        guard let minimum = header.read(Int32.self), let baseBytes = header.read(UInt8.self),
-              let offsetBytes = header.read(UInt8.self), [0, 1, 2, 4].contains(baseBytes),
-              offsetBytes == 2 || offsetBytes == 4 else { return false }
-        let widthsStart = start + 6
-        let basesStart = widthsStart + cells
-        let offsetsStart = basesStart + cells * Int(baseBytes)
-        let payloadStart = offsetsStart + cells * Int(offsetBytes)
-        guard block.count >= payloadStart else { return false }
-        // Invariant for the unchecked reads below: cell < cells and payloadStart <= block.count,
-        // so the cell's flags byte (widthsStart + cell), base (basesStart + cell x baseBytes) and
-        // payload offset (offsetsStart + cell x offsetBytes) all lie before payloadStart. The
-        // payload itself is checked against block.count before it is read, and the bit readers
-        // read zeros past the end instead of reading outside the block.
-        let flags = block[widthsStart + cell]
-        let base = Int64(minimum) + Int64(littleEndian(block, at: basesStart + cell * Int(baseBytes), bytes: Int(baseBytes)))
-        let offset = payloadStart + Int(littleEndian(block, at: offsetsStart + cell * Int(offsetBytes), bytes: Int(offsetBytes)))
-        let width = Int(flags & 0x7F)
-        guard width <= 64, offset <= block.count, payloadLength(flags: flags, steps: steps) <= block.count - offset,
-              base >= Int64(Int32.min), base <= Int64(Int32.max) else { return false }
-        var value = base
-        if wanted > 0 { output[0] = Int32(truncatingIfNeeded: value) }
-        var commonBits = BitReader(block, byteOffset: 2)
-        var bits = BitReader(block, byteOffset: offset)
-        // One loop per mode: the point path decodes ~1,400 values per forecast, so branches
-        // per value matter. Values are checked against Int32 once, after the loop (a sum of
-        // at most 2^16 deltas of at most 2^33 cannot overflow Int64 on the way).
-        var lowest = value, highest = value
-        var t = 1
+    }
+
+    /// One cell's row of the cell table, checked against the block: its flags, first value
+    /// and where its payload starts.
+    private struct CellEntry {
+        let flags: UInt8
+        let base: Int64
+        /// From the block's start.
+        let offset: Int
+        let width: Int
+
+        var hasMissingValues: Bool { flags & 0x80 != 0 }
+
+        /// nil when the table or the cell's payload does not fit the block, or the first value
+        /// does not fit Int32.
+        @inline(__always)
+        init?(_ block: UnsafeRawBufferPointer, head: BlockHead, cells: Int, steps: Int, cell: Int) {
+            guard block.count >= head.tableStart + 6 else { return nil }
+            var header = ByteReader(block, offset: head.tableStart)
+            guard let minimum = header.read(Int32.self), let baseBytes = header.read(UInt8.self),
+                  let offsetBytes = header.read(UInt8.self), baseBytes <= 4, baseBytes != 3,   // 0, 1, 2 or 4
+                  offsetBytes == 2 || offsetBytes == 4 else { return nil }
+            let widthsStart = head.tableStart + 6
+            let basesStart = widthsStart + cells
+            let offsetsStart = basesStart + cells * Int(baseBytes)
+            let payloadStart = offsetsStart + cells * Int(offsetBytes)
+            guard block.count >= payloadStart else { return nil }
+            // Invariant for the unchecked reads below: cell < cells and payloadStart <= block.count,
+            // so the cell's flags byte (widthsStart + cell), base (basesStart + cell x baseBytes) and
+            // payload offset (offsetsStart + cell x offsetBytes) all lie before payloadStart. The
+            // payload itself is checked against block.count before it is read, and the bit readers
+            // read zeros past the end instead of reading outside the block.
+            flags = block[widthsStart + cell]
+            base = Int64(minimum) + Int64(SeriesCodec.littleEndian(block, at: basesStart + cell * Int(baseBytes), bytes: Int(baseBytes)))
+            offset = payloadStart + Int(SeriesCodec.littleEndian(block, at: offsetsStart + cell * Int(offsetBytes), bytes: Int(offsetBytes)))
+            width = Int(flags & 0x7F)
+            guard width <= 64, offset <= block.count, SeriesCodec.payloadLength(flags: flags, steps: steps) <= block.count - offset,
+                  base >= Int64(Int32.min), base <= Int64(Int32.max) else { return nil }
+        }
+    }
+
+    /// Adds the cell's deltas (and the common ones) to its first value into `output[1..<wanted]`.
+    ///
+    /// - Returns: the lowest and highest value reached, for the caller's Int32 check.
+    @inline(__always)
+    private static func addDeltas(_ block: UnsafeRawBufferPointer, head: BlockHead, entry: CellEntry, wanted: Int,
+                                  into output: UnsafeMutableBufferPointer<Int32>) -> (lowest: Int64, highest: Int64) {
+        let width = entry.width, commonWidth = head.commonWidth
         // Fast path, for every cell but those whose payload ends within 8 bytes of the block's
         // end: when every 64-bit load the loop makes lies inside the block, the values are read
         // straight from memory with no per-value bounds test. The last value read starts at bit
         // (wanted - 2) x width of its area (the first value is the base), and a load takes 8 bytes.
         let lastDelta = max(wanted - 2, 0)
         if wanted > 1, width <= 56, commonWidth <= 56, let memory = block.baseAddress,
-           offset + (lastDelta * width) >> 3 + 8 <= block.count, 2 + (lastDelta * commonWidth) >> 3 + 8 <= block.count {
-            let mask = (UInt64(1) &<< UInt64(width)) &- 1, commonMask = (UInt64(1) &<< UInt64(commonWidth)) &- 1
-            var bit = offset &* 8, commonBit = 16
-            @inline(__always) func load(_ bit: Int, _ mask: UInt64) -> UInt64 {
-                let word = UInt64(littleEndian: memory.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
-                return (word &>> UInt64(bit & 7)) & mask
+           entry.offset + (lastDelta * width) >> 3 + 8 <= block.count, 2 + (lastDelta * commonWidth) >> 3 + 8 <= block.count {
+            return addDeltas(memory, entry: entry, commonWidth: commonWidth, wanted: wanted, into: output)
+        }
+        return addDeltasChecked(block, entry: entry, commonWidth: commonWidth, wanted: wanted, into: output)
+    }
+
+    /// `addDeltas` reading straight from memory (the caller checked every load lies in the block).
+    @inline(__always)
+    private static func addDeltas(_ memory: UnsafeRawPointer, entry: CellEntry, commonWidth: Int, wanted: Int,
+                                  into output: UnsafeMutableBufferPointer<Int32>) -> (lowest: Int64, highest: Int64) {
+        let base = entry.base
+        if commonWidth == 0 && entry.width == 0 {
+            repeatFirst(base, wanted: wanted, into: output)
+        } else if staysInInt32(base, width: entry.width, commonWidth: commonWidth, wanted: wanted),
+                  let target = output.baseAddress {
+            addDeltasInInt32(memory, entry: entry, commonWidth: commonWidth, wanted: wanted, into: target)
+        } else {
+            return addDeltasTracked(memory, entry: entry, commonWidth: commonWidth, wanted: wanted, into: output)
+        }
+        return (base, base)
+    }
+
+    /// Whether no sum of the deltas read can leave Int32 (each zigzag value of w bits is at
+    /// most 2^(w-1) in size): then the loops need not track the lowest and highest value, the
+    /// check after them holds by construction. A 24 h read of a real tile always qualifies;
+    /// the tracked loops stay for any other block (and give the same answer).
+    @inline(__always)
+    private static func staysInInt32(_ base: Int64, width: Int, commonWidth: Int, wanted: Int) -> Bool {
+        guard width <= 32, commonWidth <= 32, wanted < 1 << 16 else { return false }
+        let largest = (width == 0 ? 0 : Int64(1) << Int64(width - 1))
+            + (commonWidth == 0 ? 0 : Int64(1) << Int64(commonWidth - 1))
+        let spread = Int64(wanted - 1) * largest   // < 2^16 x 2^32: no overflow
+        return base - spread >= Int64(Int32.min) && base + spread <= Int64(Int32.max)
+    }
+
+    /// A cell whose deltas are all zero (no payload bits in either mode).
+    @inline(__always)
+    private static func repeatFirst(_ base: Int64, wanted: Int, into output: UnsafeMutableBufferPointer<Int32>) {
+        var t = 1
+        while t < wanted { output[t] = Int32(truncatingIfNeeded: base); t &+= 1 }
+    }
+
+    /// The unchecked loops: Int32 arithmetic is exact here (see `staysInInt32`); wrapping ops
+    /// keep it branch-free. One loop per mode: the point path decodes ~1,400 values per
+    /// forecast, so branches per value matter.
+    @inline(__always)
+    private static func addDeltasInInt32(_ memory: UnsafeRawPointer, entry: CellEntry, commonWidth: Int, wanted: Int,
+                                         into target: UnsafeMutablePointer<Int32>) {
+        let width = entry.width
+        let mask = (UInt64(1) &<< UInt64(width)) &- 1, commonMask = (UInt64(1) &<< UInt64(commonWidth)) &- 1
+        var bit = entry.offset &* 8, commonBit = 16
+        var current = Int32(truncatingIfNeeded: entry.base)
+        var t = 1
+        if commonWidth == 0 {
+            while t < wanted {
+                current &+= Int32(truncatingIfNeeded: unzigzag(load(memory, bit, mask)))
+                bit &+= width
+                target[t] = current
+                t &+= 1
             }
-            // When no sum of the deltas read can leave Int32 (each zigzag value of w bits is at
-            // most 2^(w-1) in size), the loops need not track the lowest and highest value: the
-            // check after the loop holds by construction. A 24 h read of a real tile always
-            // qualifies; the tracked loops stay for any other block (and give the same answer).
-            var bounded = false
-            if width <= 32, commonWidth <= 32, wanted < 1 << 16 {
-                let largest = (width == 0 ? 0 : Int64(1) << Int64(width - 1))
-                    + (commonWidth == 0 ? 0 : Int64(1) << Int64(commonWidth - 1))
-                let spread = Int64(wanted - 1) * largest   // < 2^16 x 2^32: no overflow
-                bounded = value - spread >= Int64(Int32.min) && value + spread <= Int64(Int32.max)
+        } else {
+            while t < wanted {
+                // A zero width gives a zero mask: nothing added.
+                current &+= Int32(truncatingIfNeeded: unzigzag(load(memory, commonBit, commonMask)))
+                    &+ Int32(truncatingIfNeeded: unzigzag(load(memory, bit, mask)))
+                commonBit &+= commonWidth
+                bit &+= width
+                target[t] = current
+                t &+= 1
             }
-            if commonWidth == 0 && width == 0 {
-                while t < wanted { output[t] = Int32(truncatingIfNeeded: value); t &+= 1 }
-            } else if bounded, let target = output.baseAddress {
-                // Int32 arithmetic is exact here (see `bounded`); wrapping ops keep it branch-free.
-                var current = Int32(truncatingIfNeeded: value)
-                if commonWidth == 0 {
-                    while t < wanted {
-                        current &+= Int32(truncatingIfNeeded: unzigzag(load(bit, mask)))
-                        bit &+= width
-                        target[t] = current
-                        t &+= 1
-                    }
-                } else {
-                    while t < wanted {
-                        // A zero width gives a zero mask: nothing added.
-                        current &+= Int32(truncatingIfNeeded: unzigzag(load(commonBit, commonMask)))
-                            &+ Int32(truncatingIfNeeded: unzigzag(load(bit, mask)))
-                        commonBit &+= commonWidth
-                        bit &+= width
-                        target[t] = current
-                        t &+= 1
-                    }
-                }
-            } else if commonWidth == 0 {
-                while t < wanted {
-                    value &+= unzigzag(load(bit, mask))
-                    bit &+= width
-                    lowest = min(lowest, value)
-                    highest = max(highest, value)
-                    output[t] = Int32(truncatingIfNeeded: value)
-                    t &+= 1
-                }
-            } else {
-                while t < wanted {
-                    value &+= unzigzag(load(commonBit, commonMask))
-                    commonBit &+= commonWidth
-                    // A zero width gives a zero mask: nothing added.
-                    value &+= unzigzag(load(bit, mask))
-                    bit &+= width
-                    lowest = min(lowest, value)
-                    highest = max(highest, value)
-                    output[t] = Int32(truncatingIfNeeded: value)
-                    t &+= 1
-                }
+        }
+    }
+
+    /// The loops from memory that track the lowest and highest value, for blocks whose sums
+    /// might leave Int32.
+    @inline(__always)
+    private static func addDeltasTracked(_ memory: UnsafeRawPointer, entry: CellEntry, commonWidth: Int, wanted: Int,
+                                         into output: UnsafeMutableBufferPointer<Int32>) -> (lowest: Int64, highest: Int64) {
+        let width = entry.width
+        let mask = (UInt64(1) &<< UInt64(width)) &- 1, commonMask = (UInt64(1) &<< UInt64(commonWidth)) &- 1
+        var bit = entry.offset &* 8, commonBit = 16
+        var value = entry.base, lowest = value, highest = value
+        var t = 1
+        if commonWidth == 0 {
+            while t < wanted {
+                value &+= unzigzag(load(memory, bit, mask))
+                bit &+= width
+                lowest = min(lowest, value)
+                highest = max(highest, value)
+                output[t] = Int32(truncatingIfNeeded: value)
+                t &+= 1
             }
-        } else if commonWidth == 0 && width == 0 {
-            while t < wanted { output[t] = Int32(truncatingIfNeeded: value); t &+= 1 }
+        } else {
+            while t < wanted {
+                value &+= unzigzag(load(memory, commonBit, commonMask))
+                commonBit &+= commonWidth
+                // A zero width gives a zero mask: nothing added.
+                value &+= unzigzag(load(memory, bit, mask))
+                bit &+= width
+                lowest = min(lowest, value)
+                highest = max(highest, value)
+                output[t] = Int32(truncatingIfNeeded: value)
+                t &+= 1
+            }
+        }
+        return (lowest, highest)
+    }
+
+    /// `addDeltas` through bit readers that test every read against the block's end, for a
+    /// payload that ends within 8 bytes of it (or values wider than 56 bits).
+    private static func addDeltasChecked(_ block: UnsafeRawBufferPointer, entry: CellEntry, commonWidth: Int, wanted: Int,
+                                         into output: UnsafeMutableBufferPointer<Int32>) -> (lowest: Int64, highest: Int64) {
+        let width = entry.width
+        var commonBits = BitReader(block, byteOffset: 2)
+        var bits = BitReader(block, byteOffset: entry.offset)
+        var value = entry.base, lowest = value, highest = value
+        var t = 1
+        if commonWidth == 0 && width == 0 {
+            repeatFirst(value, wanted: wanted, into: output)
         } else if commonWidth == 0 {
             while t < wanted {
                 value &+= unzigzag(bits.read(width: width))
@@ -337,28 +321,30 @@ enum SeriesCodec {
                 t &+= 1
             }
         }
-        guard lowest >= Int64(Int32.min), highest <= Int64(Int32.max), steps < 1 << 16 else { return false }
-        if flags & 0x80 != 0 {
-            let bitmapStart = offset + (width > 0 ? ((steps - 1) * width + 7) / 8 : 0)
-            var bitmap = BitReader(block, byteOffset: bitmapStart)
-            for t in 0..<wanted where bitmap.read(width: 1) == 1 { output[t] = missing }
-        }
-        return true
+        return (lowest, highest)
+    }
+
+    /// The bits under `mask` from bit `bit` of `memory` on, with one unaligned 64-bit load.
+    @inline(__always)
+    private static func load(_ memory: UnsafeRawPointer, _ bit: Int, _ mask: UInt64) -> UInt64 {
+        let word = UInt64(littleEndian: memory.loadUnaligned(fromByteOffset: bit &>> 3, as: UInt64.self))
+        return (word &>> UInt64(bit & 7)) & mask
+    }
+
+    /// Sets `missing` where the cell's bitmap, after its packed values, flags a value.
+    private static func markMissing(_ block: UnsafeRawBufferPointer, entry: CellEntry, steps: Int, wanted: Int,
+                                    in output: UnsafeMutableBufferPointer<Int32>) {
+        let bitmapStart = entry.offset + (entry.width > 0 ? ((steps - 1) * entry.width + 7) / 8 : 0)
+        var bitmap = BitReader(block, byteOffset: bitmapStart)
+        for t in 0..<wanted where bitmap.read(width: 1) == 1 { output[t] = missing }
     }
 
     /// Where a cell's packed values start in a block and how many bytes the first `count` of
     /// them take, or nil when the block is too short or malformed for the cell. For prefetch
     /// hints: `decode` checks everything again.
     static func cellPayload(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int, count: Int) -> (offset: Int, length: Int)? {
-        guard cell >= 0, cell < cells, block.count >= 2 else { return nil }
-        var start = 1
-        if block[0] == 1 {
-            let commonWidth = Int(block[1])
-            guard commonWidth <= 64 else { return nil }
-            start = 2 + (commonWidth == 0 ? 0 : (max(steps - 1, 0) * commonWidth + 7) / 8)
-        } else if block[0] != 0 {
-            return nil
-        }
+        guard cell >= 0, cell < cells, block.count >= 2, let head = BlockHead(block, steps: steps) else { return nil }
+        let start = head.tableStart
         guard block.count >= start + 6 else { return nil }
         let baseBytes = Int(block[start + 4]), offsetBytes = Int(block[start + 5])
         guard baseBytes <= 4, offsetBytes == 2 || offsetBytes == 4 else { return nil }
