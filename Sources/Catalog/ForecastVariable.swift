@@ -125,15 +125,17 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     public var isStatic: Bool { spec.stored?.kind == .constant }
     /// True for amounts over an output interval (summed, not averaged, over a window).
     public var isAccumulation: Bool { spec.stored?.kind == .amount }
-    /// Amounts over the interval ending at their time (differenced per cell, summed daily).
-    public var isAmount: Bool { isAccumulation }
     /// True for variables made from fields many runs do not write: extraction does not warn
     /// when they are absent (every plain wrfout would), `inspect` still lists them as missing.
     public var isOptional: Bool { spec.stored?.isOptional ?? false }
     /// A one-line description for `--help` and `inspect`.
     public var summary: String { spec.summary }
     /// The stored variables this one is computed from (itself, for a stored variable).
-    public var sources: [ForecastVariable] { spec.sources.isEmpty && spec.stored != nil ? [self] : spec.sources }
+    @inline(__always)
+    public var sources: [ForecastVariable] { Self.sourceLists[ordinal] }
+    private static let sourceLists: [[ForecastVariable]] = allCases.map { variable in
+        variable.spec.sources.isEmpty && variable.spec.stored != nil ? [variable] : variable.spec.sources
+    }
     /// The first of `sources`: the stored variable read for everything but wind (which reads
     /// both components); the query's own that need several name the first.
     @inline(__always)

@@ -288,7 +288,7 @@ public struct Extractor: Sendable {
         for t in unit.frames {
             guard let frame = try reader.nextFrame() else { break }
             for (variable, values) in frame.values {
-                guard let limits = PhysicalLimits.ranges[variable] else { continue }
+                guard let limits = PhysicalLimits.limits(of: variable) else { continue }
                 limitCounts[variable, default: LimitCount()].add(values, within: limits)
             }
             try writer.add(frame: frame.values, time: t, cells: reader.storedCells)

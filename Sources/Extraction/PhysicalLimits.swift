@@ -11,8 +11,8 @@ import Catalog
 /// lie outside (a unit error moves them all), and warns, with the count and the extreme,
 /// when any do.
 package enum PhysicalLimits {
-    package static let ranges: [ForecastVariable: ClosedRange<Float>] = Dictionary(uniqueKeysWithValues:
-        ForecastVariable.stored.compactMap { variable in variable.spec.stored?.limits.map { (variable, $0) } })
+    /// A stored variable's limits, from the registry (`VariableSpec.Stored.limits`).
+    package static func limits(of variable: ForecastVariable) -> ClosedRange<Float>? { variable.spec.stored?.limits }
 
     /// Beyond this share of a variable's values outside its limits, the run is refused.
     package static let refusedFraction = 0.5
@@ -43,7 +43,7 @@ struct LimitCount: Sendable {
 
     /// The sentence naming the variable, its limits and what was found.
     func describe(_ variable: ForecastVariable, domain: String) -> String {
-        let limits = PhysicalLimits.ranges[variable].map { "\($0.lowerBound)...\($0.upperBound) \(variable.unit)" } ?? ""
+        let limits = PhysicalLimits.limits(of: variable).map { "\($0.lowerBound)...\($0.upperBound) \(variable.unit)" } ?? ""
         let share = checked > 0 ? Double(outside) * 100 / Double(checked) : 0
         var text = "\(domain): \(variable.rawValue) has \(outside) of \(checked) values (\(Int(share.rounded())) %) outside its physical limits \(limits) (found \(lowest)...\(highest) \(variable.unit))"
         if variable.unit == "°C", lowest > 150 { text += ": kelvin labelled as °C? check the variable's units attribute or the profile's unit" }

@@ -61,9 +61,6 @@ public struct ForecastRenderer: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// Decimals printed per variable (the registry's, `VariableSpec.decimals`).
-    static func decimals(_ variable: ForecastVariable, _ units: OutputUnits) -> Int { units.decimals(variable) }
-
     /// A value with a fixed number of decimals, as C's "%.Nf" prints it, without a minus
     /// sign on a value that rounds to zero; nil when not finite.
     package static func number(_ value: Float, _ decimals: Int) -> String? {
@@ -127,7 +124,7 @@ public struct ForecastRenderer: Sendable {
             return count
         }
         guard value.isFinite else { return missing.withUTF8Buffer(copy) }
-        let decimals = decimals(variable, units)
+        let decimals = units.decimals(variable)
         guard let scaled = fixedScaled(value, decimals) else {
             var text = formatted(value, variable, units) ?? ""
             return text.withUTF8(copy)
@@ -157,7 +154,7 @@ public struct ForecastRenderer: Sendable {
     /// for calm (see Meteorology's windDirection), so a real wind within half a degree of
     /// north, which rounds to 0, prints as 360.
     package static func formatted(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits) -> String? {
-        guard let text = number(value, decimals(variable, units)) else { return nil }
+        guard let text = number(value, units.decimals(variable)) else { return nil }
         return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
     }
 

@@ -65,14 +65,8 @@ public struct StoredDomain: Sendable {
 
     /// Whether the domain stores what a variable is computed from.
     package func holds(_ variable: ForecastVariable) -> Bool {
-        // `sources` without building its array (every forecast asks for every variable).
-        switch variable {
-        case .windSpeed10m, .windDirection10m, .windU10m, .windV10m: return reader.steps(.windU10m) > 0 && reader.steps(.windV10m) > 0
-        case .isDay: return true   // from the place and time alone
-        case .et0FaoEvapotranspiration: return variable.sources.allSatisfy { reader.steps($0) > 0 }
-        case _ where variable.spec.pointwise != nil: return variable.sources.allSatisfy { reader.steps($0) > 0 }
-        default: return reader.steps(variable.primarySource) > 0
-        }
+        // is_day has no source: the place and time alone make it.
+        variable.sources.allSatisfy { reader.steps($0) > 0 }
     }
 
     public var metadata: DomainFileMetadata { reader.metadata }

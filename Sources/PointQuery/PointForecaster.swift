@@ -163,9 +163,11 @@ public struct PointForecaster: Sendable {
                 if let downscaling = c.downscaling {
                     values[variable] = downscaling.surfacePressure(try c.atTimes(.surfacePressure), temperature: try c.atTimes(.temperature2m))
                 }
-            case _ where variable.spec.pointwise != nil:
-                if let formula = variable.spec.pointwise { values[variable] = try Self.pointwise(variable, formula, c) }
             default:
+                if let formula = variable.spec.pointwise {
+                    values[variable] = try Self.pointwise(variable, formula, c)
+                    continue
+                }
                 let shift = c.downscaling.map { Downscale.isShifted(variable) ? $0.shift : 0 } ?? 0
                 values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0 + shift, variable) } }
             }

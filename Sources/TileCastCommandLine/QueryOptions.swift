@@ -86,8 +86,8 @@ package struct QueryOptions: ParsableArguments {
     @Option(help: "Output format.")
     package var format: ForecastRenderer.Format = .json
 
-    @Option(help: "Cycle to read, e.g. 2026-11-22T00Z (default: latest).")
-    package var cycle: String = "latest"
+    @Option(help: "Cycle to read, e.g. 2026-11-22T00Z (default: latest).", transform: parseCycleOption)
+    package var cycle: CycleSelector = .latest
 
     @Option(help: "Model in the store (default: the best match, the finest domain of any model holding the place and times).")
     package var model: String?
@@ -101,14 +101,6 @@ package struct QueryOptions: ParsableArguments {
     @Option(help: "S3 region of an s3:// store (default: AWS_REGION, the shared config, us-east-1).")
     package var s3Region: String?
 
-    /// `--cycle` parsed: where the text becomes a cycle (`validate` refuses it first).
-    package func selectedCycle() throws(QueryError) -> CycleSelector {
-        guard let selector = CycleSelector(parsing: cycle) else { throw .badRequest(Self.cycleProblem(cycle)) }
-        return selector
-    }
-
-    private static func cycleProblem(_ text: String) -> String { "--cycle \(text): expected latest or a UTC time such as 2026-11-22T00Z" }
-
     package func validate() throws {
         if points == nil && (lat == nil || lon == nil) { throw ValidationError("give --lat and --lon, or --points FILE.csv") }
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
@@ -119,7 +111,6 @@ package struct QueryOptions: ParsableArguments {
             if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): \(TimeParsing.problem(text))") }
         }
         if !(nestMargin.isFinite && nestMargin >= 0) { throw ValidationError("--nest-margin \(nestMargin): expected a number of cells, 0 or more") }
-        if CycleSelector(parsing: cycle) == nil { throw ValidationError(Self.cycleProblem(cycle)) }
         if let lat, !QueryPoint.isValid(latitude: lat) { throw ValidationError("--lat \(lat): expected -90..90") }
         if let lon, !QueryPoint.isValid(longitude: lon) { throw ValidationError("--lon \(lon): expected -180..360") }
         if elevation != nil && points != nil { throw ValidationError("--elevation is for --lat/--lon; give a points file an elevation column instead") }
@@ -186,4 +177,12 @@ extension PrecipitationUnit: ExpressibleByArgument {
 }
 extension ForecastRenderer.Format: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+}
+
+/// `--cycle`'s text as a cycle, where the command line parses it (query and publish alike).
+package func parseCycleOption(_ text: String) throws -> CycleSelector {
+    guard let selector = CycleSelector(parsing: text) else {
+        throw ValidationError("expected latest or a UTC time such as 2026-11-22T00Z")
+    }
+    return selector
 }

@@ -30,7 +30,7 @@ package struct LocalStores: QueryStores {
         }
         // Without --model, every model of the store: each place is answered by the best match.
         return LocalStores(stores: try querying { () throws(QueryError) in
-            try ModelChoice.open(root: options.store, model: options.model, cycle: options.selectedCycle(), nestMargin: options.nestMargin)
+            try ModelChoice.open(root: options.store, model: options.model, cycle: options.cycle, nestMargin: options.nestMargin)
         })
     }
 

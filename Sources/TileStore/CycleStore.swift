@@ -110,7 +110,7 @@ public enum CycleStore {
     ///   `.missing` when the folder was replaced while being opened (resolve again).
     public static func openCycle(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> PublishedCycle {
         let (name, folder) = try resolve(root: root, model: model, cycle: cycle)
-        let stillNamed = { (try? resolve(root: root, model: model, cycle: CycleSelector(parsing: name) ?? cycle))?.folder == folder }
+        let stillNamed = { (try? resolve(root: root, model: model, cycle: CycleID(name: name).map(CycleSelector.cycle) ?? cycle))?.folder == folder }
         let manifest: CycleManifest
         do { manifest = try CycleManifest.read(folder: folder) } catch {
             if case .missing = error {

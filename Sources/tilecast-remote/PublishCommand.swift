@@ -39,8 +39,8 @@ struct PublishCommand: ParsableCommand {
     @Option(help: "A model of the store to publish (repeat for several; default: every model).")
     var model: [String] = []
 
-    @Option(help: "Cycle to publish, e.g. 2026-11-22T00Z (default: each model's latest).")
-    var cycle: String = "latest"
+    @Option(help: "Cycle to publish, e.g. 2026-11-22T00Z (default: each model's latest).", transform: parseCycleOption)
+    var cycle: CycleSelector = .latest
 
     @Option(help: "S3 endpoint (default: AWS_ENDPOINT_URL, else AWS's own).")
     var s3Endpoint: String?
@@ -59,7 +59,6 @@ struct PublishCommand: ParsableCommand {
     func validate() throws {
         guard to.hasPrefix("s3://") else { throw ValidationError("--to \(to): expected s3://BUCKET/PREFIX") }
         guard (5...1024).contains(partSizeMb) else { throw ValidationError("--part-size-mb \(partSizeMb): expected 5..1024") }
-        guard CycleSelector(parsing: cycle) != nil else { throw ValidationError("--cycle \(cycle): expected latest or a UTC time such as 2026-11-22T00Z") }
     }
 
     func run() throws {
@@ -67,7 +66,6 @@ struct PublishCommand: ParsableCommand {
         do throws(ObjectStoreError) { client = try ObjectClient(store: to, endpoint: s3Endpoint, region: s3Region) } catch {
             throw Failure(.badUsage, error.description)
         }
-        guard let selector = CycleSelector(parsing: cycle) else { throw Failure(.badUsage, "--cycle \(cycle): expected latest or a UTC time such as 2026-11-22T00Z") }
         var publisher = Publisher(client: client)
         publisher.partSize = partSizeBytes.map { max($0, 1) } ?? partSizeMb << 20
         let models = model.isEmpty ? CycleStore.models(root: store) : model
@@ -76,7 +74,7 @@ struct PublishCommand: ParsableCommand {
         for name in models {
             let summary: Publisher.Summary
             let before = done.isEmpty ? "" : "; published before it: \(done.joined(separator: ", "))"
-            do { summary = try publisher.publish(root: store, model: name, cycle: selector) } catch let error as ObjectStoreError {
+            do { summary = try publisher.publish(root: store, model: name, cycle: cycle) } catch let error as ObjectStoreError {
                 if case .configuration(let detail) = error { throw Failure(.badUsage, detail) }
                 throw Failure(.damagedStore, "publish \(name): \(error.description) (nothing of \(name) was switched; run it again)\(before)")
             } catch let error as StoreError {

@@ -22,7 +22,7 @@ struct RemoteStores: QueryStores {
             throw Failure(.badUsage, error.description)
         }
         return RemoteStores(cycle: try querying { () throws(QueryError) in
-            try RemoteCycle(client: client, model: model, cycle: options.selectedCycle(), nestMargin: options.nestMargin)
+            try RemoteCycle(client: client, model: model, cycle: options.cycle, nestMargin: options.nestMargin)
         })
     }
 
