@@ -364,6 +364,21 @@ def case_projections():
     return out
 
 
+def case_damaged_headers(dom, f, nc3):
+    """Headers that libnetcdf must never be handed: baseline.nc written as CDF-5 with its first
+    dimension's name length set to 2^64 - 2 (libnetcdf 4.9.0 segfaults in nc_open on it), and
+    baseline.nc cut inside its own header (libnetcdf opens it without error)."""
+    tmp = build_wrf_file(dom, HOURS4, f, fmt="NETCDF3_64BIT_DATA").write(OUT / "header_impossible_cdf5.tmp.nc")
+    data = bytearray(Path(tmp).read_bytes())
+    Path(tmp).unlink()
+    # CDF-5: "CDF" 5, numrecs (8 bytes), NC_DIMENSION tag (4), dimension count (8), then the
+    # first dimension's name length (8) at byte 24.
+    assert data[:4] == b"CDF\x05" and data[12:16] == b"\x00\x00\x00\x0a", data[:16]
+    data[24:32] = (2**64 - 2).to_bytes(8, "big")
+    (OUT / "header_impossible_cdf5.nc").write_bytes(bytes(data))
+    (OUT / "header_cut_nc3.nc").write_bytes(Path(nc3).read_bytes()[:64])
+
+
 def case_broken(nc3, nc4):
     """Truncated copies of a valid netCDF-3 (baseline.nc) and netCDF-4 file (split-mixed-format's middle file)."""
     for src, name in ((nc3, "truncated_nc3.nc"), (nc4, "truncated_nc4.nc")):
@@ -376,6 +391,7 @@ def case_broken(nc3, nc4):
     for name in list(wf.vars):                # a lean file: HDF5 costs about 4 KB per variable
         if name not in ("Times", "XTIME", "XLAT", "XLONG", "T2", "Q2", "PSFC", "HGT"):
             del wf.vars[name]
+    case_damaged_headers(dom, f, nc3)
     path = OUT / "hdf5_checksum_failure.nc"
     tmp = wf.write(OUT / "hdf5_checksum_failure.tmp.nc")
     # rewrite T2 with fletcher32 through a copy (netCDF4-python sets it at creation)
@@ -498,6 +514,11 @@ def write_readme(proj, sizes):
         ("truncated_nc3.nc", "baseline.nc cut at half its length (the header is intact, the data are not; "
          "`ncdump` and netCDF-C read it without error, returning zeros past the cut).",
          "Exit 3 naming the file as truncated; never return numbers from it."),
+        ("header_impossible_cdf5.nc", "baseline.nc written as CDF-5 with its first dimension's name length set to "
+         "2^64 - 2 bytes (libnetcdf 4.9.0 and `ncdump -h` segfault opening it).",
+         "Exit 3 naming the file as damaged; never hand it to libnetcdf."),
+        ("header_cut_nc3.nc", "baseline.nc cut at 64 bytes, inside its header (netCDF-C 4.9.0 and `ncdump -h` open it without error; cut at 200 bytes they refuse it).",
+         "Exit 3 naming the file as truncated."),
         ("truncated_nc4.nc", "split-mixed-format/wrfout_d01_2026-11-22_02:00:00 (netCDF-4) cut at half its length.", "Exit 3 naming the file as truncated or unreadable."),
         ("hdf5_checksum_failure.nc", "netCDF-4 file with baseline.nc's Times, XTIME, XLAT, XLONG, T2, Q2, PSFC and HGT; "
          "Fletcher-32 checksums on T2 (uncompressed chunks of one frame); one byte of T2's frame-1 chunk is flipped.",

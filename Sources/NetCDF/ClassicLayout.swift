@@ -10,24 +10,41 @@ package struct ClassicLayout: Equatable {
     /// The smallest file size that holds every byte of every variable.
     package let requiredSize: UInt64
 
-    /// Reads the layout of the classic file at `path`; nil when the header cannot be parsed
-    /// here (then libnetcdf's own checks are all there is).
-    static func read(path: String) -> ClassicLayout? {
+    /// What a netCDF-3 header says, read before libnetcdf opens the file.
+    enum HeaderCheck: Equatable {
+        /// The header parsed: the file must be at least `requiredSize` bytes long.
+        case layout(ClassicLayout)
+        /// A netCDF-3 header that no file can have (an impossible length, type or dimension).
+        /// libnetcdf 4.9 segfaults on some of these in `nc_open`, so it must never see them.
+        case impossible
+        /// The file ends inside its own header.
+        case endsInHeader
+        /// Not a netCDF-3 file (netCDF-4/HDF5, or not netCDF at all), a header longer than
+        /// `maxHeaderBytes`, or a read error: libnetcdf's own checks are all there is.
+        case notChecked
+    }
+
+    /// Reads the header of the file at `path` when it is netCDF-3 (classic, 64-bit offset,
+    /// CDF-5).
+    static func check(path: String) -> HeaderCheck {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .notChecked }
         defer { close(descriptor) }
+        guard let magic = readPrefix(descriptor, 4), magic.count == 4, magic[0] == 0x43, magic[1] == 0x44,
+              magic[2] == 0x46, [1, 2, 5].contains(magic[3]) else { return .notChecked }
         // A WRF header is tens to hundreds of KiB: read 64 KiB, and 4 times more each time the
         // parse runs out of bytes (reading and copying 1 MiB at once was most of this check's
         // time, on every input file).
         var length = 64 << 10
         while length <= maxHeaderBytes {
-            guard let bytes = readPrefix(descriptor, length) else { return nil }
+            guard let bytes = readPrefix(descriptor, length) else { return .notChecked }
             let parsed = parse(header: bytes)
-            if let layout = parsed.layout { return layout }
-            if !parsed.ranOut || bytes.count < length { return nil }
+            if let layout = parsed.layout { return .layout(layout) }
+            if !parsed.ranOut { return .impossible }
+            if bytes.count < length { return .endsInHeader }
             length *= 4
         }
-        return nil
+        return .notChecked
     }
 
     /// The longest header parsed: a WRF header is tens to hundreds of KiB.

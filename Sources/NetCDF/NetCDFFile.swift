@@ -53,7 +53,8 @@ package final class NetCDFFile: Sendable {
     ///   `.truncated`, or whatever the library reports.
     package init(path: String) throws(NetCDFError) {
         self.path = path
-        try Self.requireRegularFile(path)
+        let size = try Self.requireRegularFile(path)
+        try Self.checkClassicHeader(path: path, size: size)
         var id: Int32 = -1
         try NetCDFLibrary.call(path: path, "open") { tc_nc_open(path, TC_NC_NOWRITE, &id) }
         ncid = id
@@ -61,7 +62,6 @@ package final class NetCDFFile: Sendable {
             var formatCode: Int32 = 0
             try NetCDFLibrary.call(path: path, "read format") { tc_nc_inq_format(id, &formatCode) }
             format = NetCDFFormat(code: formatCode)
-            try Self.checkClassicSize(path: path, format: format)
             let metadata = try MetadataReader(path: path, ncid: id)
             dimensions = try metadata.dimensions()
             (globalAttributeNames, globalAttributes) = try metadata.attributes(varid: TC_NC_GLOBAL, variable: nil)
@@ -78,7 +78,9 @@ package final class NetCDFFile: Sendable {
 
     /// Refuses anything but a regular file (through symlinks) before libnetcdf sees the path:
     /// opening a FIFO blocks until a writer comes, a device may never end.
-    private static func requireRegularFile(_ path: String) throws(NetCDFError) {
+    ///
+    /// - Returns: the file's size in bytes (of the file a link names).
+    private static func requireRegularFile(_ path: String) throws(NetCDFError) -> UInt64 {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -96,15 +98,27 @@ package final class NetCDFFile: Sendable {
             throw NetCDFError(status: .notRegularFile, path: path,
                               operation: "open (it is \(kind); expected a regular netCDF file)")
         }
+        return UInt64(max(0, info.st_size))
     }
 
-    /// Refuses a classic-format file shorter than its header promises (see `ClassicLayout`).
-    private static func checkClassicSize(path: String, format: NetCDFFormat) throws(NetCDFError) {
-        guard [.classic, .offset64, .cdf5].contains(format), let layout = ClassicLayout.read(path: path),
-              let size = fileSize(atPath: path).map(UInt64.init) else { return }
-        if size < layout.requiredSize {
+    /// Reads a netCDF-3 header before libnetcdf does (see `ClassicLayout`): refuses a header
+    /// no file can have (libnetcdf 4.9 segfaults opening some), a file that ends inside its
+    /// header, and one shorter than its header promises (libnetcdf would read zeros).
+    private static func checkClassicHeader(path: String, size: UInt64) throws(NetCDFError) {
+        switch ClassicLayout.check(path: path) {
+        case .notChecked:
+            return
+        case .impossible:
+            throw NetCDFError(status: .notNetCDF, path: path,
+                              operation: "read the netCDF-3 header (it names a length, type or dimension no file can have: damaged)")
+        case .endsInHeader:
+            throw NetCDFError(status: .truncated, path: path,
+                              operation: "read the netCDF-3 header (the file, \(size) bytes, ends inside it: truncated)")
+        case .layout(let layout) where size < layout.requiredSize:
             throw NetCDFError(status: .truncated, path: path,
                               operation: "check size (the header promises \(layout.requiredSize) bytes, the file has \(size): truncated)")
+        case .layout:
+            return
         }
     }
 

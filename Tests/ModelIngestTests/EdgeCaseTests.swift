@@ -191,6 +191,33 @@ final class EdgeCaseTests: XCTestCase {
         }
     }
 
+    /// A header libnetcdf 4.9.0 segfaults on, and one it opens though the file ends inside it:
+    /// both refused by TileCast's own header check, in a run folder too.
+    func testDamagedClassicHeadersAreRefusedBeforeLibnetcdf() throws {
+        for (name, status) in [("header_impossible_cdf5.nc", NetCDFStatus.notNetCDF), ("header_cut_nc3.nc", .truncated)] {
+            let folder = try TemporaryDirectory("edge-header")
+            let copy = folder.path("wrfout_d01_2026-11-22_00:00:00")
+            try FileManager.default.copyItem(atPath: Fixture.edge(name), toPath: copy)
+            XCTAssertThrowsError(try ModelRun.read(paths: [Fixture.edge(name)]), name) { error in
+                guard case IngestError.unreadable(let netcdf) = error else { return XCTFail("\(name): \(error)") }
+                XCTAssertEqual(netcdf.status, status, name)
+            }
+            // In a folder, under a model output's name: a damaged part, never skipped.
+            XCTAssertThrowsError(try ModelRun.read(paths: [folder.url.path]), name) { error in
+                switch error {
+                case IngestError.unreadable(let netcdf):
+                    XCTAssertEqual(netcdf.status, status, name)
+                    XCTAssertEqual(netcdf.path, copy, name)
+                case IngestError.unreadableOutput(let path, let detail):
+                    XCTAssertEqual(path, copy, name)
+                    XCTAssertTrue(detail.contains("damaged"), detail)
+                default:
+                    XCTFail("\(name): \(error)")
+                }
+            }
+        }
+    }
+
     func testTruncatedNetCDF4FileIsRefusedAsUnreadable() throws {
         let path = Fixture.edge("truncated_nc4.nc")
         XCTAssertThrowsError(try ModelRun.read(paths: [path])) { error in

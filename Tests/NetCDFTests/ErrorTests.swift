@@ -59,6 +59,31 @@ final class ErrorTests: XCTestCase {
         }
     }
 
+    /// libnetcdf 4.9 segfaults in `nc_open` on these CDF-5 headers (`ncdump -h` too): the header
+    /// is read before libnetcdf sees the file, and a header no file can have is refused.
+    func testImpossibleClassicHeaderIsRefusedBeforeLibnetcdfOpensIt() throws {
+        for (name, header) in [("huge-name", CraftedHeader.hugeName), ("huge-attribute", CraftedHeader.hugeAttribute)] {
+            let path = directory.path("\(name).nc")
+            try Data(header + [UInt8](repeating: 0, count: 256)).write(to: URL(fileURLWithPath: path))
+            let error = expectError { _ = try NetCDFFile(path: path) }
+            XCTAssertEqual(error?.status, .notNetCDF, name)
+            XCTAssertTrue(error?.description.contains("damaged") ?? false, error?.description ?? name)
+        }
+    }
+
+    /// A classic file that ends inside its header is truncated, said so before libnetcdf reads it.
+    func testFileEndingInsideItsHeaderIsTruncated() throws {
+        let whole = directory.path("whole.nc")
+        try makeNetCDF(cdl: "netcdf t { dimensions: x = 3 ; variables: float HGT(x) ; HGT:units = \"m\" ; data: HGT = 1, 2, 3 ; }",
+                       kind: "classic", at: whole)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = directory.path("cut-in-header.nc")
+        try bytes.prefix(40).write(to: URL(fileURLWithPath: cut))
+        let error = expectError { _ = try NetCDFFile(path: cut) }
+        XCTAssertEqual(error?.status, .truncated)
+        XCTAssertTrue(error?.description.contains("ends inside it") ?? false, error?.description ?? "")
+    }
+
     /// The same with a header of 300 KiB (a global attribute): the header is read in growing
     /// prefixes (64 KiB, then 256 KiB, then 1 MiB), and its last variable still counts.
     func testTruncatedClassicFileWithALargeHeader() throws {
