@@ -4,7 +4,7 @@ through selenium) and prints what a test needs to judge it, as one JSON object o
 
     python3 Scripts/page_check.py --base http://127.0.0.1:PORT --path '/?place=Lisbon' --width 360 \
         [--screenshot page.png] [--meteogram-screenshot meteogram.png] [--axe] \
-        [--then-place NAME | --then-lat LAT --then-lon LON | --then-locate LAT,LON]
+        [--then-place NAME | --then-lat LAT --then-lon LON | --then-locate LAT,LON] [--keyboard NAME]
 
 The viewport is set to exactly --width CSS pixels (DevTools' device metrics), the page is loaded
 and the script waits until it shows a forecast or an error. Reported: the page's scrollWidth and
@@ -13,7 +13,11 @@ is shown, the meteogram's precipitation bars and weather symbols, console messag
 page requested (to check that no other host is asked), and with --axe the violations axe-core
 finds on the page and on the meteogram (axe.min.js from the installed axe-selenium-python
 package: offline). With --then-*, the place is changed through the form afterwards and the state
-reported again under "after". Exit 0 when the JSON was printed; the caller judges it.
+reported again under "after". With --keyboard NAME, a keyboard-only session follows, reported
+under "keyboard": the Tab order from the top of the page (each stop with whether its focus
+is drawn), then, with keys alone, the place NAME typed in the search field and Enter, the
+temperature unit changed with the arrow keys, and the meteogram's box scrolled with the arrow
+keys. Exit 0 when the JSON was printed; the caller judges it.
 """
 import argparse
 import json
@@ -24,7 +28,9 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 STATE = r"""
 const rows = [...document.querySelectorAll('#hours tbody tr[data-time]')];
@@ -150,6 +156,75 @@ def change_place(driver, arguments):
     settled(driver)
 
 
+FOCUSED = r"""
+const e = document.activeElement;
+if (!e || e === document.body) return null;
+const style = getComputedStyle(e);
+return {id: e.id || e.getAttribute('aria-labelledby') || e.tagName.toLowerCase(), tag: e.tagName.toLowerCase(),
+        outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        scrollLeft: e.scrollLeft};
+"""
+
+
+def press(driver, *keys):
+    """Keys as a keyboard sends them: to whatever has the focus, never to a chosen element."""
+    chain = ActionChains(driver)
+    for key in keys:
+        chain.send_keys(key)
+    chain.perform()
+    time.sleep(0.05)
+
+
+def tab_to(driver, wanted, limit=40):
+    """Presses Tab until the element `wanted` has the focus; False when it never does."""
+    for _ in range(limit):
+        press(driver, Keys.TAB)
+        focused = driver.execute_script(FOCUSED)
+        if focused and focused["id"] == wanted:
+            return True
+    return False
+
+
+def keyboard_session(driver, place):
+    """Uses the page with the keyboard alone, from a fresh load with nothing focused."""
+    report = {"tabOrder": [], "unfocusedOutline": []}
+    driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    seen = set()
+    for _ in range(60):
+        press(driver, Keys.TAB)
+        focused = driver.execute_script(FOCUSED)
+        if focused is None or focused["id"] in seen:
+            break
+        seen.add(focused["id"])
+        report["tabOrder"].append(focused["id"])
+        if not focused["outline"]:
+            report["unfocusedOutline"].append(focused["id"])
+    # A place by name: Tab to the search field, replace its text, Enter.
+    driver.execute_script("document.activeElement && document.activeElement.blur();")
+    report["reachedSearch"] = tab_to(driver, "q")
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).perform()
+    press(driver, Keys.DELETE, place, Keys.ENTER)
+    time.sleep(0.2)
+    settled(driver)
+    report["placeName"] = driver.execute_script("return document.getElementById('place-name').textContent")
+    # The temperature unit with the arrow keys (a closed select changes on ArrowDown).
+    report["reachedUnit"] = tab_to(driver, "tunit")
+    press(driver, Keys.ARROW_DOWN)
+    time.sleep(0.2)
+    settled(driver)
+    report["headers"] = driver.execute_script("return [...document.querySelectorAll('#hours thead th')].map(th => th.textContent)")
+    # The meteogram's box scrolls sideways with the arrow keys once it has the focus.
+    report["reachedMeteogram"] = tab_to(driver, "meteogram")
+    before = driver.execute_script("return document.getElementById('meteogram').scrollLeft")
+    press(driver, *([Keys.ARROW_RIGHT] * 8))
+    time.sleep(0.3)
+    report["meteogramScrolled"] = driver.execute_script("return document.getElementById('meteogram').scrollLeft") - before
+    report["meteogramOverflows"] = driver.execute_script(
+        "const b = document.getElementById('meteogram'); return b.scrollWidth > b.clientWidth")
+    report["address"] = driver.execute_script("return location.pathname + location.search")
+    return report
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", required=True)
@@ -162,6 +237,7 @@ def main():
     parser.add_argument("--then-lat")
     parser.add_argument("--then-lon")
     parser.add_argument("--then-locate")
+    parser.add_argument("--keyboard", metavar="NAME")
     arguments = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="tilecast-page-check-") as profile:
@@ -186,6 +262,8 @@ def main():
             if arguments.then_place is not None or arguments.then_lat is not None or arguments.then_locate is not None:
                 change_place(driver, arguments)
                 report["after"] = driver.execute_script(STATE)
+            if arguments.keyboard is not None:
+                report["keyboard"] = keyboard_session(driver, arguments.keyboard)
             report["console"] = [entry["message"] for entry in driver.get_log("browser")]
             report["requests"] = requests_made(driver)
         finally:

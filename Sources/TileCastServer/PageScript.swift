@@ -281,6 +281,32 @@ function reach(model, domain) {
   return known ? {first: Date.parse(known.first) / 1000, last: Date.parse(known.last) / 1000} : null;
 }
 
+/** Seconds east of UTC in the answer's zone at the instant `t` (seconds): the browser's own
+ *  zone rules (Intl); the answer's one offset when the browser does not know the zone. */
+function zoneOffset(forecast, t) {
+  try {
+    const format = new Intl.DateTimeFormat("en-US", {timeZone: forecast.timezone, hourCycle: "h23", year: "numeric",
+      month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit"});
+    const p = Object.fromEntries(format.formatToParts(new Date(t * 1000)).map(part => [part.type, Number(part.value)]));
+    return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) / 1000 - t;
+  } catch (e) {
+    return forecast.utc_offset_seconds;
+  }
+}
+
+/** The instant (UTC seconds) of local midnight starting `date` (YYYY-MM-DD) in the answer's zone. */
+function localMidnight(date, forecast) {
+  const wall = Date.parse(date + "T00:00:00Z") / 1000;
+  // Twice: the offset of a first guess, then the offset at the midnight it gives.
+  const guess = wall - zoneOffset(forecast, wall);
+  return wall - zoneOffset(forecast, guess);
+}
+
+/** The date after `date` (YYYY-MM-DD). */
+function nextDate(date) {
+  return new Date(Date.parse(date + "T00:00:00Z") + 86400000).toISOString().slice(0, 10);
+}
+
 /** Days the run covers: all of them, or marked partial with the local hours it has. */
 function renderDays(forecast, model) {
   const d = forecast.daily, u = forecast.daily_units, span = reach(model, forecast.tilecast.domain);
@@ -294,9 +320,9 @@ function renderDays(forecast, model) {
   const body = $("days").tBodies[0];
   let left = 0, partial = 0;
   for (let k = 0; k < d.time.length; k++) {
-    // Local midnight in UTC seconds, with the offset of the answer's first hour (a day on
-    // which daylight saving time changes is off by its hour).
-    const start = Date.parse(d.time[k] + "T00:00:00Z") / 1000 - forecast.utc_offset_seconds, end = start + 86400;
+    // Local midnights in UTC seconds: a day on which daylight saving time changes has 23 or
+    // 25 hours.
+    const start = localMidnight(d.time[k], forecast), end = localMidnight(nextDate(d.time[k]), forecast);
     const from = span ? Math.max(start, span.first) : start, to = span ? Math.min(end, span.last) : end;
     if (to <= from) { left++; continue; }
     const row = body.insertRow();
@@ -306,7 +332,7 @@ function renderDays(forecast, model) {
     if (from > start || to < end) {
       partial++;
       row.dataset.partial = "true";
-      const clock = t => new Date((t + forecast.utc_offset_seconds) * 1000).toISOString().slice(11, 16);
+      const clock = t => new Date((t + zoneOffset(forecast, t)) * 1000).toISOString().slice(11, 16);
       name.appendChild(element("span", "partial: " + clock(from) + "–" + (to === end ? "24:00" : clock(to)) + " only", "partial"));
     }
     row.appendChild(name);

@@ -242,6 +242,55 @@ final class BrowserTests: XCTestCase {
         }
     }
 
+    /// The day daylight saving time ends in Lisbon (25 Oct 2026, 25 hours: 24 Oct 23Z to 26 Oct
+    /// 00Z) with the sample run moved to start at 25 Oct 00Z: the day is partial from 01:00
+    /// local (the run's first hour, 00Z, is 01:00 summer time) to its end, and 26 Oct, which
+    /// the run does not reach, is not listed. (Counting every day as 24 hours at the answer's
+    /// one offset, +00:00 by 06Z, listed 25 Oct as a whole day the run covers.)
+    func testTheDayDaylightSavingTimeEndsIsMarkedByItsOwnHours() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-dst")
+        let run = directory.path("run"), store = directory.path("store")
+        let shift = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path,
+                                            Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path, run, "-672"])
+        XCTAssertEqual(shift.status, 0, shift.stderr)
+        XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store]).status, 0)
+        let cycle: Int64 = 1_792_886_400   // 2026-10-25T00Z
+        try await LiveServer.with(placesConfiguration(store, now: cycle + 6 * 3600 + 600)) { server in
+            let page = try check(server, "/?place=Lisbon", width: 1280)
+            XCTAssertEqual(page["firstRow"] as? String, "2026-10-25T06:00", "06:10Z is 06:10 WET, after the change at 01Z")
+            let days = (page["days"] as? [[String: Any]]) ?? []
+            XCTAssertEqual(days.compactMap { $0["date"] as? String }, ["2026-10-25"], "\(days)")
+            XCTAssertEqual(days.first?["partial"] as? Bool, true)
+            XCTAssertTrue((days.first?["text"] as? String ?? "").contains("partial: 01:00–24:00 only"), "\(days.first ?? [:])")
+        }
+    }
+
+    /// The page with the keyboard alone, at a phone's width: every control and scrolling box
+    /// is a Tab stop in reading order with its focus drawn, a place is found by typing its name
+    /// and Enter, a unit changes with the arrow keys, and the meteogram scrolls with them.
+    func testKeyboardAloneFindsAPlaceChangesUnitsAndScrollsTheMeteogram() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-keyboard")
+        let store = try sampleStore(directory)
+        try await LiveServer.with(placesConfiguration(store, now: Self.freshNow)) { server in
+            let page = try check(server, "/?place=Lisbon", width: 360, ["--keyboard", "Porto"])
+            let keys = try XCTUnwrap(page["keyboard"] as? [String: Any], "\(page)")
+            // The page's controls, its three scrolling boxes and the API link, in reading order.
+            XCTAssertEqual(keys["tabOrder"] as? [String], ["q", "lat", "lon", "button", "locate", "tunit", "wunit", "punit",
+                                                            "meteogram", "hours-caption", "days-title", "api-link"])
+            XCTAssertEqual(keys["unfocusedOutline"] as? [String], [], "Tab stops without a visible focus")
+            XCTAssertEqual(keys["reachedSearch"] as? Bool, true)
+            XCTAssertEqual(keys["placeName"] as? String, "Porto")
+            XCTAssertEqual(keys["reachedUnit"] as? Bool, true)
+            XCTAssertEqual(keys["headers"] as? [String], ["Time", "Weather", "Temperature°F", "Feels like°F", "Rainmm", "Windkm/h"])
+            XCTAssertEqual(keys["reachedMeteogram"] as? Bool, true)
+            XCTAssertEqual(keys["meteogramOverflows"] as? Bool, true, "at 360 px the meteogram scrolls inside its box")
+            XCTAssertGreaterThan(keys["meteogramScrolled"] as? Int ?? 0, 0, "the arrow keys did not scroll the meteogram")
+            XCTAssertTrue((keys["address"] as? String ?? "").hasPrefix("/?place=Porto"), "\(keys["address"] ?? "")")
+        }
+    }
+
     /// Headless Chromium's options: scripts run for up to 10 s of virtual time, console
     /// messages go to stderr.
     private static func headless(profile: String) -> [String] {
