@@ -150,7 +150,7 @@ public struct Extractor: Sendable {
     /// so, instead of "published ...; pruned" with exit 0 (issue 27 item 8).
     private func refuseCyclePrunedAtOnce(_ cycle: CycleID, model: String) throws {
         guard let keep else { return }
-        let all = Set(CycleStore.cycles(root: store, model: model) + [cycle]).sorted()
+        let all = Set(try CycleStore.cycles(root: store, model: model) + [cycle]).sorted()
         guard cycle != all.last, !all.suffix(max(keep, 0)).contains(cycle) else { return }
         throw ExtractionError.prunedAtOnce(cycle: cycle.name, keep: keep, kept: all.suffix(max(keep, 0)).map(\.name))
     }

@@ -44,7 +44,7 @@ package struct Publisher {
     /// - Throws: `ObjectStoreError` naming the address that failed; `StoreError` for a local
     ///   cycle that cannot be read.
     package func publish(root: String, model: String?, cycle: CycleSelector = .latest) throws -> Summary {
-        let models = CycleStore.models(root: root)
+        let models = try CycleStore.models(root: root)
         let chosen: String
         if let model { chosen = model } else if models.count == 1, let only = models.first { chosen = only } else {
             throw ObjectStoreError.configuration(models.isEmpty ? "\(root): no published cycle to publish (run tilecast extract first)"

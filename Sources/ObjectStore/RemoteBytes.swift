@@ -149,7 +149,7 @@ package final class RemoteBytes: ByteSource {
     static func storeError(_ error: ObjectStoreError, label: String) -> StoreError {
         switch error {
         case .notFound(let url): return .missing(path: url, what: "object")
-        case .request(let url, let detail): return .io(IOFailure(path: url, operation: detail, code: EIO))
+        case .request(let url, let detail): return .unreachable(address: url, detail: detail)
         case .configuration(let detail): return .badRequest(detail)
         }
     }

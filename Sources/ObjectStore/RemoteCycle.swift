@@ -33,70 +33,33 @@ package final class RemoteCycle: Sendable {
 
     /// Opens a model's cycle.
     ///
-    /// - Throws: `QueryError.store` naming the address: missing (nothing published, exit 5),
-    ///   damaged (a manifest or file that does not hold together), or unreachable.
+    /// - Throws: `QueryError.store` naming the address: no such cycle (nothing published, exit
+    ///   5), damaged (a manifest or file that does not hold together), or unreachable.
     package init(client: ObjectClient, model: String, cycle: CycleSelector = .latest, nestMargin: Double = 5,
                  cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(QueryError) {
         guard !model.isEmpty, !model.contains("/"), !model.hasPrefix(".") else {
             throw .badRequest("--model \(model): expected a plain model name")
         }
-        let path = Self.manifestPath(model: model, cycle: cycle)
-        let fetched: [UInt8]?
-        do throws(ObjectStoreError) { fetched = try client.getObject(path) } catch {
-            throw .store(RemoteBytes.storeError(error, label: client.describe(path)).description, isDamage: false)
-        }
-        guard let bytes = fetched else {
-            throw .store("\(client.describe(path)): not found: \(cycle == .latest ? "no published cycle of \(model)" : "no cycle \(cycle) of \(model)") on \(client.location)", isDamage: false)
-        }
-        let manifest = try Self.decodeManifest(bytes, model: model, cycle: cycle, address: client.describe(path))
-        var sources: [(reader: DomainFileReader, bytes: RemoteBytes)] = []
+        let fetched: (opened: OpenedCycle, manifestBytes: [UInt8])
         do throws(StoreError) {
-            for entry in manifest.domains {
-                let relative = model + "/" + manifest.cycle + "/" + entry.file
-                let remote: RemoteBytes
-                do throws(StoreError) { remote = try RemoteBytes(client: client, relative: relative, expectedSize: entry.bytes) } catch {
-                    // The manifest lists it: its absence is damage (a `latest` naming a cycle
-                    // that is not all there), never an answer from a coarser domain.
-                    if case .missing = error {
-                        throw .corrupt(path: client.describe(relative), detail: "missing: \(model) cycle \(manifest.cycle)'s manifest lists \(entry.domain) (\(entry.file))")
-                    }
-                    throw error
-                }
-                let reader = try DomainFileReader(source: remote, path: remote.label, cacheBudget: cacheBudget)
-                try manifest.requireListed(reader.metadata, size: remote.size, entry: entry, path: remote.label)
-                remote.releaseOpeningBytes()
-                sources.append((reader, remote))
-            }
+            fetched = try RemoteCycleSource(client: client, cacheBudget: cacheBudget).openWithManifestBytes(model: model, cycle: cycle)
         } catch {
-            throw .store(error.description, isDamage: error.isDamage)
+            throw .store(error)
         }
-        self.manifest = manifest
-        manifestBytes = bytes
-        self.sources = sources
-        store = try ForecastStore(root: client.location.description, model: model, cycle: manifest.cycle,
-                                  folder: client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt,
-                                  readers: sources.map(\.reader), nestMargin: nestMargin,
-                                  growingReaches: manifest.growing == true ? manifest.reaches : nil)
+        manifest = fetched.opened.manifest
+        manifestBytes = fetched.manifestBytes
+        sources = fetched.opened.readers.compactMap { reader in (reader.byteSource as? RemoteBytes).map { (reader, $0) } }
+        store = try ForecastStore(root: client.location.description, model: model, opened: fetched.opened, nestMargin: nestMargin)
     }
 
-    /// A fetched manifest, checked before anything it names is fetched: of `model`, of a cycle
-    /// (the one `cycle` names, unless latest), listing at least one domain, each file a plain name (a
-    /// manifest is never a way to read outside the cycle's folder). The manifest is outside
-    /// bytes: this is the fuzz target's entry (fuzz/Sources/FuzzRemoteAnswers).
+    /// A fetched manifest, checked before anything it names is fetched (`CycleManifest.check`).
+    /// The manifest is outside bytes: this is the fuzz target's entry
+    /// (fuzz/Sources/FuzzRemoteAnswers).
     ///
-    /// - Throws: `QueryError.store` (damage) naming `address`.
-    package static func decodeManifest(_ bytes: [UInt8], model: String, cycle: CycleSelector, address: String) throws(QueryError) -> CycleManifest {
-        let manifest: CycleManifest
-        do { manifest = try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
-            throw .store("\(address): store damaged: manifest does not decode: \(error)", isDamage: true)
-        }
-        guard manifest.model == model, CycleID(name: manifest.cycle) != nil, cycle == .latest || manifest.cycle == cycle.description else {
-            throw .store("\(address): store damaged: the manifest is of \(manifest.model) cycle \(manifest.cycle)", isDamage: true)
-        }
-        guard !manifest.domains.isEmpty else { throw .store("\(address): store file damaged: the cycle's manifest lists no domain", isDamage: true) }
-        for entry in manifest.domains where !StoreFileSystem.isPlainName(entry.file) {
-            throw .store("\(address): store file damaged: lists a domain file \"\(entry.file)\" that is not a plain name", isDamage: true)
-        }
+    /// - Throws: `StoreError.corrupt` naming `address`.
+    package static func decodeManifest(_ bytes: [UInt8], model: String, cycle: CycleSelector, address: String) throws(StoreError) -> CycleManifest {
+        let manifest = try CycleManifest.decode(bytes, path: address)
+        try manifest.check(model: model, cycle: cycle == .latest ? nil : cycle.description, path: address)
         return manifest
     }
 
@@ -123,5 +86,55 @@ package final class RemoteCycle: Sendable {
             }
         }
         return source.prefetch(Array(ranges))
+    }
+}
+
+/// The cycles of an object store (S3, or a web server in front of a store folder): manifests
+/// fetched whole, domain files read through ranged requests (`RemoteBytes`).
+package struct RemoteCycleSource: CycleSource {
+    package let client: ObjectClient
+    package let cacheBudget: Int
+    package var location: String { client.location.description }
+
+    package init(client: ObjectClient, cacheBudget: Int = DomainFileReader.defaultCacheBudget) {
+        self.client = client
+        self.cacheBudget = cacheBudget
+    }
+
+    package func open(model: String, cycle: CycleSelector) throws(StoreError) -> OpenedCycle {
+        try openWithManifestBytes(model: model, cycle: cycle).opened
+    }
+
+    /// The cycle, and its manifest's bytes as fetched: a server compares them with what
+    /// `latest` holds at its next look.
+    func openWithManifestBytes(model: String, cycle: CycleSelector) throws(StoreError) -> (opened: OpenedCycle, manifestBytes: [UInt8]) {
+        let path = RemoteCycle.manifestPath(model: model, cycle: cycle)
+        let fetched: [UInt8]?
+        do throws(ObjectStoreError) { fetched = try client.getObject(path) } catch {
+            throw RemoteBytes.storeError(error, label: client.describe(path))
+        }
+        guard let bytes = fetched else {
+            throw .noCycle(address: client.describe(path), model: model, cycle: cycle == .latest ? nil : cycle.description)
+        }
+        let manifest = try RemoteCycle.decodeManifest(bytes, model: model, cycle: cycle, address: client.describe(path))
+        var readers: [DomainFileReader] = []
+        for entry in manifest.domains {
+            let relative = model + "/" + manifest.cycle + "/" + entry.file
+            let remote: RemoteBytes
+            do throws(StoreError) { remote = try RemoteBytes(client: client, relative: relative, expectedSize: entry.bytes) } catch {
+                // The manifest lists it: its absence is damage (a `latest` naming a cycle that
+                // is not all there), never an answer from a coarser domain.
+                if case .missing = error {
+                    throw .corrupt(path: client.describe(relative), detail: "missing: \(model) cycle \(manifest.cycle)'s manifest lists \(entry.domain) (\(entry.file))")
+                }
+                throw error
+            }
+            let reader = try DomainFileReader(source: remote, path: remote.label, cacheBudget: cacheBudget)
+            try manifest.requireListed(reader.metadata, size: remote.size, entry: entry, path: remote.label)
+            remote.releaseOpeningBytes()
+            readers.append(reader)
+        }
+        let publication = client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt
+        return (OpenedCycle(name: manifest.cycle, publication: publication, manifest: manifest, readers: readers), bytes)
     }
 }

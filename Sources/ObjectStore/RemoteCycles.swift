@@ -90,8 +90,7 @@ package final class RemoteCycles: Sendable {
     package func current(model: String) throws(QueryError) -> RemoteCycle {
         let entry = entries.withLock { $0[model] }
         if let cycle = entry?.cycle { return cycle }
-        let why = entry?.problem.map { ": \($0)" } ?? ": the first look at latest is under way"
-        throw .store("no cycle of \(model) opened yet from \(client.location)\(why)", isDamage: false)
+        throw .store(.notOpenedYet(model: model, location: client.location.description, problem: entry?.problem))
     }
 
     /// Looks at one model's `latest`: unchanged (the same manifest bytes) keeps the cycle open,
@@ -103,7 +102,7 @@ package final class RemoteCycles: Sendable {
             if let kept {
                 let bytes: [UInt8]?
                 do throws(ObjectStoreError) { bytes = try client.getObject(path) } catch {
-                    throw .store(RemoteBytes.storeError(error, label: client.describe(path)).description, isDamage: false)
+                    throw .store(RemoteBytes.storeError(error, label: client.describe(path)))
                 }
                 if bytes == kept.manifestBytes {
                     succeeded(model, kept)

@@ -33,7 +33,7 @@ package enum RemoteStoreDescription {
             // named one must have it.
             let latest: RemoteCycle
             do throws(QueryError) { latest = try RemoteCycle(client: client, model: model, cacheBudget: 1 << 20) } catch {
-                if named.isEmpty, case .store(let message, false) = error, message.contains("no published cycle") { continue }
+                if named.isEmpty, case .store(.noCycle) = error { continue }
                 throw error
             }
             // Sorted as cycles, not as names ("T0630Z" sorts before "T06Z" as text).

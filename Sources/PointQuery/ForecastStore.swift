@@ -103,80 +103,46 @@ public final class ForecastStore: Sendable {
     /// - Parameter nestMargin: cells left out along a nest's edges (WRF's relaxation zone).
     /// - Throws: `QueryError.store` naming what is missing or damaged; `.badRequest` when the
     ///   model is not given and the store holds several.
-    public init(root: String, model: String? = nil, cycle: CycleSelector = .latest, nestMargin: Double = 5) throws(QueryError) {
-        self.root = root
+    public convenience init(root: String, model: String? = nil, cycle: CycleSelector = .latest, nestMargin: Double = 5) throws(QueryError) {
         guard nestMargin.isFinite, nestMargin >= 0 else {
             throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
         }
-        let models = CycleStore.models(root: root)
+        let models: [String]
+        do throws(StoreError) { models = try CycleStore.models(root: root) } catch { throw .store(error) }
         let chosen: String
         if let model {
             chosen = model
         } else if models.count == 1, let only = models.first {
             chosen = only
         } else if models.isEmpty {
-            throw .store("\(root): no published cycle (run tilecast extract first)", isDamage: false)
+            throw .store(.noCycle(address: root, model: nil, cycle: nil))
         } else {
             throw .badRequest("the store holds several models (\(models.joined(separator: ", "))): choose one with --model")
         }
-        self.model = chosen
-        do throws(StoreError) {
-            // A re-extraction of this cycle (or --keep pruning) removes the folder its link named
-            // before, possibly between our resolving the link and opening the files (found by
-            // Scripts/faults: "domain file not found", or a listing missing a domain). So: open,
-            // then check that the link still names the folder; if not, or if a file vanished,
-            // resolve again. A folder still named after its files are open was never removed
-            // (folder names are unique and never linked again): what was opened is that cycle.
-            var attempt = 0
-            var opened: (name: String, folder: String, domains: [StoredDomain], manifest: CycleManifest)
-            while true {
-                let folder: String
-                do throws(StoreError) {
-                    // The cycle's manifest lists its domains: one that cannot be opened is
-                    // damage (exit 5), never an answer from the coarser domain instead.
-                    let published = try CycleStore.openCycle(root: root, model: chosen, cycle: cycle)
-                    folder = published.folder
-                    opened = (published.name, published.folder, try Self.open(published, nestMargin: nestMargin), published.manifest)
-                } catch {
-                    if case .missing = error, attempt < 3 { attempt += 1; continue }
-                    throw error
-                }
-                if attempt < 3, (try? CycleStore.resolve(root: root, model: chosen, cycle: cycle))?.folder != folder {
-                    attempt += 1
-                    continue
-                }
-                break
-            }
-            self.cycle = opened.name
-            self.folder = opened.folder
-            growingReaches = opened.manifest.growing == true ? opened.manifest.reaches : nil
-            self.domains = opened.domains
-        } catch {
-            throw .store(error.description, isDamage: error.isDamage)
+        let opened: OpenedCycle
+        do throws(StoreError) { opened = try LocalCycleSource(root: root).open(model: chosen, cycle: cycle) } catch {
+            throw .store(error)
         }
-        let opened = domains
-        let available = ForecastVariable.outputs.filter { variable in opened.allSatisfy { $0.holds(variable) } }
-        availableVariables = available
-        defaultVariables = ForecastVariable.defaults.filter(available.contains)
+        try self.init(root: root, model: chosen, opened: opened, nestMargin: nestMargin)
     }
 
-    /// A cycle whose domain files were opened elsewhere (object storage: ObjectStore's remote
-    /// readers); `folder` names the publication (a server compares it to see a new one).
-    package init(root: String, model: String, cycle: String, folder: String, readers: [DomainFileReader], nestMargin: Double = 5,
-                 growingReaches: String? = nil) throws(QueryError) {
+    /// A cycle opened from any `CycleSource`: a store folder, or object storage.
+    ///
+    /// - Throws: `QueryError.store` (damage) when its domains' grids or times are unusable.
+    package init(root: String, model: String, opened: OpenedCycle, nestMargin: Double = 5) throws(QueryError) {
         guard nestMargin.isFinite, nestMargin >= 0 else {
             throw .badRequest("nest margin \(nestMargin): expected a number of cells, 0 or more")
         }
         self.root = root
         self.model = model
-        self.cycle = cycle
-        self.folder = folder
-        self.growingReaches = growingReaches
-        do throws(StoreError) { domains = try Self.arrange(readers: readers, folder: folder, nestMargin: nestMargin) } catch {
-            throw .store(error.description, isDamage: error.isDamage)
+        cycle = opened.name
+        folder = opened.publication
+        growingReaches = opened.manifest.growing == true ? opened.manifest.reaches : nil
+        do throws(StoreError) { domains = try Self.arrange(readers: opened.readers, folder: opened.publication, nestMargin: nestMargin) } catch {
+            throw .store(error)
         }
-        let opened = domains
-        let available = ForecastVariable.outputs.filter { variable in opened.allSatisfy { $0.holds(variable) } }
+        let held = domains
+        let available = ForecastVariable.outputs.filter { variable in held.allSatisfy { $0.holds(variable) } }
         availableVariables = available
         defaultVariables = ForecastVariable.defaults.filter(available.contains)
     }
@@ -206,18 +172,6 @@ public final class ForecastStore: Sendable {
         }
         let why = reasons.first.map { " (\($0))" } ?? ""
         return .badRequest("variable \(variable.rawValue) is not stored in \(model) cycle \(cycle)\(why)\(partly); it holds: \(held)")
-    }
-
-    /// Opens every domain file of a published cycle, each checked against its manifest entry,
-    /// finest grid first.
-    private static func open(_ cycle: CycleStore.PublishedCycle, nestMargin: Double) throws(StoreError) -> [StoredDomain] {
-        var readers: [DomainFileReader] = []
-        for (path, entry) in zip(cycle.domainPaths, cycle.manifest.domains) {
-            let reader = try DomainFileReader(path: path)
-            try cycle.manifest.requireListed(reader.metadata, size: reader.fileSize, entry: entry, path: path)
-            readers.append(reader)
-        }
-        return try arrange(readers: readers, folder: cycle.folder, nestMargin: nestMargin)
     }
 
     /// Opened domain files as domains: grids, times, margins, finest grid first.

@@ -11,7 +11,8 @@ package enum ModelChoice {
     ///
     /// - Throws: `.store` when the store holds no published cycle, or no model has the cycle.
     package static func open(root: String, model: String?, cycle: CycleSelector, nestMargin: Double) throws(QueryError) -> [ForecastStore] {
-        let models = CycleStore.models(root: root)
+        let models: [String]
+        do throws(StoreError) { models = try CycleStore.models(root: root) } catch { throw .store(error) }
         if let model { return [try ForecastStore(root: root, model: model, cycle: cycle, nestMargin: nestMargin)] }
         guard models.count > 1 else { return [try ForecastStore(root: root, cycle: cycle, nestMargin: nestMargin)] }
         var stores: [ForecastStore] = []
@@ -22,7 +23,7 @@ package enum ModelChoice {
             } catch {
                 // Damage is never skipped; a model lacking the named cycle is.
                 if cycle == .latest { throw error }
-                if case .store(_, let isDamage) = error, isDamage { throw error }
+                if case .store(let cause) = error, cause.isDamage { throw error }
                 if firstError == nil { firstError = error }
             }
         }

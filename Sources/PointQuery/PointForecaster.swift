@@ -436,7 +436,7 @@ struct SeriesReader {
             }
             try domain.reader.readSeries(variable, at: place, into: slot(k, steps), scratch: scratch, count: steps)
         } catch {
-            throw .store(error.description, isDamage: error.isDamage)
+            throw .store(error)
         }
     }
 }

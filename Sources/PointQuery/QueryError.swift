@@ -1,4 +1,5 @@
 import Catalog
+import TileStore
 
 /// Why a query has no answer, and the exit status the command line ends with for it.
 public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,8 +9,8 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     case outsideTimes(requested: String, available: String)
     /// A bad request: unknown variable, bad point, bad time.
     case badRequest(String)
-    /// The store is missing or damaged (the message names the file).
-    case store(String, isDamage: Bool)
+    /// The store could not answer: missing, unreadable or damaged (the error names the file).
+    case store(StoreError)
 
     public var exitCode: ExitStatus {
         switch self {
@@ -27,8 +28,8 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
             return "time \(requested) is outside the run (\(available))"
         case .badRequest(let message):
             return message
-        case .store(let message, _):
-            return message
+        case .store(let error):
+            return error.description
         }
     }
 

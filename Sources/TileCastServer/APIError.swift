@@ -19,7 +19,7 @@ package struct APIError: Error, Sendable, Equatable {
     /// the client's (400); a missing or damaged store is ours, and temporary (503), never a 500.
     package init(query error: QueryError) {
         switch error {
-        case .store(let message, _): self.init(.serviceUnavailable, message)
+        case .store(let error): self.init(.serviceUnavailable, error.description)
         case .outsideTimes:
             self.init(.badRequest, error.description)
             isOutsideTimes = true

@@ -108,7 +108,7 @@ package final class CycleCache: Sendable {
         let cycleLink = StoreFileSystem.isPlainName(latest) ? Self.link(modelFolder + "/" + latest) ?? "" : ""
         let folder: String
         do throws(StoreError) { folder = try CycleStore.resolve(root: root, model: model).folder } catch {
-            throw .store(error.description, isDamage: error.isDamage)
+            throw .store(error)
         }
         if let cached = state.withLock({ $0.opened[model] }), cached.store.folder == folder {
             state.withLock { $0.opened[model] = Opened(store: cached.store, latest: latest, cycleLink: cycleLink) }

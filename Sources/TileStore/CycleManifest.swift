@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -126,8 +127,32 @@ public struct CycleManifest: Codable, Sendable, Equatable {
             // A manifest is a few kilobytes; a huge one is not ours.
             if data.count > 16 << 20 { throw .corrupt(path: path, detail: "manifest larger than 16 MB") }
         }
-        do { return try JSONDecoder().decode(CycleManifest.self, from: Data(data)) } catch {
+        return try decode(data, path: path)
+    }
+
+    /// A manifest's bytes, as a store folder or an object store holds them.
+    ///
+    /// - Throws: `.corrupt` naming `path` when they do not decode.
+    package static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> CycleManifest {
+        do { return try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
             throw .corrupt(path: path, detail: "manifest does not decode: \(error)")
+        }
+    }
+
+    /// Checks a manifest before anything it names is opened: it is of `model` and of a cycle
+    /// (the one `cycle` names, when it names one: a cycle folder copied or linked under another
+    /// name would otherwise be served as the cycle its name says), it lists at least one domain,
+    /// and each file is a plain name (a manifest is never a way to read outside its cycle).
+    /// Local and remote readers both call this.
+    ///
+    /// - Throws: `.corrupt` naming `path`.
+    package func check(model expectedModel: String, cycle expectedCycle: String?, path: String) throws(StoreError) {
+        guard model == expectedModel, CycleID(name: cycle) != nil, expectedCycle == nil || cycle == expectedCycle else {
+            throw .corrupt(path: path, detail: "is the manifest of \(model) cycle \(cycle), not of \(expectedModel) cycle \(expectedCycle ?? "latest")")
+        }
+        guard !domains.isEmpty else { throw .corrupt(path: path, detail: "the cycle's manifest lists no domain") }
+        for entry in domains where !StoreFileSystem.isPlainName(entry.file) {
+            throw .corrupt(path: path, detail: "lists a domain file \"\(entry.file)\" that is not a plain name")
         }
     }
 }

@@ -21,24 +21,35 @@ public enum CycleStore {
     public static func cycleName(_ seconds: Int64) -> String { CycleID(seconds: seconds).name }
 
     /// The models in a store: real folders holding a `latest` link (even one whose cycle is
-    /// gone, so that a damaged model is reported, not silently replaced by another).
-    public static func models(root: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
-        return names.filter { name in
+    /// gone, so that a damaged model is reported, not silently replaced by another). None when
+    /// there is no store folder yet.
+    ///
+    /// - Throws: `StoreError.io` when the folder cannot be listed (permission, I/O error).
+    public static func models(root: String) throws(StoreError) -> [String] {
+        try namesIfPresent(root).filter { name in
             !name.hasPrefix(".") && StoreFileSystem.kind(root + "/" + name) == .directory
                 && StoreFileSystem.kind(root + "/" + name + "/latest") == .symbolicLink
         }.sorted()
     }
 
-    /// The published cycles of a model, oldest first.
-    public static func cycles(root: String, model: String) -> [CycleID] {
+    /// The published cycles of a model, oldest first; none when the model has no folder yet.
+    ///
+    /// - Throws: `StoreError.io` when the model's folder cannot be listed.
+    public static func cycles(root: String, model: String) throws(StoreError) -> [CycleID] {
         let folder = root + "/" + model
         guard StoreFileSystem.kind(folder) == .directory else { return [] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.compactMap { name -> CycleID? in
+        return try namesIfPresent(folder).compactMap { name -> CycleID? in
             guard let id = CycleID(name: name), dataFolderName(linkedFrom: folder + "/" + name) != nil else { return nil }
             return id
         }.sorted()
+    }
+
+    /// The names in a folder; none when there is no folder.
+    private static func namesIfPresent(_ folder: String) throws(StoreError) -> [String] {
+        do { return try StoreFileSystem.list(folder) } catch {
+            if case .missing = error { return [] }
+            throw error
+        }
     }
 
     /// The cycle `latest` names, or nil when the model has none.
@@ -64,7 +75,7 @@ public enum CycleStore {
         }
         let modelFolder = root + "/" + model
         guard StoreFileSystem.isPlainName(model), !model.hasPrefix("."), StoreFileSystem.kind(modelFolder) == .directory else {
-            let known = models(root: root)
+            let known = try models(root: root)
             throw .missing(path: root, what: "model \"\(model)\" (the store holds: \(known.isEmpty ? "nothing yet" : known.joined(separator: ", ")))")
         }
         let id: CycleID
@@ -119,16 +130,9 @@ public enum CycleStore {
             }
             throw error
         }
-        // The manifest must be this cycle's: a cycle folder copied or linked under another
-        // name would otherwise be served as the cycle its name says.
-        guard manifest.model == model, manifest.cycle == name else {
-            throw .corrupt(path: folder + "/" + CycleManifest.fileName, detail: "is the manifest of \(manifest.model) cycle \(manifest.cycle), not of \(model) cycle \(name)")
-        }
+        try manifest.check(model: model, cycle: name, path: folder + "/" + CycleManifest.fileName)
         var paths: [String] = []
         for entry in manifest.domains {
-            guard StoreFileSystem.isPlainName(entry.file) else {
-                throw .corrupt(path: folder + "/" + CycleManifest.fileName, detail: "lists a domain file \"\(entry.file)\" that is not a plain name")
-            }
             let path = folder + "/" + entry.file
             guard StoreFileSystem.kind(path) != nil else {
                 if !stillNamed() { throw .missing(path: path, what: "domain file") }
@@ -136,7 +140,6 @@ public enum CycleStore {
             }
             paths.append(path)
         }
-        guard !paths.isEmpty else { throw .corrupt(path: folder, detail: "the cycle's manifest lists no domain") }
         return PublishedCycle(name: name, folder: folder, manifest: manifest, domainPaths: paths)
     }
 
@@ -147,7 +150,8 @@ public enum CycleStore {
     public static func domainName(_ domain: Int) -> String { Catalog.domainName(domain) }
 
     private static func listing(root: String, model: String) -> String {
-        let known = cycles(root: root, model: model)
+        // Words for a message about a missing cycle: a folder that cannot be listed says "none".
+        let known = (try? cycles(root: root, model: model)) ?? []
         return known.isEmpty ? "none" : known.map(\.name).joined(separator: ", ")
     }
 }

@@ -87,7 +87,7 @@ package final class CycleWriter {
         let cycleTemporary = try temporaryLink(for: cycleLink, to: ".data/" + finalFolderName)
         let latestTemporary: String
         do {
-            latestTemporary = try temporaryLink(for: latestLink, to: newestCycle().name)
+            latestTemporary = try temporaryLink(for: latestLink, to: try newestCycle().name)
         } catch {
             unlink(cycleTemporary)
             throw error
@@ -129,8 +129,8 @@ package final class CycleWriter {
 
     /// `latest` names the newest published cycle, so re-extracting an older cycle does not
     /// move it backwards.
-    private func newestCycle() -> CycleID {
-        (CycleStore.cycles(root: root, model: model) + [cycle]).max() ?? cycle
+    private func newestCycle() throws(StoreError) -> CycleID {
+        (try CycleStore.cycles(root: root, model: model) + [cycle]).max() ?? cycle
     }
 
     /// A new link "PATH.new-PID" to `destination`, to be renamed over `path`.
@@ -145,7 +145,11 @@ package final class CycleWriter {
     /// the store published (they hold a manifest). A cycle whose removal failed is a warning,
     /// not reported as pruned.
     private func prune(keep: Int, into result: inout PublishResult) {
-        let cycles = CycleStore.cycles(root: root, model: model)
+        let cycles: [CycleID]
+        do throws(StoreError) { cycles = try CycleStore.cycles(root: root, model: model) } catch {
+            result.warnings.append("nothing pruned: \(error)")
+            return
+        }
         let latest = CycleStore.latest(root: root, model: model)
         for cycle in cycles.dropLast(max(keep, 0)) where cycle != latest {
             let link = modelFolder + "/" + cycle.name

@@ -17,6 +17,8 @@ public final class DomainFileReader: Sendable {
     public let path: String
     public let metadata: DomainFileMetadata
     private let source: any ByteSource
+    /// Where the bytes come from (a file, memory, an object store's ranged reads).
+    package var byteSource: any ByteSource { source }
     private let index: [BlockEntry]
     private let cache: BlockCache
     /// Where the data area starts in the file (the cache keeps blocks at their offset from it).

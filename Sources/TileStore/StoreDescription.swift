@@ -36,7 +36,9 @@ public struct StoreDescription: Codable, Sendable {
 
     /// Whether a folder looks like a TileCast store.
     public static func isStore(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path + "/.lock") || !CycleStore.models(root: path).isEmpty
+        // A probe: a folder that cannot be listed is not taken for a store here, and whatever
+        // opens it next reports why it cannot be read.
+        FileManager.default.fileExists(atPath: path + "/.lock") || !((try? CycleStore.models(root: path)) ?? []).isEmpty
     }
 
     /// Describes a store; with `verify`, checks every block of every cycle.
@@ -50,12 +52,12 @@ public struct StoreDescription: Codable, Sendable {
         store = root
         verified = verify
         var models: [ModelEntry] = []
-        for model in CycleStore.models(root: root) {
+        for model in try CycleStore.models(root: root) {
             let latest = CycleStore.latest(root: root, model: model)
             // latest must name a cycle that opens: a dangling latest is damage, not "no cycles".
             _ = try CycleStore.resolve(root: root, model: model)
             var cycles: [CycleEntry] = []
-            for cycle in CycleStore.cycles(root: root, model: model) {
+            for cycle in try CycleStore.cycles(root: root, model: model) {
                 let published = try CycleStore.openCycle(root: root, model: model, cycle: .cycle(cycle))
                 // openCycle has checked the manifest is this model's and this cycle's.
                 let manifest = published.manifest

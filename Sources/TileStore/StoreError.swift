@@ -27,6 +27,15 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Something in the store is not what the store made (a symbolic link where a plain file
     /// or folder belongs, a link naming a place outside the store): refused, never followed.
     case unsafe(path: String, detail: String)
+    /// No published cycle where one was asked for: a store or model never published into, or
+    /// a named cycle that is not there (`cycle` nil means "latest"). Not damage.
+    case noCycle(address: String, model: String?, cycle: String?)
+    /// An object server could not be asked, or did not answer (refused, timed out, an HTTP
+    /// status other than 404): nothing is known of the bytes, so this is not damage.
+    case unreachable(address: String, detail: String)
+    /// No cycle of a model is open yet from an object store: the first look at `latest` is
+    /// under way, or failing (`problem`).
+    case notOpenedYet(model: String, location: String, problem: String?)
     /// Another extraction holds the store's lock.
     case locked(path: String, holder: String)
     /// A request the store cannot answer (unknown variable, cell outside the grid).
@@ -46,6 +55,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return failure.description + (failure.isNoSpace ? " (free some room; nothing was published)" : "")
         case .unsafe(let path, let detail):
             return "\(path): \(detail): refusing to use it (the store never makes one; remove it if you did not put it there on purpose)"
+        case .noCycle(let address, let model, let cycle):
+            let what = cycle.map { "no cycle \($0)" } ?? "no published cycle"
+            return "\(address): \(what)\(model.map { " of \($0)" } ?? "")" + (cycle == nil ? " (publish one first: tilecast extract)" : "")
+        case .unreachable(let address, let detail): return "\(address): \(detail)"
+        case .notOpenedYet(let model, let location, let problem):
+            return "no cycle of \(model) opened yet from \(location): " + (problem ?? "the first look at latest is under way")
         case .locked(let path, let holder): return "\(path): another extraction is writing this store (\(holder)); try again when it has finished"
         case .badRequest(let detail): return detail
         }

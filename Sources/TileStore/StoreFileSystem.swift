@@ -84,6 +84,31 @@ package enum StoreFileSystem {
         return descriptor
     }
 
+    /// The names in a folder (not "." or ".."), in no particular order.
+    ///
+    /// - Throws: `.missing` when there is no folder; `.io` with the call's errno otherwise
+    ///   (permission denied, not a folder, I/O error).
+    package static func list(_ path: String) throws(StoreError) -> [String] {
+        guard let folder = opendir(path) else {
+            let code = errno
+            if code == ENOENT { throw .missing(path: path, what: "folder") }
+            throw .io(path, "list", code)
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(folder) else {
+                if errno != 0 { throw .io(path, "list") }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
     /// Removes a file, link or folder tree the store made, never following a link: a link
     /// inside is removed as a link, and what it names is left alone.
     package static func removeTree(_ path: String) throws(StoreError) {
@@ -91,8 +116,9 @@ package enum StoreFileSystem {
         case nil: return
         case .directory:
             let entries: [String]
-            do { entries = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-                throw .io(path, "list", (error as NSError).code == NSFileReadNoPermissionError ? EACCES : EIO)
+            do throws(StoreError) { entries = try list(path) } catch {
+                if case .missing = error { return }
+                throw error
             }
             for entry in entries { try removeTree(path + "/" + entry) }
             if rmdir(path) != 0 && errno != ENOENT { throw .io(path, "rmdir") }

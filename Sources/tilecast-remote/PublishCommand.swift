@@ -68,7 +68,10 @@ struct PublishCommand: ParsableCommand {
         }
         var publisher = Publisher(client: client)
         publisher.partSize = partSizeBytes.map { max($0, 1) } ?? partSizeMb << 20
-        let models = model.isEmpty ? CycleStore.models(root: store) : model
+        let models: [String]
+        do throws(StoreError) { models = model.isEmpty ? try CycleStore.models(root: store) : model } catch {
+            throw Failure(.damagedStore, error.description)
+        }
         guard !models.isEmpty else { throw Failure(.damagedStore, "\(store): no published cycle to publish (run tilecast extract first)") }
         var done: [String] = []
         for name in models {

@@ -65,6 +65,8 @@ final class RemoteLimitsTests: XCTestCase {
             XCTAssertEqual(measured.output.status, 5, "\(label): \(measured.output.stderr)")
             XCTAssertEqual(measured.output.stdout, "", label)
             for word in words { XCTAssertTrue(measured.output.stderr.contains(word), "\(label): wants \"\(word)\": \(measured.output.stderr)") }
+            // A network failure is said as the object server's, never as a disk's errno.
+            XCTAssertFalse(measured.output.stderr.contains("Input/output error"), "\(label): \(measured.output.stderr)")
             XCTAssertLessThan(measured.seconds, most, label)
             XCTAssertGreaterThan(measured.peakKilobytes, 0, label)
             XCTAssertLessThan(measured.peakKilobytes, Self.peakKilobytes, label)

@@ -32,8 +32,9 @@ final class ManifestCheckTests: XCTestCase {
     private func assertDamage(_ store: String, cycle: String, mentioning fragments: [String],
                               file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try ForecastStore(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: cycle))), file: file, line: line) { error in
-            guard case QueryError.store(let message, let isDamage) = error else { return XCTFail("\(error)", file: file, line: line) }
-            XCTAssertTrue(isDamage, message, file: file, line: line)
+            guard case QueryError.store(let cause) = error else { return XCTFail("\(error)", file: file, line: line) }
+            let message = cause.description
+            XCTAssertTrue(cause.isDamage, message, file: file, line: line)
             for fragment in fragments {
                 XCTAssertTrue(message.contains(fragment), "\"\(fragment)\" not in: \(message)", file: file, line: line)
             }

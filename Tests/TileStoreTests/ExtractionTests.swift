@@ -167,7 +167,7 @@ final class ExtractionTests: XCTestCase {
             let after = try CycleStore.resolve(root: store, model: "wrf")
             XCTAssertEqual(after.name, before.name, "latest unchanged after a failure at \(stage)")
             XCTAssertEqual(after.folder, before.folder)
-            XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T00Z"])
+            XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T00Z"])
             let data = try FileManager.default.contentsOfDirectory(atPath: store + "/wrf/.data")
             XCTAssertFalse(data.contains { $0.hasSuffix(".partial") }, "no partial folder left: \(data)")
             XCTAssertEqual(try DomainFileReader(path: after.folder + "/d01.tcs").series(.temperature2m, i: 2, j: 3), beforeValues)
@@ -197,7 +197,7 @@ final class ExtractionTests: XCTestCase {
             extractor.keep = 2
             _ = try extractor.run()
         }
-        XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T12Z", "2026-11-22T18Z"])
+        XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T12Z", "2026-11-22T18Z"])
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T18Z")
         // Re-extracting an older cycle replaces it but does not move latest backwards.
         let old = try CycleStore.resolve(root: store, model: "wrf", cycle: XCTUnwrap(CycleSelector(parsing: "2026-11-22T12Z"))).folder

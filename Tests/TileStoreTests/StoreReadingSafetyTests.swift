@@ -97,7 +97,7 @@ final class StoreReadingSafetyTests: XCTestCase {
         for name in try FileManager.default.contentsOfDirectory(atPath: data) {
             try FileManager.default.removeItem(atPath: data + "/" + name)
         }
-        XCTAssertEqual(CycleStore.models(root: store), ["mm5", "wrf"], "a model with a dangling latest is still a model")
+        XCTAssertEqual(try CycleStore.models(root: store), ["mm5", "wrf"], "a model with a dangling latest is still a model")
         XCTAssertThrowsError(try StoreDescription(root: store, verify: true)) { error in
             XCTAssertTrue((error as? StoreError)?.isDamage ?? false, "exit 5: \(error)")
         }

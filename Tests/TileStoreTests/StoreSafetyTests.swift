@@ -108,7 +108,7 @@ final class StoreSafetyTests: XCTestCase {
         _ = try extract([later], cycle: cycle00 + 6 * 3600, keep: 1)
         XCTAssertTrue(FileManager.default.fileExists(atPath: inputFolder + "/wrfout_d01_2026-11-22_00:00:00"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: later + "/wrfout_d01_2026-11-22_06:00:00"))
-        XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T06Z"])
+        XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T06Z"])
     }
 
     func testAnInputInsideWhatMayBePrunedIsRefused() throws {
@@ -127,7 +127,7 @@ final class StoreSafetyTests: XCTestCase {
         _ = try extract(cycle: cycle00 + 6 * 3600)                  // 06Z
         _ = try extract(cycle: cycle00 + 6 * 3600 + 1800)           // 06:30Z
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T0630Z", "06:30 is newer than 06:00")
-        XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T06Z", "2026-11-22T0630Z"])
+        XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T06Z", "2026-11-22T0630Z"])
         // A re-run of 06Z must not move latest back.
         _ = try extract(cycle: cycle00 + 6 * 3600)
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T0630Z")
@@ -135,7 +135,7 @@ final class StoreSafetyTests: XCTestCase {
         let summary = try extract(cycle: cycle00 + 6 * 3600 + 1800, keep: 1)
         XCTAssertEqual(summary.pruned, ["2026-11-22T06Z"])
         _ = try extract(cycle: cycle00 + 12 * 3600, keep: 1)
-        XCTAssertEqual(CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T12Z"])
+        XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T12Z"])
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T12Z")
     }
 

@@ -51,7 +51,7 @@ func manifest(_ bytes: [UInt8], cycle: CycleSelector) {
     do {
         decoded = try RemoteCycle.decodeManifest(bytes, model: "wrf", cycle: cycle, address: url)
     } catch {
-        guard case .store(let message, let isDamage) = error, isDamage, message.hasPrefix(url) else { fatalError("manifest refused with \(error)") }
+        guard error.isDamage, error.description.hasPrefix(url) else { fatalError("manifest refused with \(error)") }
         return
     }
     guard decoded.model == "wrf", CycleID(name: decoded.cycle) != nil, cycle == .latest || decoded.cycle == cycle.description,
