@@ -127,8 +127,11 @@ let package = Package(
         .testTarget(name: "GridGeometryTests", dependencies: ["GridGeometry", "TestSupport"]),
         .testTarget(name: "MeteorologyTests", dependencies: ["Meteorology", "TestSupport"]),
         .testTarget(name: "InterpolationTests", dependencies: ["Interpolation", "TestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "TileStore", "Extraction", "ModelIngest", "Interpolation", "GridGeometry", "Catalog", "TestSupport"]),
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "ModelIngest", "Catalog", "GridGeometry", "TestSupport"]),
+        // The store's own tests; Extraction only writes the real cycles they read and damage.
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "Catalog", "GridGeometry", "TestSupport"]),
+        .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "TileStore", "ModelIngest", "Catalog", "TestSupport"]),
         // Runs the built `tilecast` binary: exit codes, messages, output shapes.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
         // Drives a live `TileCastServer` on 127.0.0.1 with a real HTTP client, and the built

@@ -1,6 +1,6 @@
 /// Every variable TileCast knows, named as the common open weather APIs name them: the ones
-/// extraction stores (SPEC section 3) and the ones a query computes from them (wind speed
-/// and direction from the stored components, is_day from the sun, ...).
+/// extraction stores and the ones a query computes from them (wind speed and direction from
+/// the stored components, is_day from the sun, ...). docs/VARIABLES.md describes each.
 ///
 /// This is the variable registry: each variable is one `case` here plus one entry in
 /// `declaration` (VariableRegistry.swift) holding everything about it. Every other list (the
@@ -83,7 +83,8 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// The variables a query can return, in answer order.
     public static let outputs: [ForecastVariable] = allCases.filter(\.spec.isOutput)
     /// Returned when no variables are asked for (the list from before the wind components and
-    /// later additions, so that a default answer keeps its size and B3/B4's workload).
+    /// later additions, so that a default answer keeps its size, and benchmarks B3 and B4 in
+    /// benchmarks/RESULTS.md their workload).
     public static let defaults: [ForecastVariable] = outputs.filter(\.spec.isDefault)
     /// The soil temperature variables, top layer first (index = Noah layer).
     public static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]

@@ -147,7 +147,7 @@ public struct Extractor: Sendable {
     /// What the extraction will publish, before anything is written.
     /// With `--keep N`, a cycle older than the N newest published ones would be pruned the
     /// moment it is published (the store keeps the newest): refused before any work, saying
-    /// so, instead of "published ...; pruned" with exit 0 (issue 27 item 8).
+    /// so, instead of "published ...; pruned" with exit 0.
     private func refuseCyclePrunedAtOnce(_ cycle: CycleID, model: String) throws {
         guard let keep else { return }
         let all = Set(try CycleStore.cycles(root: store, model: model) + [cycle]).sorted()
@@ -211,10 +211,9 @@ public struct Extractor: Sendable {
                              to paths: [String]) throws -> (writers: [DomainFileWriter], units: [ReadingUnit]) {
         var writers: [DomainFileWriter] = []
         var units: [ReadingUnit] = []
-        // Every domain's writer lives until the frames are read (one domain per core did
-        // before): with more domains than cores, each keeps a share of the memory limit, so
-        // that all of them together hold what the cores' writers held (values beyond it spill,
-        // the same bytes either way).
+        // Every domain's writer lives until the frames are read: with more domains than cores,
+        // each keeps a share of the memory limit, so that all of them together hold no more
+        // than one writer per core would (values beyond it spill, the same bytes either way).
         let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1), domains = max(run.domains.count, 1)
         let memoryLimit = writerMemoryLimit / domains * min(domains, cores)
         for (index, domain) in run.domains.enumerated() {

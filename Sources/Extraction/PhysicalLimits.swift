@@ -1,8 +1,8 @@
 import Catalog
 
 /// What each stored variable can physically be, in the store's units (`ForecastVariable.unit`):
-/// the one table extraction checks every value against (issue 27 item 7: T2 in kelvin whose
-/// file said "degC" was published as 283.84 °C). Limits are wide on purpose (records, mountains,
+/// the one table extraction checks every value against (a T2 in kelvin whose file says "degC"
+/// would otherwise be published as 283.84 °C). Limits are wide on purpose (records, mountains,
 /// rounding): a value beyond them is not weather but a mislabelled unit, a wrong scale factor
 /// or a broken field. Variables without limits are not checked. The limits are the registry's
 /// (`VariableSpec.Stored.limits`).

@@ -7,8 +7,7 @@ import Synchronization
 /// domains. A worker takes its count under the extractor's counter lock but reports it after
 /// releasing that lock, so reports can arrive out of order: 6 can be drawn before 5. The bar
 /// keeps, behind one lock, the highest count drawn and ignores older reports, so it never moves
-/// backwards and its last line is the latest count (issue 13: it was mutated unguarded and drew
-/// whatever came last).
+/// backwards and its last line is the latest count, not whatever report came last.
 package final class ProgressBar: Sendable {
     private struct State {
         var drawn = false

@@ -1,6 +1,6 @@
 // Where a position falls between four cells, and how much each counts.
 //
-// Bilinear in grid-index space (SPEC section 4). Three rules shape the stencil:
+// Bilinear in grid-index space, not in lat/lon. Three rules shape the stencil:
 // * The last row and column are inside: i == westEast - 1 uses the cell pair
 //   (westEast - 2, westEast - 1) with all weight on the second, so every interior cell pair
 //   is a real pair and no index runs past the grid.

@@ -27,8 +27,8 @@
 // * With BUCKET_MM > 0 and a bucketed part without its I_ count, resets are also looked for
 //   per part (RAINC, RAINNC, RAINSH separately, each with its own count when it has one): an
 //   uncounted tip in RAINNC hidden by rain in RAINC leaves the summed total rising, and
-//   would otherwise be reported about BUCKET_MM too low (issue 15, item 2). Such an
-//   interval is a reset like any other and, the counts being incomplete, unknown.
+//   would otherwise be reported about BUCKET_MM too low. Such an interval is a reset like
+//   any other and, the counts being incomplete, unknown.
 
 /// Unit of the accumulated fields in the file.
 public enum AccumulationUnit: Sendable, Equatable {

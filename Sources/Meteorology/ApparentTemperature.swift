@@ -18,9 +18,8 @@
 // of the preceding hour, WRF's SWDOWN is the value at the output time; for hourly output
 // the two agree within the hour's change of sun.
 //
-// (Until issue 15 TileCast used ABoM's formula with the 10 m wind unreduced and its own
-// radiation estimate Q = 0.7 * 0.25 * SW, which added up to +11.6 K in full sun: a different
-// quantity under Open-Meteo's name.)
+// (ABoM's formula with the 10 m wind unreduced and a radiation estimate Q = 0.7 * 0.25 * SW
+// instead adds up to +11.6 K in full sun: a different quantity under Open-Meteo's name.)
 
 import Foundation
 

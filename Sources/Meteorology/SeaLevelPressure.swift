@@ -106,7 +106,7 @@ public func seaLevelPressure(
     }
 }
 
-// MARK: - From the lowest model levels, as wrf-python's `slp` (issue 15, item 7)
+// MARK: - From the lowest model levels, as wrf-python's `slp`
 //
 // The T2 reduction above runs 2-6 hPa off at 1,500-2,000 m and tens of hPa on high
 // plateaus, and swings with the afternoon T2. When a WRF file has the 3-D fields, pressure_msl

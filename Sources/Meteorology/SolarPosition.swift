@@ -6,7 +6,7 @@ import Foundation
 /// declination, the equation of time its hour angle. Sunrise and sunset are when the centre
 /// of the sun is 0.833° below the horizon (0.567° refraction and 0.266° semi-diameter), as
 /// the spreadsheet, astral and Open-Meteo take it. Accurate to about a minute within 72° of
-/// the equator; checked against astral (Tests/MeteorologyTests/SolarTests).
+/// the equator; checked against astral (Tests/MeteorologyTests/SolarTests.swift).
 public enum SolarPosition {
     /// The zenith angle of sunrise and sunset, degrees.
     public static let horizonZenith = 90.833

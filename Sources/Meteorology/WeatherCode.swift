@@ -72,7 +72,7 @@
 // * Fog (45) from the model's `visibility` (Visibility.swift, after UPP's CALVIS_GSD) at
 //   Open-Meteo's threshold, visibility <= 1000 m, in Open-Meteo's place: after every
 //   precipitation code, before the cloud codes. Only when the run has visibility's sources
-//   (QCLOUD ... QSNOW); without them the code is as before, never fog. Our dry threshold
+//   (QCLOUD ... QSNOW); without them the code is never fog. Our dry threshold
 //   is 0.1 mm/h, so fog with 0.01-0.1 mm/h is 45 here and drizzle (51) at Open-Meteo.
 // * Depositing rime fog (48) when that fog has T2 < 0 °C: WMO 4677 48 is fog whose
 //   supercooled droplets freeze on what they touch, which is fog below freezing. Open-Meteo

@@ -2,9 +2,9 @@ import Catalog
 
 /// What each stored variable is made from: the one table that a domain's availability (what
 /// `inspect` lists and extraction declares) and the frame reader (which checks every declared
-/// variable was made) both read. They were two lists that could disagree, and when they did the
-/// store silently held an all-missing variable (issue 13). The arithmetic is in `FrameReader`,
-/// one case per entry; docs/VARIABLES.md gives each formula and its citation.
+/// variable was made) both read. Two lists could disagree, and then the store would silently
+/// hold an all-missing variable. The arithmetic is in `FrameReader`, one case per entry;
+/// docs/VARIABLES.md gives each formula and its citation.
 package struct Derivation: Sendable {
     package let variable: ForecastVariable
     /// Sources that must all be present.

@@ -114,7 +114,7 @@ enum DomainStitcher {
     /// with a warning: ten times what real output shows (the shared WRF samples and every
     /// model file under SampleGrids round-trip within 0.001 cells, and none warns), below what
     /// a wrong TRUELAT moves (TRUELAT1 37 -> 30: 0.22 cells on a large grid, T2 off by up to
-    /// 0.43 °C; 0.023 cells on the 9 x 7 cell edge-case baseline; issue 27 item 8).
+    /// 0.43 °C; 0.023 cells on the 9 x 7 cell edge-case baseline).
     static let warnedRoundTripCells = 0.01
 
     /// The warning for a file whose projection attributes place its cells off its own

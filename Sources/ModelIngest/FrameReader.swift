@@ -49,7 +49,7 @@ package struct RowBand: Sendable, Equatable {
     }
 }
 
-/// Streams a domain frame by frame, deriving the catalog variables (SPEC section 3).
+/// Streams a domain frame by frame, deriving the catalog variables (docs/VARIABLES.md).
 ///
 /// Holds one frame of raw fields at a time plus the per-cell accumulation state, so memory
 /// stays at a few fields whatever the run's length. Frames must be read in order, since
@@ -74,7 +74,8 @@ package struct FrameReader {
     private var rain: Deaccumulator?
     private var convective: Deaccumulator?
     private var snow: Deaccumulator?
-    /// Issue 11's split: grid-scale total (RAINNC), its frozen parts, and convective (showers).
+    /// Open-Meteo's rain/showers split (docs/VARIABLES.md): grid-scale total (RAINNC), its
+    /// frozen parts, and convective (showers).
     private var gridScale: Deaccumulator?
     private var frozen: Deaccumulator?
     private var showers: Deaccumulator?
@@ -245,8 +246,8 @@ package struct FrameReader {
         // from this sum instead of reading them again.
         var geopotential: Geopotential?
         if Self.wantsLayers(wants), let elevation, let mass = raw.levelCount(.cloudFraction), let staggered = raw.levelCount(.geopotentialPerturbation) {
-            // A file whose PH is not on CLDFRA's staggered levels is read whole and refused
-            // by `cloudCoverLayers`, as before the bound.
+            // A file whose PH is not on CLDFRA's staggered levels is read whole, without the
+            // bound, and refused by `cloudCoverLayers`.
             var read = staggered == mass + 1 ? min(staggered, layerGeopotentialLevels ?? staggered) : staggered
             var sum = try raw.geopotential(lowest: read)
             var highFrom = sum.flatMap { lowestHighLevel(geopotential: $0, staggeredLevels: read, terrainHeight: elevation) }
@@ -376,7 +377,7 @@ package struct FrameReader {
         if wants.contains(.weatherCode), let cover = out[.cloudCover], let rain = out[.precipitation] {
             let perHour = hours.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
             let snowfall = out[.snowfall]
-            // Fog only where the run has visibility; without it the code is as it always was.
+            // Fog only where the run has visibility; without it the code is never fog.
             let visibility = out[.visibility]
             out[.weatherCode] = (0..<cells).map { cell in
                 weatherCode(cloudCover: cover[cell], precipitationRate: rain[cell] * perHour,
@@ -597,7 +598,7 @@ struct RawFrame {
     /// This frame's values of `variable` for the band: `levels` lowest levels of a (time, level,
     /// south_north, west_east) field, or a (time, south_north, west_east) or (south_north,
     /// west_east) one (`levels` nil). The band's rows are a hyperslab; a field off the mass
-    /// grid is read whole, and `finish` then refuses its size as it always did.
+    /// grid is read whole, and `finish` then refuses its size.
     private func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
         let shape = variable.shape
         let fits = band.fits(shape)

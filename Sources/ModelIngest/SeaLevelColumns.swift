@@ -1,7 +1,7 @@
 import Meteorology
 import NetCDF
 
-/// How a domain's pressure_msl is made, named in `inspect` (issue 15, item 7).
+/// How a domain's pressure_msl is made, named in `inspect` (docs/VARIABLES.md describes each).
 package enum SeaLevelMethod: String, Sendable {
     /// The file's own sea-level pressure (MM5's psealvlc).
     case stored = "the file's own sea-level pressure"

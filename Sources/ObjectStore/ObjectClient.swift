@@ -54,7 +54,7 @@ package struct RetryPolicy: Sendable {
     static func isRetryable(status: Int) -> Bool { status == 429 || (500...599).contains(status) }
 }
 
-/// How much and how long a remote read may take (issue 27 item 4): every answer's body has a
+/// How much and how long a remote read may take: every answer's body has a
 /// limit from what was asked (a range: its length; a tail: its count; a manifest:
 /// `manifestBytes`; anything else, S3's XML answers: `otherBytes`), refused past it while it
 /// streams in, never buffered beyond it; every attempt gives up when no byte came for

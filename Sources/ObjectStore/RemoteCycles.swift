@@ -5,8 +5,8 @@ import Synchronization
 /// The latest cycle of each model of a remote store, for a server.
 ///
 /// `latest` is looked at by a background thread (`startPolling`), every `pollInterval`
-/// seconds, never inside a request (issue 27 item 5): a slow or dead object server costs the
-/// poller its time-limited reads (`RemoteLimits`), while requests keep answering from the
+/// seconds, never inside a request: a slow or dead object server costs the poller its
+/// time-limited reads (`RemoteLimits`), while requests keep answering from the
 /// cycle already open, at once. A new cycle is opened by the poller when the manifest
 /// changed, and swapped in whole. When the new one cannot be opened (a `latest` naming a
 /// cycle whose files are missing or damaged, the store unreachable), the cycle being served

@@ -3,8 +3,8 @@ import Foundation
 import PointQuery
 import TileStore
 
-/// What `tilecast inspect s3://...|https://...` shows (issue 27 item 9): a remote store listed
-/// and checked like a folder (`StoreDescription`): its models, their cycles, each cycle's
+/// What `tilecast inspect s3://...|https://...` shows: a remote store listed and checked like
+/// a folder (`StoreDescription`): its models, their cycles, each cycle's
 /// domains and sizes, every manifest and file checked against each other, and with `verify`
 /// every block read and its checksum checked.
 ///

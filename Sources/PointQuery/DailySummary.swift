@@ -143,7 +143,7 @@ public struct DailyForecast: Sendable {
             }
             let series = forecast.values[daily.variable] ?? []
             // Weather codes and sunshine describe the interval ending at their time, like the
-            // amounts, so they go by the same day rule (issue 15, item 6).
+            // amounts, so they go by the same day rule.
             let isAmount = daily.variable.isAccumulation || daily.variable == .weatherCode || daily.variable == .sunshineDuration
             // shortwave_radiation_sum: hourly mean W/m² times the step's seconds, in MJ/m².
             let scale: Float = daily.statistic == .sum && daily.variable == .shortwaveRadiation ? Self.radiationScale(window: window) : 1

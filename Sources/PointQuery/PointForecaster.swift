@@ -487,7 +487,7 @@ struct TimePlan {
     /// interval at every cell used: when any weighted cell's amount is unknown, the place's
     /// amount is unknown (policy "answer unknown", docs/VARIABLES.md). Interpolating the totals
     /// first would let a gap at one cell leak the other cells' rain of the gap into the next
-    /// known hour (issue 15, item 1).
+    /// known hour.
     /// - Parameter filled: room for `totals.count` values.
     func addAmounts(totals: UnsafeBufferPointer<Float>, filled: UnsafeMutableBufferPointer<Float>, weight: Float,
                     into mixed: inout [Float]) {

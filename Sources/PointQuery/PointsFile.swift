@@ -211,7 +211,7 @@ extension PointsFile {
             return ends
         }
         // Not `\.isNewline`: it also ends a line at U+2028, U+2029 and U+0085, which a name may
-        // hold (issue 27 item 8); the same five line ends as the ASCII path.
+        // hold; the same five line ends as the ASCII path.
         guard let ends else {
             return text.split(omittingEmptySubsequences: false, whereSeparator: { ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}"].contains($0) })
         }

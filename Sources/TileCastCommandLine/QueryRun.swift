@@ -78,7 +78,7 @@ package struct QueryRun {
             if case .failure(let error) = answer.result {
                 failures += 1
                 // Damage wins over a place outside the store, whichever comes first: exit 5
-                // must not hide behind exit 4 (issue 27 item 7).
+                // must not hide behind exit 4.
                 if firstFailure == nil || (error.exitCode == .damagedStore && firstFailure?.exitCode != .damagedStore) {
                     firstFailure = error
                 }

@@ -10,7 +10,7 @@ import Synchronization
 import Glibc
 #endif
 
-/// The process's file-descriptor limit (issue 27 item 1).
+/// The process's file-descriptor limit.
 ///
 /// Reaching it is fatal, not merely refused: libdispatch aborts (SIGILL) when it cannot open
 /// `/proc/<tid>/stat` for a worker thread, so the server keeps its connections far enough

@@ -6,8 +6,8 @@ import PointQuery
 /// When a model's cycles are expected: every `intervalHours` from 00 UTC, each published about
 /// `delayHours` after its start. The store does not hold this (the catalog has no per-model
 /// schedule yet), so the server is told it: `--cycle-interval-hours` and `--cycle-delay-hours`,
-/// by default the reference centre's four runs a day extracted four hours after each start
-/// (SPEC 1; Scripts/ops/tilecast-extract@.timer).
+/// by default four runs a day (00, 06, 12 and 18 UTC) extracted four hours after each start,
+/// as Scripts/ops/tilecast-extract@.timer schedules them.
 package struct CycleSchedule: Sendable, Equatable {
     package var intervalHours: Double = 6
     package var delayHours: Double = 4

@@ -17,7 +17,7 @@ package struct PlaceForecast: Sendable {
     /// Values at the current time (NaN when the cycle does not cover it).
     package let current: [ForecastVariable: Float]
     /// Requested variables and daily fields the chosen cycle cannot give, each with why:
-    /// answered as columns of nulls (SPEC 8), named in the answer's `tilecast` key.
+    /// answered as columns of nulls, not errors, named in the answer's `tilecast` key.
     package var unavailable: [ForecastVariable: String] = [:]
     package var unavailableDaily: [DailyVariable: String] = [:]
 }
@@ -33,7 +33,7 @@ struct HeldVariables {
     /// Splits the request into what `store` holds and what it does not, with the store's reason
     /// for each (the variable's missing source, as `ForecastStore.resolveVariables` names it).
     init(_ store: ForecastStore, hourly: [ForecastVariable], daily: [DailyVariable]) {
-        // The usual case, everything held: one check, the same variables as before.
+        // The usual case, everything held: one check, and the variables `resolveVariables` gives.
         if let all = try? store.resolveVariables(requested: hourly, daily: daily) {
             variables = all
             self.daily = daily
@@ -130,7 +130,7 @@ package struct ForecastEngine: Sendable {
         var forecastTimes = choice.times
         if forecastTimes.isEmpty, let first = store.runTimes.first { forecastTimes = [first] }
 
-        // What the cycle lacks is a column of nulls with the reason, never a refusal (SPEC 8).
+        // What the cycle lacks is a column of nulls with the reason, never a refusal.
         let held = HeldVariables(store, hourly: parameters.hourly, daily: parameters.daily)
         let statistics = held.daily
         let variables = held.variables
@@ -172,8 +172,8 @@ package struct ForecastEngine: Sendable {
     }
 
     /// `place`, except that a place held by a model whose cycles cover none of the times asked
-    /// is answered with nulls, as Open-Meteo answers hours beyond a model's range (SPEC 4 and 8;
-    /// issue 26), never a 400. Its header (model, grid position) is the one a request of
+    /// is answered with nulls, as Open-Meteo answers hours beyond a model's range, never a
+    /// 400. Its header (model, grid position) is the one a request of
     /// `current` alone gets; `current` is answered as usual.
     func placeOrNulls(latitude: Double, longitude: Double, elevation: Double?, parameters: ForecastParameters,
                       times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
@@ -284,8 +284,8 @@ package struct ForecastEngine: Sendable {
             }
             jobs.append((latitude, longitude, k < parameters.elevations.count ? parameters.elevations[k] : nil, times))
         }
-        // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within what it
-        // was with 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
+        // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within
+        // `maxPlaceHours`, 1000 places x 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
         let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) }
         guard placeHours <= Self.maxPlaceHours else {
             throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
@@ -294,10 +294,11 @@ package struct ForecastEngine: Sendable {
             throw APIError(.serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly")
         }
         // A request of a few places is computed on this worker thread; one of many places is
-        // split over the cores (it holds one in-flight slot, and answers sooner: S3).
+        // split over the cores (it holds one in-flight slot, and answers sooner: benchmark S3,
+        // 100 places in one request, in benchmarks/RESULTS.md).
         let work = jobs
         let parts = work.count >= Self.placesWorthSplitting ? min(jobs.count, ProcessInfo.processInfo.activeProcessorCount) : 1
-        // A remote store's reads for the whole request end by one deadline (issue 27 item 4).
+        // A remote store's reads for the whole request end by one deadline (`RemoteLimits`).
         let deadline = cycles.requestDeadline()
         let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
             ObjectClient.within(deadline) {
@@ -312,8 +313,7 @@ package struct ForecastEngine: Sendable {
         var places: [PlaceForecast] = []
         places.reserveCapacity(work.count)
         // The first failing place, in the request's order, is the answer; but a store's damage
-        // (503) wins over any place's own error (400), so that it is never hidden behind one
-        // (issue 27 item 7).
+        // (503) wins over any place's own error (400), so that it is never hidden behind one.
         var failure: APIError?
         for result in computed.joined() {
             switch result {

@@ -79,7 +79,7 @@ package struct ForecastParameters: Sendable {
         timeZoneAuto ? TimeZoneTable.zone(latitude: latitude, longitude: longitude) : (timeZone, timeZoneName)
     }
 
-    /// Limits of one request (SPEC 8): places and days.
+    /// Limits of one request: places and days.
     package static let maxPlaces = 1000
     package static let maxDays = 16
     /// Open-Meteo's limit of `past_days` (and of `past_hours` / 24), independent of the

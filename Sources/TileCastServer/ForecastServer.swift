@@ -17,7 +17,8 @@ package struct ServerConfiguration: Sendable {
     package var port: Int = 8080
     /// Forecast requests computed at once; more wait for none and get 503 (memory stays
     /// bounded by this times one request's size: at most 1000 places x 16 days, ~50 MB of JSON
-    /// with every variable; 64: the connections of a busy front, S1's load, all served).
+    /// with every variable; 64: the connections of a busy front, the load of benchmark S1 in
+    /// benchmarks/RESULTS.md, all served).
     package var maxInFlight: Int = 64
     /// Longest request target accepted; longer is 414.
     package var maxURLBytes: Int = 8192
@@ -120,7 +121,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// How close the server is to its descriptor and connection limits, and the bytes of
-    /// answers waiting for slow sockets (issue 27 items 1 and 3), set when scraped.
+    /// answers waiting for slow sockets, set when scraped.
     func recordConnections(_ ledger: ConnectionLedger) {
         if let open = DescriptorLimit.openCount() {
             registry.makeGauge(name: "tilecast_open_descriptors").set(Double(open))
@@ -207,7 +208,7 @@ struct FrontMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
     let maxURLBytes: Int
-    /// The server's own folders, named by what they are in answers (issue 27 item 8).
+    /// The server's own folders, named by what they are in answers.
     let paths: ServerPaths
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -271,7 +272,7 @@ package struct ForecastServer: Sendable {
     let metrics = ServerMetrics()
     let inFlight: InFlight
     let logger: Logger
-    /// Connections and the answer bytes they hold (issue 27 items 1 and 3).
+    /// Connections and the answer bytes they hold.
     package let ledger: ConnectionLedger
 
     package init(configuration: ServerConfiguration, logger: Logger? = nil) {
@@ -450,7 +451,7 @@ package struct ForecastServer: Sendable {
     /// The Hummingbird application; `onRunning` gets the bound port.
     package func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         // Past `maxConnections` no connection is accepted (it waits in the listen backlog) until
-        // one closes: the descriptors left stay for the store and the runtime (issue 27 item 1).
+        // one closes: the descriptors left stay for the store and the runtime.
         Application(router: router(),
                     server: GuardedHTTP1Channel.builder(ledger: ledger, idleTimeout: .init(configuration.idleTimeout),
                                                         writeTimeout: .init(configuration.writeTimeout)),

@@ -279,8 +279,8 @@ struct OpenMeteoRenderer {
                 return "\(column.name) (\(named))"
             }.joined(separator: ",")
         }
-        // A null is an empty cell, as every null of this CSV (Open-Meteo writes NaN:
-        // Sources/App/Helper/Writer/CsvWriter.swift; kept as before here, issue 26 item 9).
+        // A null is an empty cell, as every null of this CSV, though Open-Meteo writes NaN here
+        // (its Sources/App/Helper/Writer/CsvWriter.swift): one spelling of null in one file.
         if !parameters.currentColumns.isEmpty {
             lines.append("")
             lines.append(header(parameters.currentColumns) { unit($0, $1) })

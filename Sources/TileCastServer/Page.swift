@@ -37,8 +37,8 @@ enum Page {
     /// JSON made safe inside a `<script>` element: no `<`, `>` or `&` at all (escaped as
     /// \u003c, \u003e, \u0026, the same string to JavaScript), so that no name can close the
     /// element (`</script>`) or switch the HTML tokenizer into its escaped states (`<!--`
-    /// followed by `<script>` swallowed the rest of the page, issue 27 item 8); U+2028 and
-    /// U+2029 escaped too (line terminators inside strings for older JavaScript). These
+    /// followed by `<script>` swallows the rest of the page); U+2028 and U+2029 escaped too
+    /// (line terminators inside strings for older JavaScript). These
     /// characters only occur inside the JSON's strings, so the text stays the same JSON.
     static func scriptSafe(_ json: String) -> String {
         var out = ""

@@ -99,7 +99,7 @@ package final class DomainFileWriter: @unchecked Sendable {
         for (index, variable) in variables.enumerated() {
             if variable.isStatic && t > 0 { continue }
             // A declared variable must come with every frame: a gap here would be stored as an
-            // all-missing series, silently (issue 13).
+            // all-missing series, silently.
             guard let field = frame[variable] else {
                 throw StoreError.badRequest("\(path): frame \(t) lacks \(variable.rawValue), which the file declares")
             }
@@ -283,8 +283,8 @@ final class MemoryRows: QuantizedRows {
     init(rowLength: Int, rowCount: Int) {
         self.rowLength = rowLength
         // Not filled here: every value is written before it is read (`finish` refuses a file
-        // unless each time had every cell added once), and filling tens of MB took the extraction's start, on one
-        // core, what the bands' first writes now take on all of them.
+        // unless each time had every cell added once), and filling tens of MB would cost the extraction's start, on
+        // one core, what the bands' first writes take on all of them.
         values = .allocate(capacity: rowLength * rowCount)
     }
 

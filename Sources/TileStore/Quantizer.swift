@@ -15,7 +15,7 @@ struct Quantizer: Sendable, Equatable {
         inverse = 1 / step
     }
 
-    /// Quantization for a catalog variable: the step is its precision (SPEC section 3), so
+    /// Quantization for a catalog variable: the step is its precision (docs/VARIABLES.md), so
     /// the stored value is within half the precision of what ingest computed.
     init(_ variable: ForecastVariable) { self.init(step: Float(variable.precision)) }
 

@@ -1,8 +1,8 @@
 /// `SeriesCodec.encode`'s steps for one tile, each a pass over the tile's cells.
 ///
 /// The scratch arrays are read out of the `TileScratch` once, into `let` pointers: a step
-/// then works on plain pointers, as the single function it was split from did, and its loops
-/// vectorize the same (every step is inlined into `encode`).
+/// then works on plain pointers, and its loops vectorize as they would in one function
+/// (every step is inlined into `encode`).
 struct TileEncoder {
     let source: UnsafePointer<Int32>
     let cells: Int

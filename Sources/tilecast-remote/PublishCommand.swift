@@ -9,9 +9,9 @@ import TileStore
 /// every model's (or each named model's) newest cycle, so that a bucket mirrors the folder.
 ///
 /// Publishing is its own step rather than `extract --store s3://`: extraction keeps writing a
-/// local cycle with its lock, fsync and atomic renames (and its speed, B5); a failed upload is
-/// run again without extracting again; and a cluster job can extract to scratch and publish
-/// from there.
+/// local cycle with its lock, fsync and atomic renames (and its speed, benchmark B5 in
+/// benchmarks/RESULTS.md); a failed upload is run again without extracting again; and a
+/// cluster job can extract to scratch and publish from there.
 struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",

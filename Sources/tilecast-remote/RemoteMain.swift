@@ -3,7 +3,8 @@ import TileCastCommandLine
 
 /// `tilecast-remote`: what `tilecast` runs when a store is remote (`query --store s3://...`,
 /// `https://...`) and for `tilecast publish`. A second binary so that SwiftNIO, the HTTP client
-/// and swift-crypto stay out of `tilecast`, whose start-up every query pays (B4).
+/// and swift-crypto stay out of `tilecast`, whose start-up every query pays (benchmark B4,
+/// benchmarks/RESULTS.md).
 @main
 struct TilecastRemote: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,7 +7,8 @@ import TileStore
 
 /// The server's own executable. `tilecast serve ARGS` runs it (it sits beside `tilecast`):
 /// linking Hummingbird and SwiftNIO into `tilecast` itself made every `tilecast query` start
-/// about 1 ms slower (B4), so the command line stays small and the server is a second binary.
+/// about 1 ms slower (benchmark B4, benchmarks/RESULTS.md), so the command line stays small
+/// and the server is a second binary.
 @main
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -106,7 +107,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Before anything opens a descriptor: a server at the soft limit (systemd's default
-        // 1024) crashes in libdispatch rather than refusing (issue 27 item 1).
+        // 1024) crashes in libdispatch rather than refusing (`DescriptorLimit`).
         _ = DescriptorLimit.raiseToHard()
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight

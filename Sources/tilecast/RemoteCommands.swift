@@ -3,8 +3,9 @@ import TileCastCommandLine
 
 /// `tilecast publish`: runs `tilecast-remote publish` (beside this binary) with the same
 /// arguments. Object storage needs an HTTP client and SigV4 signing (SwiftNIO, swift-crypto),
-/// which would slow every `tilecast query`'s start (B4), so they live in that second binary,
-/// as the server lives in `tilecast-server`. Its options and --help are that binary's.
+/// which would slow every `tilecast query`'s start (benchmark B4, benchmarks/RESULTS.md), so
+/// they live in that second binary, as the server lives in `tilecast-server`. Its options and
+/// --help are that binary's.
 struct PublishCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",

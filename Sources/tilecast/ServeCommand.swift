@@ -3,8 +3,8 @@ import TileCastCommandLine
 
 /// `tilecast serve`: runs the server executable, `tilecast-server`, found beside this one,
 /// with the same arguments. The server is its own binary so that linking Hummingbird and
-/// SwiftNIO does not slow down every `tilecast query`'s start (B4); its options and --help
-/// are the server's.
+/// SwiftNIO does not slow down every `tilecast query`'s start (benchmark B4,
+/// benchmarks/RESULTS.md); its options and --help are the server's.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",

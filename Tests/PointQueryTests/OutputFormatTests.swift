@@ -166,19 +166,6 @@ final class OutputFormatTests: XCTestCase {
         }
     }
 
-    /// Variables are hashed by their place in the registry and ordered by the store's catalog,
-    /// the query's own after the stored ones.
-    func testVariablesOrderAndHashByCatalogPosition() {
-        let all = ForecastVariable.stored + ForecastVariable.allCases.filter { $0.spec.stored == nil }
-        for (k, variable) in all.enumerated() {
-            XCTAssertEqual(all.firstIndex { !($0 < variable) && !(variable < $0) }, k, "\(variable)")
-            if k > 0 { XCTAssertTrue(all[k - 1] < variable) }
-        }
-        XCTAssertEqual(Set(all.map(\.hashValue)).count, all.count)
-        let table = Dictionary(uniqueKeysWithValues: all.map { ($0, $0.rawValue) })
-        for variable in all { XCTAssertEqual(table[variable], variable.rawValue) }
-    }
-
     /// The request's time labels are made once; a place with other times (a points file
     /// row with its own time) still gets its own labels.
     func testTimeLabelsOfOtherTimesAreTheirOwn() throws {

@@ -1,12 +1,13 @@
-import Catalog
 import Extraction
 import Foundation
 import TileStore
 import TestSupport
 import XCTest
 
-/// Issue 16, items 1, 2, 4 and 9: the store never touches anything outside itself, prunes
-/// only what it published, never loses a domain silently, and orders cycles by time.
+/// Issue 16, items 1, 2 and 9: the store never touches anything outside itself, prunes only
+/// what it published, and orders cycles by time. (Extraction's own refusals, `ExtractionError`'s
+/// input inside the store and cycle replaced with fewer domains, are in
+/// Tests/ExtractionTests/ExtractionRefusalTests.swift.)
 final class StoreSafetyTests: XCTestCase {
     private var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
     private let cycle00: Int64 = 1_795_305_600   // 2026-11-22T00Z
@@ -16,8 +17,7 @@ final class StoreSafetyTests: XCTestCase {
     override func setUpWithError() throws { directory = try TemporaryDirectory() }
     override func tearDown() { directory = nil }
 
-    private func extract(_ inputs: [String]? = nil, cycle: Int64? = nil, keep: Int? = nil, model: String = "wrf",
-                         allowFewerDomains: Bool = false) throws -> ExtractionSummary {
+    private func extract(_ inputs: [String]? = nil, cycle: Int64? = nil, keep: Int? = nil, model: String = "wrf") throws -> ExtractionSummary {
         // A run is filed only under its own start: a later cycle is a shifted copy of baseline.
         let shift = Int(((cycle ?? cycle00) - cycle00) / 60)
         let run = shift == 0 ? baseline : try shiftedRun(baseline, byMinutes: shift, into: directory)
@@ -25,7 +25,6 @@ final class StoreSafetyTests: XCTestCase {
         extractor.model = model
         extractor.cycle = cycle
         extractor.keep = keep
-        extractor.allowFewerDomains = allowFewerDomains
         return try extractor.run()
     }
 
@@ -111,16 +110,6 @@ final class StoreSafetyTests: XCTestCase {
         XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T06Z"])
     }
 
-    func testAnInputInsideWhatMayBePrunedIsRefused() throws {
-        let inside = store + "/wrf/.data/my-run"
-        try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: baseline, toPath: inside + "/wrfout_d01_2026-11-22_00:00:00")
-        XCTAssertThrowsError(try extract([inside])) { error in
-            XCTAssertTrue("\(error)".contains("inside the store"), "\(error)")
-        }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: inside + "/wrfout_d01_2026-11-22_00:00:00"))
-    }
-
     // MARK: item 9 (and issue 13 bug 1): cycles sort by time, not by name
 
     func testSubHourCyclesSortByTimeForLatestAndKeep() throws {
@@ -137,33 +126,5 @@ final class StoreSafetyTests: XCTestCase {
         _ = try extract(cycle: cycle00 + 12 * 3600, keep: 1)
         XCTAssertEqual(try CycleStore.cycles(root: store, model: "wrf").map(\.name), ["2026-11-22T12Z"])
         XCTAssertEqual(CycleStore.latest(root: store, model: "wrf")?.name, "2026-11-22T12Z")
-    }
-
-    func testCycleIDParsesPrintsAndOrdersByTime() {
-        let names = ["2026-11-22T12Z", "2026-11-22T0630Z", "2026-11-22T06Z", "2026-11-21T18Z", "2026-11-22T0005Z"]
-        let ids = names.compactMap(CycleID.init(name:))
-        XCTAssertEqual(ids.count, names.count)
-        XCTAssertEqual(ids.sorted().map(\.name), ["2026-11-21T18Z", "2026-11-22T0005Z", "2026-11-22T06Z", "2026-11-22T0630Z", "2026-11-22T12Z"])
-        // Independent arithmetic: 2026-11-22T06:30Z = 1795305600 + 6.5 h.
-        XCTAssertEqual(CycleID(name: "2026-11-22T0630Z")?.seconds, 1_795_305_600 + 23_400)
-        for bad in ["2026-11-22T06", "2026-11-22T0660Z", "2026-13-01T00Z", "2026-11-22T24Z", "x026-11-22T00Z", "2026-11-22T06Z.123", "latest", ""] {
-            XCTAssertNil(CycleID(name: bad), bad)
-        }
-    }
-
-    // MARK: item 4: a re-run never silently replaces a cycle with fewer domains
-
-    func testReplacingACycleWithFewerDomainsIsRefusedUnlessAllowed() throws {
-        let d01 = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let d02 = Repository.sampleGrids.appendingPathComponent("wrfout_d02_2026-11-22_00:00:00").path
-        _ = try extract([d01, d02])
-        let before = try CycleStore.resolve(root: store, model: "wrf")
-        XCTAssertThrowsError(try extract([d01])) { error in
-            XCTAssertTrue("\(error)".contains("d02") && "\(error)".contains("--allow-fewer-domains"), "\(error)")
-        }
-        XCTAssertEqual(try CycleStore.resolve(root: store, model: "wrf").folder, before.folder, "the published cycle stays")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: before.folder + "/d02.tcs"))
-        let summary = try extract([d01], allowFewerDomains: true)
-        XCTAssertEqual(summary.domains, ["d01"])
     }
 }

@@ -1,6 +1,22 @@
 import Catalog
 import XCTest
 
+/// A cycle's folder name ("2026-11-22T06Z", "2026-11-22T0630Z") parses to its time, prints back
+/// the same, and orders by time, not by name.
+final class CycleIDTests: XCTestCase {
+    func testCycleIDParsesPrintsAndOrdersByTime() {
+        let names = ["2026-11-22T12Z", "2026-11-22T0630Z", "2026-11-22T06Z", "2026-11-21T18Z", "2026-11-22T0005Z"]
+        let ids = names.compactMap(CycleID.init(name:))
+        XCTAssertEqual(ids.count, names.count)
+        XCTAssertEqual(ids.sorted().map(\.name), ["2026-11-21T18Z", "2026-11-22T0005Z", "2026-11-22T06Z", "2026-11-22T0630Z", "2026-11-22T12Z"])
+        // Independent arithmetic: 2026-11-22T06:30Z = 1795305600 + 6.5 h.
+        XCTAssertEqual(CycleID(name: "2026-11-22T0630Z")?.seconds, 1_795_305_600 + 23_400)
+        for bad in ["2026-11-22T06", "2026-11-22T0660Z", "2026-13-01T00Z", "2026-11-22T24Z", "x026-11-22T00Z", "2026-11-22T06Z.123", "latest", ""] {
+            XCTAssertNil(CycleID(name: bad), bad)
+        }
+    }
+}
+
 /// `--cycle` and its kin become a `CycleSelector` where the text enters: every form a person
 /// writes a time in names the store's one folder, and nothing else (a path, "..", an empty or
 /// impossible date) names a cycle at all.
