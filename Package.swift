@@ -92,7 +92,12 @@ let package = Package(
                            .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "Logging", package: "swift-log"),
-                           .product(name: "Prometheus", package: "swift-prometheus")]
+                           .product(name: "Prometheus", package: "swift-prometheus")],
+            // The time-zone table of `timezone=auto`, written by Scripts/make_timezone_table.py; copied
+            // into TileCast_TileCastServer.resources beside the built executables, installed beside
+            // tilecast-server and read at its start (TimeZoneTable.swift; never through Bundle.module).
+            exclude: ["Resources/README.md"],
+            resources: [.copy("Resources/timezones.tzr")]
         ),
         // What the executables share: `query`'s options and its run (tilecast answers a store
         // folder, tilecast-remote a bucket, with this one code), the Failure that ends a

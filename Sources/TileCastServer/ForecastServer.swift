@@ -462,7 +462,11 @@ package struct ForecastServer: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then finishes the requests in flight and returns.
+    ///
+    /// - Throws: `TimeZoneTable.LoadError` before listening when the time-zone table cannot be
+    ///   read (`tilecast serve` checks it first, to say so as a usage error).
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        _ = try TimeZoneTable.loaded.get()
         try await application(onRunning: onRunning).runService()
     }
 }

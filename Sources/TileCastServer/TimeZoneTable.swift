@@ -1,13 +1,20 @@
+import CZlib
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `timezone=auto`: the IANA zone of a place, decided offline.
 ///
 /// A global raster of 0.05° cells (about 5.5 km), each holding the zone timezonefinder gives at
 /// its centre (timezone-boundary-builder's polygons, with the Etc/GMT±N zones at sea), run-length
-/// encoded row by row: `Scripts/make_timezone_table.py` builds it into `TimeZoneTable+Data.swift`
-/// (the layout is in the script). Decoded once, on first use, into per-row run ends; a lookup
-/// is a binary search in one row. A place within a cell of a border may get the neighbour's zone
-/// (TimeZoneTests measures the agreement with timezonefinder at seeded random points).
+/// encoded row by row: `Scripts/make_timezone_table.py` writes it to the resource file
+/// `Resources/timezones.tzr` (the layout is in the script), which SwiftPM copies into the
+/// `TileCast_TileCastServer.resources` folder beside the executables it builds, and which is
+/// installed beside `tilecast-server`. Read once, at the server's start (`loaded`), into per-row
+/// run ends; a lookup is a binary search in one row. A place within a cell of a border may get
+/// the neighbour's zone (TimeZoneTests measures the agreement with timezonefinder at seeded
+/// random points).
 package struct TimeZoneTable: Sendable {
     let columns: Int
     let rows: Int
@@ -17,16 +24,135 @@ package struct TimeZoneTable: Sendable {
     let runEnds: [[UInt16]]
     let runZones: [[UInt16]]
 
-    /// The table inside this binary, decoded once.
-    package static let shared: TimeZoneTable? = TimeZoneTable(base64: encoded)
+    /// The resource file's name, in `Resources/` and in the bundle folder.
+    package static let fileName = "timezones.tzr"
+    /// The folder SwiftPM copies this target's resources into, beside the executables it
+    /// builds (`<package>_<target>.resources`); installed beside `tilecast-server`. Not found
+    /// through `Bundle.module`, whose accessor ends the process when the folder is missing.
+    package static let bundleName = "TileCast_TileCastServer.resources"
+    /// Names the table file to read instead of looking for it (only that file is then tried).
+    package static let environmentVariable = "TILECAST_TIMEZONE_TABLE"
+    /// Larger than any table of this layout (a 7200 x 3600 raster is about 0.5 MB).
+    static let maxFileBytes = 64 << 20
 
-    /// nil when the data is not a table of this layout (never for the committed one; a test checks).
-    init?(base64: String) {
-        guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else { return nil }
-        let bytes = [UInt8](data)
-        var at = 0
+    /// The table, read once from the first place of `places()` that holds a file. The server
+    /// reads it before it listens and refuses to start when it is a failure
+    /// (`ForecastServer.run`, `tilecast serve`).
+    package static let loaded: Result<TimeZoneTable, LoadError> = load(places())
+
+    /// The table, or nil when it could not be read (the server does not start then).
+    package static var shared: TimeZoneTable? { try? loaded.get() }
+
+    /// Why the table could not be had: one line, naming the places looked at.
+    package struct LoadError: Error, CustomStringConvertible, Sendable {
+        package let description: String
+    }
+
+    /// Where the table is looked for, in order, each with what the place is: the file named
+    /// by TILECAST_TIMEZONE_TABLE alone when it is set; else the bundle folder beside the
+    /// running executable (links followed: /proc/self/exe), then, in debug builds only, the
+    /// committed file in the source folder.
+    package static func places(environment: [String: String] = ProcessInfo.processInfo.environment,
+                               executable: String? = executablePath()) -> [(path: String, what: String)] {
+        if let chosen = environment[environmentVariable], !chosen.isEmpty {
+            return [(chosen, environmentVariable)]
+        }
+        var places: [(path: String, what: String)] = []
+        if let executable {
+            let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            places.append((folder.appendingPathComponent(bundleName).appendingPathComponent(fileName).path, "beside the executable"))
+        }
+        #if DEBUG
+        // A debug build run from elsewhere than its build folder: the file the build copied.
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        places.append((source.appendingPathComponent("Resources").appendingPathComponent(fileName).path, "the source folder"))
+        #endif
+        return places
+    }
+
+    /// The running executable's path, links followed; nil when /proc is not mounted.
+    package static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The table from the first of `places` that holds a file: a file that is there but cannot
+    /// be read or fails its checks is an error (the places after it are not tried).
+    package static func load(_ places: [(path: String, what: String)]) -> Result<TimeZoneTable, LoadError> {
+        for place in places {
+            let bytes: [UInt8]
+            do throws(LoadError) {
+                guard let read = try readFile(place.path) else { continue }
+                bytes = read
+            } catch {
+                return .failure(error)
+            }
+            guard let table = TimeZoneTable(file: bytes) else {
+                return .failure(LoadError(description: "the time-zone table \(place.path) (\(place.what)) is damaged: it fails its CRC-32 or is not "
+                                          + "a table of this layout; reinstall it (or regenerate it with Scripts/make_timezone_table.py)"))
+            }
+            return .success(table)
+        }
+        let looked = places.map { "\($0.path) (\($0.what))" }.joined(separator: ", ")
+        return .failure(LoadError(description: "the time-zone table (timezone=auto) was not found: looked for \(looked.isEmpty ? "nothing" : looked); "
+                                  + "install the \(bundleName) folder beside tilecast-server, or set \(environmentVariable) to the file"))
+    }
+
+    /// The bytes of the regular file at `path`, or nil when nothing is there.
+    static func readFile(_ path: String) throws(LoadError) -> [UInt8]? {
+        // Non-blocking: a FIFO named here must not hold the start-up; it is refused below.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw LoadError(description: "cannot read the time-zone table \(path): \(String(cString: strerror(code)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw LoadError(description: "the time-zone table \(path) is not a regular file")
+        }
+        guard status.st_size <= maxFileBytes else {
+            throw LoadError(description: "the time-zone table \(path) is \(status.st_size) bytes: not a table (at most \(maxFileBytes))")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(descriptor, base + done, buffer.count - done)
+            }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = count < 0 ? String(cString: strerror(errno)) : "it ended at byte \(done) of \(bytes.count)"
+                throw LoadError(description: "cannot read the time-zone table \(path): \(reason)")
+            }
+            done += count
+        }
+        return bytes
+    }
+
+    /// nil when `file` is not a table of this layout followed by the CRC-32 of its bytes
+    /// (never for the committed one; a test checks).
+    package init?(file: [UInt8]) {
+        guard file.count > 4 else { return nil }
+        let body = file.count - 4
+        let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(file[body + $1]) << (8 * $1) }
+        let computed = file.withUnsafeBufferPointer { buffer -> UInt32 in
+            guard let base = buffer.baseAddress else { return 0 }
+            return UInt32(crc32(crc32(0, nil, 0), base, uInt(body)))
+        }
+        guard stored == computed else { return nil }
+        self.init(table: file[..<body])
+    }
+
+    /// nil when `bytes` is not a table of this layout, or has bytes after its last row.
+    init?(table bytes: ArraySlice<UInt8>) {
+        var at = bytes.startIndex
         func byte() -> UInt8? {
-            guard at < bytes.count else { return nil }
+            guard at < bytes.endIndex else { return nil }
             defer { at += 1 }
             return bytes[at]
         }
@@ -48,12 +174,12 @@ package struct TimeZoneTable: Sendable {
             return nil
         }
         guard bytes.starts(with: Array("TZR1".utf8)) else { return nil }
-        at = 4
+        at += 4
         guard let columns = little(2), let rows = little(2), let micro = little(4), let zoneCount = little(2),
               columns > 0, rows > 0, micro > 0 else { return nil }
         var names: [String] = []
         for _ in 0..<zoneCount {
-            guard let length = byte(), at + Int(length) <= bytes.count else { return nil }
+            guard let length = byte(), at + Int(length) <= bytes.endIndex else { return nil }
             names.append(String(decoding: bytes[at..<(at + Int(length))], as: UTF8.self))
             at += Int(length)
         }
@@ -63,8 +189,8 @@ package struct TimeZoneTable: Sendable {
         for _ in 0..<rows {
             guard let count = varint() else { return nil }
             var ends: [UInt16] = [], zones: [UInt16] = []
-            ends.reserveCapacity(count)
-            zones.reserveCapacity(count)
+            ends.reserveCapacity(min(count, columns))
+            zones.reserveCapacity(min(count, columns))
             var column = 0
             for _ in 0..<count {
                 guard let length = varint(), let zone = varint(), zone < names.count else { return nil }
@@ -77,6 +203,7 @@ package struct TimeZoneTable: Sendable {
             runEnds.append(ends)
             runZones.append(zones)
         }
+        guard at == bytes.endIndex else { return nil }
         self.columns = columns
         self.rows = rows
         self.cellDegrees = Double(micro) / 1e6
@@ -102,7 +229,8 @@ package struct TimeZoneTable: Sendable {
     }
 
     /// The zone at a place as Foundation's `TimeZone`, with the name to answer; GMT when the
-    /// table's name is unknown to this system's tz database.
+    /// table's name is unknown to this system's tz database (or, outside the server, which
+    /// refuses to start without it, when the table could not be read).
     package static func zone(latitude: Double, longitude: Double) -> (zone: TimeZone, name: String) {
         guard let name = shared?.zoneName(latitude: latitude, longitude: longitude), let zone = TimeZone(identifier: name) else {
             return (ForecastParameters.gmt, "GMT")

@@ -109,6 +109,9 @@ struct ServerCommand: AsyncParsableCommand {
         // Before anything opens a descriptor: a server at the soft limit (systemd's default
         // 1024) crashes in libdispatch rather than refusing (`DescriptorLimit`).
         _ = DescriptorLimit.raiseToHard()
+        // The time-zone table (timezone=auto), read now: without it the server does not start,
+        // rather than answer GMT for every place.
+        if case .failure(let error) = TimeZoneTable.loaded { throw Failure(.badUsage, error.description) }
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight
         configuration.schedule = CycleSchedule(intervalHours: cycleIntervalHours, delayHours: cycleDelayHours)

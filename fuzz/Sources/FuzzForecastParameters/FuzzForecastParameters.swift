@@ -90,5 +90,11 @@ func checkRefusal(_ error: APIError) {
 /// SwiftPM names this executable's entry point `FuzzForecastParameters_main`; libFuzzer takes over.
 @_cdecl("FuzzForecastParameters_main")
 public func fuzzForecastParametersMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    tilecast_fuzz_main(argc, argv)
+    // timezone=auto reads the time-zone table (the resource folder beside this binary): without
+    // it every place would be GMT and the zones' paths would go unfuzzed, so stop here instead.
+    if case .failure(let error) = TimeZoneTable.loaded {
+        FileHandle.standardError.write(Data("FuzzForecastParameters: \(error)\n".utf8))
+        return 1
+    }
+    return tilecast_fuzz_main(argc, argv)
 }
