@@ -68,6 +68,18 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
 
     private static let specs: [VariableSpec] = allCases.map(\.declaration)
 
+    /// Which unit choice converts it (`VariableSpec.quantity`), and the decimals an answer prints
+    /// (`decimals`, `inchDecimals`): read for every value a query converts or prints, so kept in
+    /// plain tables derived from the registry (reading `spec` retains a `VariableSpec`).
+    @inline(__always)
+    package var quantity: VariableSpec.Quantity { Self.quantities[ordinal] }
+    @inline(__always)
+    package func decimals(inches: Bool) -> Int { inches ? Self.inchDecimals[ordinal] : Self.decimals[ordinal] }
+
+    private static let quantities = specs.map(\.quantity)
+    private static let decimals = specs.map(\.decimals)
+    private static let inchDecimals = specs.map { $0.inchDecimals ?? $0.decimals }
+
     /// Hashed by position, not by name: a forecast's values are a dictionary keyed by
     /// variable, and hashing the raw string cost a few per cent of a point forecast.
     public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }

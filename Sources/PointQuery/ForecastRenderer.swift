@@ -118,13 +118,20 @@ public struct ForecastRenderer: Sendable {
     @inline(__always)
     static func writeFormatted(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits, missing: StaticString,
                                at target: UnsafeMutablePointer<UInt8>) -> Int {
+        writeFormatted(value, variable, decimals: units.decimals(variable), units, missing: missing, at: target)
+    }
+
+    /// The same with the variable's decimals looked up by the caller (once per series, not per
+    /// value). Inlined into the loops that write every value of an answer.
+    @inline(__always)
+    static func writeFormatted(_ value: Float, _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits, missing: StaticString,
+                               at target: UnsafeMutablePointer<UInt8>) -> Int {
         func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
             let count = min(bytes.count, formattedRoom)
             if let source = bytes.baseAddress { target.update(from: source, count: count) }
             return count
         }
         guard value.isFinite else { return missing.withUTF8Buffer(copy) }
-        let decimals = units.decimals(variable)
         guard let scaled = fixedScaled(value, decimals) else {
             var text = formatted(value, variable, units) ?? ""
             return text.withUTF8(copy)
@@ -301,9 +308,10 @@ public struct ForecastRenderer: Sendable {
             guard let base = buffer.baseAddress else { return }
             var count = 0
             base[count] = UInt8(ascii: "["); count += 1
+            let decimals = units.decimals(variable)
             for (k, value) in values.enumerated() {
                 if k > 0 { base[count] = UInt8(ascii: ","); base[count + 1] = UInt8(ascii: " "); count += 2 }
-                count += writeFormatted(value, variable, units, missing: "null", at: base + count)
+                count += writeFormatted(value, variable, decimals: decimals, units, missing: "null", at: base + count)
             }
             base[count] = UInt8(ascii: "]"); count += 1
             out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
@@ -401,6 +409,7 @@ public struct ForecastRenderer: Sendable {
         let prefix = Array(((names ? Self.csvField(answer.name ?? "") + "," : "") + "\(forecast.latitude),\(forecast.longitude),").utf8)
         let middle = Array(("," + Self.csvField(p.model) + "," + Self.csvField(p.cycle) + "," + Self.csvField(p.domain) + ",\(p.gridI),\(p.gridJ)").utf8)
         let columns = variables.map { forecast.values[$0] ?? [] }
+        let decimals = variables.map(forecast.units.decimals)
         let labels = timeLabels(forecast.times)
         let room = 1 + prefix.count + 64 + middle.count + variables.count * (Self.formattedRoom + 1)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer in
@@ -422,7 +431,7 @@ public struct ForecastRenderer: Sendable {
                 for (k, variable) in variables.enumerated() {
                     base[count] = UInt8(ascii: ","); count += 1
                     if t < columns[k].count {
-                        count += Self.writeFormatted(columns[k][t], variable, forecast.units, missing: "", at: base + count)
+                        count += Self.writeFormatted(columns[k][t], variable, decimals: decimals[k], forecast.units, missing: "", at: base + count)
                     }
                 }
                 out.append(contentsOf: UnsafeBufferPointer(start: base, count: count))

@@ -15,7 +15,7 @@ public struct OutputUnits: Sendable, Equatable {
 
     /// The unit symbol of a variable's values.
     public func symbol(_ variable: ForecastVariable) -> String {
-        switch variable.spec.quantity {
+        switch variable.quantity {
         case .temperature: return temperature.symbol
         case .windSpeed: return windSpeed.symbol
         case .precipitation: return precipitation.symbol
@@ -27,8 +27,12 @@ public struct OutputUnits: Sendable, Equatable {
 
     /// Converts a value from the store's unit to this one.
     @inline(__always)
-    func convert(_ value: Float, _ variable: ForecastVariable) -> Float {
-        switch variable.spec.quantity {
+    func convert(_ value: Float, _ variable: ForecastVariable) -> Float { convert(value, variable.quantity) }
+
+    /// Converts a value of that quantity (a series looks its variable's quantity up once).
+    @inline(__always)
+    func convert(_ value: Float, _ quantity: VariableSpec.Quantity) -> Float {
+        switch quantity {
         case .temperature: return temperature.convert(value)
         case .windSpeed: return windSpeed.convert(value)
         case .precipitation: return precipitation.convert(value)
@@ -40,7 +44,6 @@ public struct OutputUnits: Sendable, Equatable {
 
     /// Decimals an answer prints of a variable in these units.
     func decimals(_ variable: ForecastVariable) -> Int {
-        let spec = variable.spec
-        return precipitation == .inch ? spec.inchDecimals ?? spec.decimals : spec.decimals
+        variable.decimals(inches: precipitation == .inch)
     }
 }

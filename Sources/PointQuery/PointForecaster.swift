@@ -133,6 +133,7 @@ public struct PointForecaster: Sendable {
             return computed
         }
         for variable in variables {
+            let quantity = variable.quantity
             switch variable {
             case .windSpeed10m, .windDirection10m, .windU10m, .windV10m:
                 if windCache == nil {
@@ -143,20 +144,20 @@ public struct PointForecaster: Sendable {
                 guard let wind = windCache else { continue }
                 values[variable] = zip(wind.u, wind.v).map { u, v in
                     switch variable {
-                    case .windSpeed10m: return units.convert(windSpeed(u: u, v: v), variable)
+                    case .windSpeed10m: return units.convert(windSpeed(u: u, v: v), quantity)
                     case .windDirection10m: return windDirection(u: u, v: v)
-                    case .windU10m: return units.convert(u, variable)
-                    default: return units.convert(v, variable)
+                    case .windU10m: return units.convert(u, quantity)
+                    default: return units.convert(v, quantity)
                     }
                 }
             case .precipitation, .snowfall, .rain, .showers:
-                values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, variable) }
+                values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, quantity) }
             case .isDay:
                 values[variable] = zeniths().map(SolarPosition.isDay(zenith:))
             case .weatherCode:
                 values[variable] = try reader.nearest(.weatherCode) { plan.intervalValues($0) }
             case .et0FaoEvapotranspiration:
-                values[variable] = try Self.referenceEvapotranspiration(c, zeniths: zeniths()).map { units.convert($0, variable) }
+                values[variable] = try Self.referenceEvapotranspiration(c, zeniths: zeniths()).map { units.convert($0, quantity) }
             case .sunshineDuration:
                 values[variable] = try Self.sunshineDuration(c)
             case .surfacePressure where c.downscaling != nil:
@@ -169,7 +170,7 @@ public struct PointForecaster: Sendable {
                     continue
                 }
                 let shift = c.downscaling.map { Downscale.isShifted(variable) ? $0.shift : 0 } ?? 0
-                values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0 + shift, variable) } }
+                values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0 + shift, quantity) } }
             }
         }
         return values
@@ -184,8 +185,9 @@ public struct PointForecaster: Sendable {
             let shift = c.downscaling.map { Downscale.isShifted(source) ? $0.shift : 0 } ?? 0
             inputs.append(try c.atTimes(source).map { $0 + shift })
         }
+        let quantity = variable.quantity
         return c.times.indices.map { k in
-            c.units.convert(formula(inputs.map { k < $0.count ? $0[k] : .nan }), variable)
+            c.units.convert(formula(inputs.map { k < $0.count ? $0[k] : .nan }), quantity)
         }
     }
 
