@@ -19,6 +19,18 @@ let fast = Context.environment["TILECAST_FAST"] == "1"
 // elsewhere.
 let mainPackage = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
+// The benchmarks time the engine's own parts (the interpolation kernel, the store readers'
+// block caches), which TileCastKit keeps `package` rather than public (README, "Using
+// TileCastKit from Swift"). Compiled under the main package's package name, these targets see
+// its `package` declarations as its own targets do. SwiftPM's -package-name is the package's
+// identity (its folder's name, lower-cased) as a C identifier: "main", "wt_api" for wt-api.
+// `packageAccess: false` keeps SwiftPM from passing this package's own name after it.
+let mainPackageName: String = {
+    let name = String(mainPackage.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+    return name.first?.isNumber == true ? "_" + name : name
+}()
+let mainPackageAccess: [SwiftSetting] = [.unsafeFlags(["-package-name", mainPackageName])]
+
 // -ffp-contract=off: clang would otherwise fuse a * b + c into FMAs, which Swift does not
 // do; the reference must compute the same roundings to do the same work (and to be checked
 // bit for bit against the Swift kernel).
@@ -36,9 +48,11 @@ let package = Package(
         // B1 and B2: Swift scalar, SIMD and concurrent against C, growth curves, JSON + Markdown.
         .executableTarget(
             name: "interpolation-bench",
-            dependencies: ["CKernel", .product(name: "TileCastKit", package: mainPackage)]
+            dependencies: ["CKernel", .product(name: "TileCastKit", package: mainPackage)],
+            packageAccess: false, swiftSettings: mainPackageAccess
         ),
         // B3: point forecasts from an on-disk store, in process.
-        .executableTarget(name: "store-bench", dependencies: [.product(name: "TileCastKit", package: mainPackage)]),
+        .executableTarget(name: "store-bench", dependencies: [.product(name: "TileCastKit", package: mainPackage)],
+                          packageAccess: false, swiftSettings: mainPackageAccess),
     ]
 )

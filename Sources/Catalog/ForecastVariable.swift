@@ -91,7 +91,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     // MARK: Lists read from the registry
 
     /// The variables extraction can store, in store order.
-    public static let stored: [ForecastVariable] = allCases.filter { $0.spec.stored != nil }.sorted()
+    package static let stored: [ForecastVariable] = allCases.filter { $0.spec.stored != nil }.sorted()
     /// The variables a query can return, in answer order.
     public static let outputs: [ForecastVariable] = allCases.filter(\.spec.isOutput)
     /// Returned when no variables are asked for (the list from before the wind components and
@@ -99,12 +99,12 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// benchmarks/RESULTS.md their workload).
     public static let defaults: [ForecastVariable] = outputs.filter(\.spec.isDefault)
     /// The soil temperature variables, top layer first (index = Noah layer).
-    public static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
+    package static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
     /// The soil moisture variables, top layer first (index = Noah layer).
-    public static let soilMoistures: [ForecastVariable] = [.soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm]
+    package static let soilMoistures: [ForecastVariable] = [.soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm]
 
     /// A stored variable by its name (nil for the query's own and unknown names).
-    public static func stored(named name: String) -> ForecastVariable? {
+    package static func stored(named name: String) -> ForecastVariable? {
         ForecastVariable(rawValue: name).flatMap { $0.spec.stored == nil ? nil : $0 }
     }
 
@@ -133,31 +133,31 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     public var unit: String { spec.unit }
     /// The precision kept in the store, in `unit` (0 for the query's own). Quantisation may use
     /// a step up to twice this (rounding error at most half a step).
-    public var precision: Double { spec.stored?.precision ?? 0 }
+    package var precision: Double { spec.stored?.precision ?? 0 }
     /// True for the one variable that does not change with time.
-    public var isStatic: Bool { spec.stored?.kind == .constant }
+    package var isStatic: Bool { spec.stored?.kind == .constant }
     /// True for amounts over an output interval (summed, not averaged, over a window).
     public var isAccumulation: Bool { spec.stored?.kind == .amount }
     /// True for variables made from fields many runs do not write: extraction does not warn
     /// when they are absent (every plain wrfout would), `inspect` still lists them as missing.
-    public var isOptional: Bool { spec.stored?.isOptional ?? false }
+    package var isOptional: Bool { spec.stored?.isOptional ?? false }
     /// A one-line description for `--help` and `inspect`.
     public var summary: String { spec.summary }
     /// The stored variables this one is computed from (itself, for a stored variable).
     @inline(__always)
-    public var sources: [ForecastVariable] { Self.sourceLists[ordinal] }
+    package var sources: [ForecastVariable] { Self.sourceLists[ordinal] }
     private static let sourceLists: [[ForecastVariable]] = allCases.map { variable in
         variable.spec.sources.isEmpty && variable.spec.stored != nil ? [variable] : variable.spec.sources
     }
     /// The first of `sources`: the stored variable read for everything but wind (which reads
     /// both components); the query's own that need several name the first.
     @inline(__always)
-    public var primarySource: ForecastVariable { Self.primarySources[ordinal] }
+    package var primarySource: ForecastVariable { Self.primarySources[ordinal] }
     private static let primarySources: [ForecastVariable] = allCases.map { $0.sources.first ?? .temperature2m }
 
     /// Why a quantity the common weather APIs offer cannot come from a WRF or MM5 run, for
     /// names a request may use; nil for any other name. Refused by name rather than invented.
-    public static func refusal(_ name: String) -> String? {
+    package static func refusal(_ name: String) -> String? {
         let ensemble = "a probability needs an ensemble of runs; one WRF/MM5 run gives one amount per place, not a probability"
         let ultraviolet = "WRF/MM5 output has no ultraviolet band or ozone column to compute a UV index from"
         let reasons: [String: String] = [

@@ -5,9 +5,9 @@ import Foundation
 /// Plain integers, converted by the proleptic Gregorian algorithms of Howard Hinnant
 /// ("chrono-Compatible Low-Level Date Algorithms"), keep decoding fast and exact with no
 /// Calendar or time zone involved: model times are UTC.
-public enum ModelTime {
+package enum ModelTime {
     /// Seconds since the epoch for a UTC calendar time; nil when a field is out of range.
-    public static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int64? {
+    package static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int64? {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
               (1...9999).contains(year) else { return nil }
@@ -17,7 +17,7 @@ public enum ModelTime {
 
     /// Parses WRF's "YYYY-MM-DD_HH:MM:SS" (also with 'T' or ' ' as separator, and with the
     /// seconds left off); nil for anything else, including "0000-00-00_00:00:00".
-    public static func parseWRF(_ text: String) -> Int64? {
+    package static func parseWRF(_ text: String) -> Int64? {
         let digits = Array(text.utf8)
         func number(_ start: Int, _ length: Int) -> Int? {
             guard start + length <= digits.count else { return nil }
@@ -43,7 +43,7 @@ public enum ModelTime {
     }
 
     /// Parses the reference time of CF units such as "minutes since 2026-11-22 00:00:00".
-    public static func parseSinceUnits(_ units: String) -> Int64? {
+    package static func parseSinceUnits(_ units: String) -> Int64? {
         guard let range = units.range(of: "since ") else { return nil }
         var text = units[range.upperBound...].trimmingCharacters(in: .whitespaces)
         if text.hasSuffix("Z") { text.removeLast() }
@@ -53,19 +53,19 @@ public enum ModelTime {
     }
 
     /// "2026-11-22T06:00Z": compact ISO 8601, as cycles are named.
-    public static func isoMinutes(_ seconds: Int64) -> String {
+    package static func isoMinutes(_ seconds: Int64) -> String {
         let c = civil(seconds)
         return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute))Z"
     }
 
     /// "2026-11-22T06:00:00Z".
-    public static func iso(_ seconds: Int64) -> String {
+    package static func iso(_ seconds: Int64) -> String {
         let c = civil(seconds)
         return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))Z"
     }
 
     /// The calendar fields of a time.
-    public static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+    package static func civil(_ seconds: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         let days = Int(floorDivide(seconds, 86_400))
         let rest = Int(seconds - Int64(days) * 86_400)
         let (year, month, day) = civilFromDays(days)
@@ -73,7 +73,7 @@ public enum ModelTime {
     }
 
     /// A duration as "1h", "3h", "30min", "90s".
-    public static func duration(_ seconds: Int64) -> String {
+    package static func duration(_ seconds: Int64) -> String {
         if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
         if seconds % 60 == 0 { return "\(seconds / 60)min" }
         return "\(seconds)s"
@@ -100,7 +100,7 @@ public enum ModelTime {
 
     /// Day of the year (1...366) of a time in seconds since 1970, UTC (proleptic Gregorian),
     /// for the sun's position in per-hour loops where Foundation's Calendar cost microseconds.
-    public static func dayOfYear(_ seconds: Int64) -> Int {
+    package static func dayOfYear(_ seconds: Int64) -> Int {
         let days = Int(floorDivide(seconds, 86_400))
         let (year, _, _) = civilFromDays(days)
         return days - daysFromCivil(year: year, month: 1, day: 1) + 1
@@ -134,7 +134,7 @@ extension ModelTime {
     /// "2026-11-22T06:00:00Z", "2026-11-22T06:00:00.000Z" (a fraction of zeros only: nothing
     /// here is finer than a second), "2026-11-22 06:00", WRF's "2026-11-22_06:00:00", or a
     /// date alone.
-    public static func parseUser(_ text: String) -> Int64? {
+    package static func parseUser(_ text: String) -> Int64? {
         var value = text.trimmingCharacters(in: .whitespaces)
         if value.hasSuffix("Z") || value.hasSuffix("z") { value.removeLast() }
         if value.hasSuffix("+00:00") { value.removeLast(6) }

@@ -66,30 +66,30 @@ public struct Extractor: Sendable {
     /// each, all units of all domains side by side on the cores: with one unit per domain, a
     /// run of one domain uses one core. Reading is serialised by the netCDF lock; deriving and
     /// quantizing are not. The store's bytes do not depend on it.
-    public var bandsPerDomain = 2
+    package var bandsPerDomain = 2
     /// The least bytes one band's rows of one level must hold for a domain to be split:
     /// libnetcdf reads a classic file in 8 KB pieces, so every band's part of every level reads
     /// up to 8 KB it does not need. Bands of the bench run's 100 x 84 domain (33 KB a level)
     /// read 818 MB where whole levels read 527 MB, and were no faster; a 1000 x 1000 domain
     /// (4 MB a level) loses under 1 %.
-    public var minimumBandLevelBytes = 64 << 10
+    package var minimumBandLevelBytes = 64 << 10
     /// Parts of its frames a domain not split in bands is read in, side by side: each part
     /// after the first first replays the accumulated fields of the frames before it (the
     /// amounts depend on every earlier total), then reads its own. With one unit per domain,
     /// the smaller of two domains of 2:1 cells finished first and left a core idle for the
     /// rest of the run. The store's bytes do not depend on it.
-    public var framePartsPerDomain = 2
+    package var framePartsPerDomain = 2
     /// Quantized values each domain writer keeps in memory before spilling to scratch files
     /// (shared out when a run has more domains than cores: see `writeDomains`).
-    public var writerMemoryLimit = DomainFileWriter.defaultMemoryLimit
+    package var writerMemoryLimit = DomainFileWriter.defaultMemoryLimit
     /// Called after each frame (from the extracting thread).
     public var progress: (@Sendable (ExtractionProgress) -> Void)?
     /// For tests: called before each domain is written and before publication; throwing
     /// there simulates a failure half-way.
-    public var faultInjection: (@Sendable (String) throws -> Void)?
+    package var faultInjection: (@Sendable (String) throws -> Void)?
     /// A run still being written: its manifest says the cycle is growing and how far it
     /// reaches, so readers and `inspect` can tell the cycle will be extended.
-    public var growing = false
+    package var growing = false
 
     public init(inputs: [String], store: String) {
         self.inputs = inputs

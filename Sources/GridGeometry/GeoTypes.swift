@@ -12,51 +12,51 @@
 import Foundation
 
 /// WRF's MAP_PROJ codes that TileCast supports.
-public enum ProjectionKind: Int, Sendable, Codable, CaseIterable {
+package enum ProjectionKind: Int, Sendable, Codable, CaseIterable {
     case lambertConformal = 1, polarStereographic = 2, mercator = 3, latLon = 6
 }
 
 /// A geographic position in degrees; longitudes may be given as -180..180 or 0..360.
-public struct GeoPoint: Sendable, Equatable, Codable {
-    public var latitude: Double
-    public var longitude: Double
+package struct GeoPoint: Sendable, Equatable, Codable {
+    package var latitude: Double
+    package var longitude: Double
 
     /// A point from latitude and longitude in degrees.
-    public init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }
 
     /// True when both values are finite and |latitude| <= 90.
-    public var isValid: Bool {
+    package var isValid: Bool {
         latitude.isFinite && longitude.isFinite && abs(latitude) <= 90
     }
 }
 
 /// A fractional position on the mass grid: i along west_east, j along south_north, 0-based,
 /// (0, 0) the south-west mass point (XLAT/XLONG at [0, 0]).
-public struct GridPosition: Sendable, Equatable, Codable {
-    public var i: Double
-    public var j: Double
+package struct GridPosition: Sendable, Equatable, Codable {
+    package var i: Double
+    package var j: Double
 
     /// A position from fractional indices.
-    public init(i: Double, j: Double) {
+    package init(i: Double, j: Double) {
         self.i = i
         self.j = j
     }
 
     /// The position of a point that cannot be placed on the grid.
-    public static let invalid = GridPosition(i: .nan, j: .nan)
+    package static let invalid = GridPosition(i: .nan, j: .nan)
 }
 
 /// Why a projection or grid could not be built, or a point could not be placed.
-public enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A MAP_PROJ (or MM5 map_proj_code) that TileCast does not handle.
     case unsupportedProjection(Int)
     /// A parameter out of range; the message names it and says what was expected.
     case invalidParameters(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unsupportedProjection(let code):
             return "unsupported map projection code \(code) (expected MAP_PROJ 1 Lambert conformal, "
@@ -69,12 +69,12 @@ public enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertib
 
 /// Projected coordinates in grid-cell units (metres / DX, or degrees / cell for lat-lon),
 /// relative to the projection's own origin; only differences between them matter.
-public struct PlanePoint: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
+package struct PlanePoint: Sendable, Equatable {
+    package var x: Double
+    package var y: Double
 
     /// A point of the projection plane.
-    public init(x: Double, y: Double) {
+    package init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }

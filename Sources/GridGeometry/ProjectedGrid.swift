@@ -6,14 +6,14 @@
 import Foundation
 
 /// A projected WRF mass grid: lat/lon <-> fractional grid position.
-public struct ProjectedGrid: Sendable {
-    public let parameters: ProjectionParameters
+package struct ProjectedGrid: Sendable {
+    package let parameters: ProjectionParameters
     /// Mass points along west_east (i).
-    public let westEast: Int
+    package let westEast: Int
     /// Mass points along south_north (j).
-    public let southNorth: Int
+    package let southNorth: Int
     /// The anchor: the mass point at (i, j) = (0, 0).
-    public let southWestCorner: GeoPoint
+    package let southWestCorner: GeoPoint
 
     private let projection: AnyMapProjection
     /// The anchor's plane position; positions are plane differences from it.
@@ -27,7 +27,7 @@ public struct ProjectedGrid: Sendable {
     /// Anchored at the grid's own south-west mass point (XLAT/XLONG at [0,0]), as wrf-python does, so cropped files work.
     /// - Throws: `invalidParameters` naming the parameter at fault (DX, TRUELAT1, POLE_LAT, westEast,
     ///   southWestCorner, ...).
-    public init(parameters: ProjectionParameters, westEast: Int, southNorth: Int, southWestCorner: GeoPoint) throws {
+    package init(parameters: ProjectionParameters, westEast: Int, southNorth: Int, southWestCorner: GeoPoint) throws {
         guard westEast >= 1 else {
             throw GridGeometryError.invalidParameters("westEast (west_east mass points) must be at least 1, got \(westEast)")
         }
@@ -55,7 +55,7 @@ public struct ProjectedGrid: Sendable {
 
     /// The fractional grid position of a point; it may lie outside the grid. A point that cannot
     /// be placed (non-finite, |latitude| > 90, a pole the projection cannot show) gives NaN.
-    public func position(of point: GeoPoint) -> GridPosition {
+    package func position(of point: GeoPoint) -> GridPosition {
         guard point.isValid else { return .invalid }
         let plane = projection.project(point)
         var i = plane.x - origin.x
@@ -70,7 +70,7 @@ public struct ProjectedGrid: Sendable {
     /// The fractional grid position of a user-supplied point.
     /// - Throws: `invalidParameters` naming `latitude` or `longitude` when it is not finite or
     ///   |latitude| > 90, or saying the projection cannot place the point.
-    public func validatedPosition(of point: GeoPoint) throws -> GridPosition {
+    package func validatedPosition(of point: GeoPoint) throws -> GridPosition {
         try requireLatitude(point.latitude, "latitude")
         try requireFinite(point.longitude, "longitude")
         let position = position(of: point)
@@ -83,28 +83,28 @@ public struct ProjectedGrid: Sendable {
     }
 
     /// The point at a fractional grid position; longitude in -180...180. NaN for a non-finite position.
-    public func point(at position: GridPosition) -> GeoPoint {
+    package func point(at position: GridPosition) -> GeoPoint {
         guard position.i.isFinite, position.j.isFinite else { return GeoPoint(latitude: .nan, longitude: .nan) }
         return projection.unproject(PlanePoint(x: origin.x + position.i, y: origin.y + position.j))
     }
 
     /// WRF's COSALPHA/SINALPHA at a point (earth-relative u = u*cos - v*sin, v = v*cos + u*sin), computed from the projection (cone-factor method for Lambert/polar, 0 for Mercator, the rotated-pole formula for MAP_PROJ 6 with a rotated pole).
     /// NaN for a point that is not valid.
-    public func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
+    package func windRotation(at point: GeoPoint) -> (cosAlpha: Double, sinAlpha: Double) {
         guard point.isValid else { return (.nan, .nan) }
         return projection.windRotation(at: point)
     }
 
     /// True when the position lies inside [margin, n-1-margin] in both axes (the last row/column are valid).
     @inlinable
-    public func contains(_ position: GridPosition, margin: Double = 0) -> Bool {
+    package func contains(_ position: GridPosition, margin: Double = 0) -> Bool {
         position.i >= margin && position.i <= Double(westEast - 1) - margin
             && position.j >= margin && position.j <= Double(southNorth - 1) - margin
     }
 
     /// The four corner mass points, south-west, south-east, north-east, north-west (for error
     /// messages that list a domain's extent).
-    public var corners: [GeoPoint] {
+    package var corners: [GeoPoint] {
         let east = Double(westEast - 1)
         let north = Double(southNorth - 1)
         return [GridPosition(i: 0, j: 0), GridPosition(i: east, j: 0),

@@ -4,30 +4,30 @@
 import Foundation
 
 /// A WRF map projection, in WRF's own terms; validated when a grid or projection is built.
-public struct ProjectionParameters: Sendable, Equatable, Codable {
-    public var kind: ProjectionKind
+package struct ProjectionParameters: Sendable, Equatable, Codable {
+    package var kind: ProjectionKind
     /// TRUELAT1 in degrees; its sign picks the hemisphere for Lambert and polar stereographic.
-    public var trueLatitude1: Double
+    package var trueLatitude1: Double
     /// TRUELAT2 in degrees (Lambert only); outside -90...90 it means "same as TRUELAT1", as WPS reads it.
-    public var trueLatitude2: Double
+    package var trueLatitude2: Double
     /// STAND_LON in degrees: the meridian parallel to the grid's y axis (rotation longitude for MAP_PROJ 6).
-    public var standardLongitude: Double
+    package var standardLongitude: Double
     /// POLE_LAT in degrees (MAP_PROJ 6): the true North Pole's latitude in the computational grid.
-    public var poleLatitude: Double
+    package var poleLatitude: Double
     /// POLE_LON in degrees (MAP_PROJ 6); it only relabels computational longitudes.
-    public var poleLongitude: Double
+    package var poleLongitude: Double
     /// DX in metres, also for MAP_PROJ 6 (WRF stores metres there and converts to degrees itself).
-    public var dx: Double
+    package var dx: Double
     /// DY in metres.
-    public var dy: Double
+    package var dy: Double
     /// Sphere radius in metres; WRF and MM5 use 6,370,000.
-    public var earthRadius: Double
+    package var earthRadius: Double
 
     /// WRF's sphere radius (module_model_constants EARTH_RADIUS_M).
-    public static let wrfEarthRadius = 6_370_000.0
+    package static let wrfEarthRadius = 6_370_000.0
 
     /// Parameters from WRF-style values; `trueLatitude2` defaults to TRUELAT1 and `dy` to `dx`.
-    public init(
+    package init(
         kind: ProjectionKind,
         trueLatitude1: Double = 0,
         trueLatitude2: Double? = nil,
@@ -51,7 +51,7 @@ public struct ProjectionParameters: Sendable, Equatable, Codable {
 
     /// Parameters from a WRF file's MAP_PROJ code and attributes.
     /// - Throws: `unsupportedProjection` for MAP_PROJ other than 1, 2, 3, 6 (0 idealised, 203 NMM, ...).
-    public init(
+    package init(
         wrfMapProjection code: Int,
         trueLatitude1: Double,
         trueLatitude2: Double,
@@ -73,7 +73,7 @@ public struct ProjectionParameters: Sendable, Equatable, Codable {
     /// 3 Mercator), `stdlat_1`, `stdlat_2`, `stdlon` in degrees and `grid_ds` in kilometres.
     /// MM5 uses the same 6370 km sphere and the same hemisphere rule (the sign of stdlat_1).
     /// - Throws: `unsupportedProjection` for other codes; `invalidParameters` for a bad `grid_ds`.
-    public static func mm5(
+    package static func mm5(
         mapProjCode: Int,
         standardLatitude1: Double,
         standardLatitude2: Double,
@@ -98,16 +98,16 @@ public struct ProjectionParameters: Sendable, Equatable, Codable {
     }
 
     /// True for MAP_PROJ 6 with a rotated pole; WRF rotates only when |POLE_LAT| != 90 (set_cassini).
-    public var isRotatedPole: Bool {
+    package var isRotatedPole: Bool {
         kind == .latLon && abs(poleLatitude) != 90
     }
 
     /// Degrees of computational longitude per cell for MAP_PROJ 6: DX * 360 / (2 pi R), as WRF
     /// converts it (share/wrf_timeseries.F, calc_ts_locations, PROJ_CASSINI branch).
-    public var longitudeIncrement: Double { dx * 360 / (2 * Double.pi * earthRadius) }
+    package var longitudeIncrement: Double { dx * 360 / (2 * Double.pi * earthRadius) }
 
     /// Degrees of computational latitude per cell for MAP_PROJ 6: DY * 360 / (2 pi R).
-    public var latitudeIncrement: Double { dy * 360 / (2 * Double.pi * earthRadius) }
+    package var latitudeIncrement: Double { dy * 360 / (2 * Double.pi * earthRadius) }
 
     /// TRUELAT2 as WPS map_set uses it for Lambert: beyond +-90 it stands for TRUELAT1 (tangent cone).
     var effectiveTrueLatitude2: Double {
@@ -116,7 +116,7 @@ public struct ProjectionParameters: Sendable, Equatable, Codable {
 
     /// Checks every value this kind of projection reads.
     /// - Throws: `invalidParameters` naming the first WRF attribute at fault.
-    public func validate() throws {
+    package func validate() throws {
         try requireFinite(dx, "DX")
         try requireFinite(dy, "DY")
         guard dx > 0 else { throw GridGeometryError.invalidParameters("DX must be positive metres, got \(dx)") }

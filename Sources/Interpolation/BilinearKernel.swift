@@ -6,7 +6,7 @@
 // on that.
 
 /// Which series loop a batch uses.
-public enum KernelPath: Sendable, CaseIterable {
+package enum KernelPath: Sendable, CaseIterable {
     /// `interpolateSeries`: SIMD over time with a scalar tail.
     case simd
     /// `interpolateSeriesScalar`: the plain reference.
@@ -14,20 +14,20 @@ public enum KernelPath: Sendable, CaseIterable {
 }
 
 /// Bilinear interpolation of full time series at many positions of one field.
-public struct BilinearKernel {
+package struct BilinearKernel {
     /// The field, laid out [south_north j][west_east i][time t].
-    public let field: UnsafeBufferPointer<Float>
+    package let field: UnsafeBufferPointer<Float>
     /// Mass points along west_east (i).
-    public let westEast: Int
+    package let westEast: Int
     /// Mass points along south_north (j).
-    public let southNorth: Int
+    package let southNorth: Int
     /// Values per cell (time steps), the innermost dimension.
-    public let steps: Int
+    package let steps: Int
 
     /// A kernel over `field`, which must stay valid while the kernel is used.
     /// - Throws: `invalidDimensions` when a dimension is below 1 or their product overflows;
     ///   `fieldSizeMismatch` when the field does not hold westEast x southNorth x steps values.
-    public init(
+    package init(
         field: UnsafeBufferPointer<Float>, westEast: Int, southNorth: Int, steps: Int
     ) throws(InterpolationError) {
         guard westEast >= 1, southNorth >= 1, steps >= 1 else {
@@ -49,7 +49,7 @@ public struct BilinearKernel {
 
     /// The stencil of `position` on this grid, or nil outside it.
     @inlinable
-    public func stencil(at position: FractionalIndex) -> BilinearStencil? {
+    package func stencil(at position: FractionalIndex) -> BilinearStencil? {
         BilinearStencil(position, westEast: westEast, southNorth: southNorth)
     }
 
@@ -57,7 +57,7 @@ public struct BilinearKernel {
     /// - Returns: false, with `out` filled with NaN, when the position is outside the grid.
     /// - Precondition: `out.count == steps`.
     @discardableResult
-    public func interpolate(
+    package func interpolate(
         at position: FractionalIndex, into out: UnsafeMutableBufferPointer<Float>, path: KernelPath = .simd
     ) -> Bool {
         precondition(out.count == steps, "output holds \(out.count) values, expected \(steps) (steps)")
@@ -68,7 +68,7 @@ public struct BilinearKernel {
     /// Writes one row of `steps` values per position into `out`, laid out [point][t], on the
     /// calling thread. Rows of positions outside the grid are NaN.
     /// - Precondition: `out.count == positions.count * steps`.
-    public func interpolate(
+    package func interpolate(
         _ positions: [FractionalIndex], into out: UnsafeMutableBufferPointer<Float>, path: KernelPath = .simd
     ) {
         checkOutput(out, points: positions.count)

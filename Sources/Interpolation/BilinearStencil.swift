@@ -17,12 +17,12 @@
 /// A fractional position on the mass grid: i along west_east, j along south_north,
 /// 0-based; (0, 0) is the south-west mass point and (westEast - 1, southNorth - 1) the
 /// north-east one.
-public struct FractionalIndex: Sendable, Equatable {
-    public var i: Double
-    public var j: Double
+package struct FractionalIndex: Sendable, Equatable {
+    package var i: Double
+    package var j: Double
 
     /// A position from fractional indices.
-    public init(i: Double, j: Double) {
+    package init(i: Double, j: Double) {
         self.i = i
         self.j = j
     }
@@ -30,14 +30,14 @@ public struct FractionalIndex: Sendable, Equatable {
 
 /// The weights of a stencil's four corners. Corner `ab` is the cell (i_a, j_b): `w00` at
 /// (i0, j0), `w10` at (i1, j0), `w01` at (i0, j1), `w11` at (i1, j1).
-public struct BilinearWeights: Sendable, Equatable {
-    public var w00: Float
-    public var w10: Float
-    public var w01: Float
-    public var w11: Float
+package struct BilinearWeights: Sendable, Equatable {
+    package var w00: Float
+    package var w10: Float
+    package var w01: Float
+    package var w11: Float
 
     /// Weights for the four corners, in the order w00, w10, w01, w11.
-    public init(w00: Float, w10: Float, w01: Float, w11: Float) {
+    package init(w00: Float, w10: Float, w01: Float, w11: Float) {
         self.w00 = w00
         self.w10 = w10
         self.w01 = w01
@@ -46,19 +46,19 @@ public struct BilinearWeights: Sendable, Equatable {
 }
 
 /// The four cells around a position and their bilinear weights.
-public struct BilinearStencil: Sendable, Equatable {
+package struct BilinearStencil: Sendable, Equatable {
     /// Column (west_east index) of corners 00 and 01.
-    public let i0: Int
+    package let i0: Int
     /// Column of corners 10 and 11; equal to `i0` when the position lies on column `i0`.
-    public let i1: Int
+    package let i1: Int
     /// Row (south_north index) of corners 00 and 10.
-    public let j0: Int
+    package let j0: Int
     /// Row of corners 01 and 11; equal to `j0` when the position lies on row `j0`.
-    public let j1: Int
-    public let weights: BilinearWeights
+    package let j1: Int
+    package let weights: BilinearWeights
 
     /// Fractions closer than this to a node (in cells) snap onto it.
-    public static let snapTolerance: Double = 0x1p-30
+    package static let snapTolerance: Double = 0x1p-30
 
     /// The stencil of position (i, j) on a grid of westEast x southNorth mass points.
     ///
@@ -68,7 +68,7 @@ public struct BilinearStencil: Sendable, Equatable {
     // Always inlined: left to the optimiser, the batch loop sometimes called it per point and
     // B1 ran about 25 % slower (measured; see benchmarks/RESULTS.md).
     @inline(__always)
-    public init?(i: Double, j: Double, westEast: Int, southNorth: Int) {
+    package init?(i: Double, j: Double, westEast: Int, southNorth: Int) {
         guard let x = Self.axis(i, count: westEast), let y = Self.axis(j, count: southNorth) else {
             return nil
         }
@@ -84,7 +84,7 @@ public struct BilinearStencil: Sendable, Equatable {
 
     /// The stencil of `position` on a grid of westEast x southNorth mass points.
     @inline(__always)
-    public init?(_ position: FractionalIndex, westEast: Int, southNorth: Int) {
+    package init?(_ position: FractionalIndex, westEast: Int, southNorth: Int) {
         self.init(i: position.i, j: position.j, westEast: westEast, southNorth: southNorth)
     }
 

@@ -16,7 +16,7 @@ extension BilinearKernel {
     /// - Parameter chunks: how many pieces to cut the points into; default 4 per active
     ///   core (at most `positions.count`, at least 1).
     /// - Precondition: `out.count == positions.count * steps`.
-    public func interpolateConcurrently(
+    package func interpolateConcurrently(
         _ positions: [FractionalIndex], into out: UnsafeMutableBufferPointer<Float>,
         path: KernelPath = .simd, chunks: Int? = nil
     ) {

@@ -15,7 +15,7 @@
 //   it: a `precondition` (the message says which buffer and what was expected).
 
 /// A field or time axis that does not fit the dimensions it was given.
-public enum InterpolationError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum InterpolationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Dimensions below 1, or whose product overflows `Int`.
     case invalidDimensions(westEast: Int, southNorth: Int, steps: Int)
     /// The field holds `actual` values where westEast x southNorth x steps = `expected`.
@@ -27,7 +27,7 @@ public enum InterpolationError: Error, Equatable, Sendable, CustomStringConverti
     /// A series holds `actual` values for a time axis of `expected` frames.
     case seriesLengthMismatch(expected: Int, actual: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidDimensions(westEast, southNorth, steps):
             return "invalid field dimensions west_east \(westEast) x south_north \(southNorth) x time \(steps) "

@@ -21,7 +21,7 @@
 ///   - weights: the stencil's weights.
 ///   - count: values to write; 0 writes nothing.
 ///   - out: room for `count` values.
-public func interpolateSeries(
+package func interpolateSeries(
     _ c00: UnsafePointer<Float>, _ c10: UnsafePointer<Float>,
     _ c01: UnsafePointer<Float>, _ c11: UnsafePointer<Float>,
     weights: BilinearWeights, count: Int, into out: UnsafeMutablePointer<Float>
@@ -33,7 +33,7 @@ public func interpolateSeries(
 ///
 /// Kept as plain scalar code; the optimiser may still vectorise it (the benchmark reports
 /// what it became), but the order of operations per value is fixed by the source.
-public func interpolateSeriesScalar(
+package func interpolateSeriesScalar(
     _ c00: UnsafePointer<Float>, _ c10: UnsafePointer<Float>,
     _ c01: UnsafePointer<Float>, _ c11: UnsafePointer<Float>,
     weights: BilinearWeights, count: Int, into out: UnsafeMutablePointer<Float>

@@ -6,18 +6,18 @@
 // integer comparison, never a floating-point accident.
 
 /// The frames around a query time and their weights.
-public struct TimeBracket: Sendable, Equatable {
+package struct TimeBracket: Sendable, Equatable {
     /// The frame at or before the query time.
-    public let lower: Int
+    package let lower: Int
     /// The frame after the query time, or `lower` when the time is exactly on a frame.
-    public let upper: Int
+    package let upper: Int
     /// Weight of `lower`: 1 on a frame.
-    public let lowerWeight: Float
+    package let lowerWeight: Float
     /// Weight of `upper`: 0 on a frame.
-    public let upperWeight: Float
+    package let upperWeight: Float
 
     /// A bracket from its parts; `TimeInterpolation.bracket(at:)` makes the real ones.
-    public init(lower: Int, upper: Int, lowerWeight: Float, upperWeight: Float) {
+    package init(lower: Int, upper: Int, lowerWeight: Float, upperWeight: Float) {
         self.lower = lower
         self.upper = upper
         self.lowerWeight = lowerWeight
@@ -25,28 +25,28 @@ public struct TimeBracket: Sendable, Equatable {
     }
 
     /// True when the time is exactly on frame `lower`.
-    public var isOnFrame: Bool { upperWeight == 0 }
+    package var isOnFrame: Bool { upperWeight == 0 }
 
     /// The interpolated value of `series` (one value per frame).
     ///
     /// On a frame this is the frame's value itself, whatever its neighbours hold.
     /// - Precondition: `lower` and `upper` are valid indices of `series`.
     @inlinable
-    public func value(of series: UnsafeBufferPointer<Float>) -> Float {
+    package func value(of series: UnsafeBufferPointer<Float>) -> Float {
         if upperWeight == 0 { return series[lower] }
         return lowerWeight * series[lower] + upperWeight * series[upper]
     }
 }
 
 /// A run's frame times and the brackets of query times against them.
-public struct TimeInterpolation: Sendable {
+package struct TimeInterpolation: Sendable {
     /// Frame times in seconds (any epoch, the same as the query times), strictly increasing.
-    public let frameTimes: [Int64]
+    package let frameTimes: [Int64]
 
     /// A time axis of at least one frame.
     /// - Throws: `noFrames` for an empty axis; `framesNotIncreasing` naming the first frame
     ///   that is not after its predecessor.
-    public init(frameTimes: [Int64]) throws(InterpolationError) {
+    package init(frameTimes: [Int64]) throws(InterpolationError) {
         guard !frameTimes.isEmpty else { throw .noFrames }
         for k in frameTimes.indices.dropFirst() where frameTimes[k] <= frameTimes[k - 1] {
             throw .framesNotIncreasing(index: k, previous: frameTimes[k - 1], time: frameTimes[k])
@@ -56,7 +56,7 @@ public struct TimeInterpolation: Sendable {
 
     /// The frames around `time` and their weights; nil before the first frame or after the
     /// last (both frames included).
-    public func bracket(at time: Int64) -> TimeBracket? {
+    package func bracket(at time: Int64) -> TimeBracket? {
         guard let first = frameTimes.first, let last = frameTimes.last,
               time >= first, time <= last else { return nil }
         // Binary search for the last frame at or before `time`: frameTimes[lo] <= time.
@@ -73,7 +73,7 @@ public struct TimeInterpolation: Sendable {
 
     /// `bracket(at:)` with a guess of the lower frame (the last answer, when times are visited
     /// in order, as the sunshine count's minutes are): a right guess skips the search.
-    public func bracket(at time: Int64, near guess: Int) -> TimeBracket? {
+    package func bracket(at time: Int64, near guess: Int) -> TimeBracket? {
         if guess >= 0, guess + 1 < frameTimes.count, frameTimes[guess] < time, time < frameTimes[guess + 1] {
             return between(guess, time)
         }
@@ -91,14 +91,14 @@ public struct TimeInterpolation: Sendable {
     }
 
     /// The brackets of many query times, nil for those outside the run.
-    public func brackets(at times: [Int64]) -> [TimeBracket?] {
+    package func brackets(at times: [Int64]) -> [TimeBracket?] {
         times.map { bracket(at: $0) }
     }
 
     /// Writes `series` interpolated at each of `brackets` into `out`; NaN where a bracket is nil.
     /// - Throws: `seriesLengthMismatch` when `series` does not hold one value per frame.
     /// - Precondition: `out.count == brackets.count`.
-    public func interpolate(
+    package func interpolate(
         _ series: UnsafeBufferPointer<Float>, at brackets: [TimeBracket?], into out: UnsafeMutableBufferPointer<Float>
     ) throws(InterpolationError) {
         precondition(out.count == brackets.count,
@@ -119,7 +119,7 @@ public struct TimeInterpolation: Sendable {
     /// Writes `series` interpolated at each of `times` into `out`; NaN for times outside the run.
     /// - Throws: `seriesLengthMismatch` when `series` does not hold one value per frame.
     /// - Precondition: `out.count == times.count`.
-    public func interpolate(
+    package func interpolate(
         _ series: UnsafeBufferPointer<Float>, at times: [Int64], into out: UnsafeMutableBufferPointer<Float>
     ) throws(InterpolationError) {
         try interpolate(series, at: brackets(at: times), into: out)

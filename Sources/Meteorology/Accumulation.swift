@@ -31,14 +31,14 @@
 //   any other and, the counts being incomplete, unknown.
 
 /// Unit of the accumulated fields in the file.
-public enum AccumulationUnit: Sendable, Equatable {
+package enum AccumulationUnit: Sendable, Equatable {
     /// WRF: mm (kg/m²).
     case millimetres
     /// MM5 archiver convention: cm.
     case centimetres
 
     /// Millimetres in one of this unit.
-    public var millimetresPerUnit: Double {
+    package var millimetresPerUnit: Double {
         switch self {
         case .millimetres: return 1
         case .centimetres: return 10
@@ -47,20 +47,20 @@ public enum AccumulationUnit: Sendable, Equatable {
 }
 
 /// How to read one run's accumulated precipitation.
-public struct AccumulationSettings: Sendable, Equatable {
+package struct AccumulationSettings: Sendable, Equatable {
     /// BUCKET_MM from the file's global attributes; <= 0 means no bucket.
-    public var bucketMillimetres: Double
+    package var bucketMillimetres: Double
     /// False when BUCKET_MM > 0 but some bucketed part (RAINC, RAINNC) has no I_ count.
-    public var bucketCountsComplete: Bool
+    package var bucketCountsComplete: Bool
     /// Unit of the accumulated parts in the file.
-    public var unit: AccumulationUnit
+    package var unit: AccumulationUnit
     /// True when the first frame given is the simulation start (START_DATE equals
     /// SIMULATION_START_DATE and the frame is at 0 h); false for restart output.
-    public var firstFrameIsSimulationStart: Bool
+    package var firstFrameIsSimulationStart: Bool
     /// Largest drop, in mm, treated as float rounding rather than as a reset.
-    public var resetTolerance: Double
+    package var resetTolerance: Double
 
-    public init(
+    package init(
         bucketMillimetres: Double = 0, bucketCountsComplete: Bool = true,
         unit: AccumulationUnit = .millimetres, firstFrameIsSimulationStart: Bool,
         resetTolerance: Double = 0.02
@@ -74,13 +74,13 @@ public struct AccumulationSettings: Sendable, Equatable {
 }
 
 /// What one de-accumulation step met, for the caller's warnings.
-public struct DeaccumulationReport: Sendable, Equatable {
+package struct DeaccumulationReport: Sendable, Equatable {
     /// Cells whose total dropped by more than the tolerance (restart or uncounted tip).
-    public var resetCells: Int = 0
+    package var resetCells: Int = 0
     /// Cells whose interval value is NaN.
-    public var unknownCells: Int = 0
+    package var unknownCells: Int = 0
 
-    public init(resetCells: Int = 0, unknownCells: Int = 0) {
+    package init(resetCells: Int = 0, unknownCells: Int = 0) {
         self.resetCells = resetCells
         self.unknownCells = unknownCells
     }
@@ -88,19 +88,19 @@ public struct DeaccumulationReport: Sendable, Equatable {
 
 /// Turns one accumulated field per frame into the amount per output interval, frame by
 /// frame, keeping only one Double per cell between frames.
-public struct Deaccumulator: Sendable {
+package struct Deaccumulator: Sendable {
     /// Number of grid cells in every field given to `next`.
-    public let cellCount: Int
-    public let settings: AccumulationSettings
+    package let cellCount: Int
+    package let settings: AccumulationSettings
     /// Frames consumed so far.
-    public private(set) var framesSeen = 0
+    package private(set) var framesSeen = 0
     /// Per cell, the total the next interval is measured from (mm); NaN when unknown.
     private var reference: [Double]
     /// Per part, per cell, that part's total (with its own bucket count) at the previous
     /// frame: kept only when resets must be found per part (uncounted buckets), else empty.
     private var partPrevious: [[Double]] = []
 
-    public init(cellCount: Int, settings: AccumulationSettings) {
+    package init(cellCount: Int, settings: AccumulationSettings) {
         self.cellCount = max(cellCount, 0)
         self.settings = settings
         self.reference = [Double](repeating: .nan, count: max(cellCount, 0))
@@ -112,7 +112,7 @@ public struct Deaccumulator: Sendable {
     /// interval is unknown).
     ///
     /// - Parameter westEast: cells per row (`cellCount` is whole rows of it).
-    public mutating func shift(columns: Int, rows: Int, westEast: Int) {
+    package mutating func shift(columns: Int, rows: Int, westEast: Int) {
         guard columns != 0 || rows != 0, westEast > 0, cellCount % westEast == 0 else { return }
         let southNorth = cellCount / westEast
         func moved(_ values: [Double]) -> [Double] {
@@ -137,7 +137,7 @@ public struct Deaccumulator: Sendable {
     ///   - output: receives mm per interval; may be the memory of one of the inputs.
     /// - Throws: `MeteorologyError.fieldLengthMismatch` naming the first field whose size
     ///   is not `cellCount`, or `.noAccumulatedParts`; the state is unchanged then.
-    public mutating func next(
+    package mutating func next(
         parts: [UnsafeBufferPointer<Float>], bucketCounts: [UnsafeBufferPointer<Float>],
         into output: UnsafeMutableBufferPointer<Float>
     ) throws(MeteorologyError) -> DeaccumulationReport {
@@ -147,7 +147,7 @@ public struct Deaccumulator: Sendable {
     }
 
     /// Array form of `next(parts:bucketCounts:into:)`.
-    public mutating func next(
+    package mutating func next(
         parts: [[Float]], bucketCounts: [[Float]] = []
     ) throws(MeteorologyError) -> (values: [Float], report: DeaccumulationReport) {
         try validate(partCounts: parts.map(\.count), bucketCountCounts: bucketCounts.map(\.count),
@@ -297,16 +297,16 @@ private func withBuffers<R>(_ arrays: [[Float]], _ body: ([UnsafeBufferPointer<F
 /// for its `snowfall` ("for the water equivalent in millimeter, divide by 7"), so that our
 /// snowfall matches what users of the open weather APIs compare it with. (The classic
 /// 10:1 rule would give 1 cm per mm.)
-@inlinable public var snowCentimetresPerWaterMillimetre: Float { 0.7 }
+@inlinable package var snowCentimetresPerWaterMillimetre: Float { 0.7 }
 
 /// Snowfall in cm from its water equivalent in mm (e.g. de-accumulated SNOWNC).
 @inlinable
-public func snowfallCentimetres(waterEquivalentMillimetres: Float) -> Float {
+package func snowfallCentimetres(waterEquivalentMillimetres: Float) -> Float {
     waterEquivalentMillimetres * snowCentimetresPerWaterMillimetre
 }
 
 /// Water equivalent in mm of a snowfall in cm.
 @inlinable
-public func snowWaterEquivalentMillimetres(snowfallCentimetres: Float) -> Float {
+package func snowWaterEquivalentMillimetres(snowfallCentimetres: Float) -> Float {
     snowfallCentimetres / snowCentimetresPerWaterMillimetre
 }

@@ -24,13 +24,13 @@
 import Foundation
 
 /// Open-Meteo's inputs to the ABoM formula.
-public enum ApparentTemperatureInputs {
+@usableFromInline package enum ApparentTemperatureInputs {
     /// Factor from the 10 m wind to the wind the formula uses (about 2 m).
-    @inlinable public static var windReduction: Float { 0.75 }
+    @inlinable package static var windReduction: Float { 0.75 }
     /// Shortwave (W/m²) below which the sun adds nothing.
-    @inlinable public static var radiationThreshold: Float { 550 }
+    @inlinable package static var radiationThreshold: Float { 550 }
     /// Absorbed radiation per W/m² of shortwave above the threshold.
-    @inlinable public static var radiationFactor: Float { 0.1 }
+    @inlinable package static var radiationFactor: Float { 0.1 }
 }
 
 /// Apparent temperature in °C, as Open-Meteo's `apparent_temperature` (see the top).
@@ -43,7 +43,7 @@ public enum ApparentTemperatureInputs {
 ///     model has none.
 /// - Returns: °C, or NaN when any input is NaN.
 @inlinable
-public func apparentTemperature(
+package func apparentTemperature(
     temperature: Float, relativeHumidity: Float, windSpeed: Float, shortwaveRadiation: Float
 ) -> Float {
     let inputs = ApparentTemperatureInputs.self
@@ -55,7 +55,7 @@ public func apparentTemperature(
 }
 
 /// Apparent temperature (°C) over whole fields; `output` may be the memory of any input.
-public func apparentTemperature(
+package func apparentTemperature(
     temperature: UnsafeBufferPointer<Float>, relativeHumidity: UnsafeBufferPointer<Float>,
     windSpeed: UnsafeBufferPointer<Float>, shortwaveRadiation: UnsafeBufferPointer<Float>,
     into output: UnsafeMutableBufferPointer<Float>

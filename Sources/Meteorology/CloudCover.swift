@@ -12,7 +12,7 @@
 
 /// Cloud cover in % from a column of cloud fractions (0...1).
 @inlinable
-public func cloudCover(columnCloudFractions fractions: some Sequence<Float>) -> Float {
+package func cloudCover(columnCloudFractions fractions: some Sequence<Float>) -> Float {
     var highest: Float = 0
     var any = false
     for fraction in fractions {
@@ -32,7 +32,7 @@ public func cloudCover(columnCloudFractions fractions: some Sequence<Float>) -> 
 ///     first level's slice, but must not overlap the other levels.
 /// - Throws: `MeteorologyError.fieldLengthMismatch` if `cloudFraction` does not hold
 ///   `levelCount` slices of `output.count` values.
-public func cloudCover(
+package func cloudCover(
     cloudFraction: UnsafeBufferPointer<Float>, levelCount: Int, into output: UnsafeMutableBufferPointer<Float>
 ) throws(MeteorologyError) {
     try validateColumns(count: cloudFraction.count, levelCount: levelCount, cellCount: output.count)
@@ -40,7 +40,7 @@ public func cloudCover(
 }
 
 /// Column-maximum cloud cover (%) of a 3-D CLDFRA field held in an array.
-public func cloudCover(
+package func cloudCover(
     cloudFraction: [Float], levelCount: Int, cellCount: Int
 ) throws(MeteorologyError) -> [Float] {
     try validateColumns(count: cloudFraction.count, levelCount: levelCount, cellCount: cellCount)
@@ -100,7 +100,7 @@ private func columnMaximum(
 /// The fields are flat, as the extraction reads them, level slowest.
 ///
 /// - Throws: `MeteorologyError.fieldLengthMismatch` when the fields do not hold that many levels.
-public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], levelCount levels: Int, heightLevels: Int? = nil,
+package func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], levelCount levels: Int, heightLevels: Int? = nil,
                              terrainHeight: [Float]) throws(MeteorologyError)
     -> (low: [Float], mid: [Float], high: [Float]) {
     let cells = terrainHeight.count
@@ -159,7 +159,7 @@ public func cloudCoverLayers(cloudFraction: [Float], geopotential: [Float], leve
 /// The lowest mass level whose height above ground (as `cloudCoverLayers` computes it) is at
 /// least 6 km in every cell, among the levels `staggeredLevels` of geopotential give heights
 /// to (one fewer); nil when no such level is among them or a height is NaN on the way.
-public func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrainHeight: [Float]) -> Int? {
+package func lowestHighLevel(geopotential: [Float], staggeredLevels: Int, terrainHeight: [Float]) -> Int? {
     let cells = terrainHeight.count
     guard cells > 0, staggeredLevels >= 2, geopotential.count >= staggeredLevels * cells else { return nil }
     for k in 0..<(staggeredLevels - 1) {

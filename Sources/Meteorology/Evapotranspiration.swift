@@ -21,13 +21,13 @@ import Foundation
 /// the ratio of the last earlier hour with the sun higher is used, as FAO-56 says for night
 /// ("the Rs/Rso ratio of 2-3 hours before sunset"); 0.7 before any such hour. G = 0.1 Rn in
 /// daytime (Rs > 0) and 0.5 Rn at night (eqs. 45, 46). Negative results are 0.
-public enum Evapotranspiration {
+package enum Evapotranspiration {
     /// One hour's ET0 in mm, or NaN when an input is missing.
     ///
     /// - Parameters: temperature and dew point in °C, wind at 10 m in m/s, shortwave in W/m²,
     ///   pressure in hPa, elevation in m; `cosZenith` of the sun at the time; `dayOfYear` 1...366;
     ///   `ratio`: Rs/Rso to use when the sun is low (updated when it is high enough).
-    public static func hourly(temperature: Double, dewPoint: Double, wind10m: Double, shortwave: Double, pressure: Double,
+    package static func hourly(temperature: Double, dewPoint: Double, wind10m: Double, shortwave: Double, pressure: Double,
                               elevation: Double, cosZenith: Double, dayOfYear: Int, ratio: inout Double) -> Double {
         guard [temperature, dewPoint, wind10m, shortwave, pressure, elevation, cosZenith].allSatisfy(\.isFinite) else { return .nan }
         func saturation(_ t: Double) -> Double { 0.6108 * exp(17.27 * t / (t + 237.3)) }

@@ -15,17 +15,17 @@
 import Foundation
 
 /// Constants of wrf-python's `wrf_constants.f90` used by the humidity formulas.
-public enum HumidityConstants {
+@usableFromInline package enum HumidityConstants {
     /// Saturation vapour pressure at 0 °C, hPa (EZERO).
-    @inlinable public static var saturationVapourPressureAtZero: Float { 6.112 }
+    @inlinable package static var saturationVapourPressureAtZero: Float { 6.112 }
     /// Bolton (1980) Magnus coefficient (ESLCON1).
-    @inlinable public static var magnusA: Float { 17.67 }
+    @inlinable package static var magnusA: Float { 17.67 }
     /// Kelvin offset of the Magnus denominator: T - 29.65 K == T_C + 243.5 (ESLCON2).
-    @inlinable public static var magnusOffsetKelvin: Float { 29.65 }
+    @inlinable package static var magnusOffsetKelvin: Float { 29.65 }
     /// Rd / Rv (EPS).
-    @inlinable public static var epsilon: Float { 0.622 }
+    @inlinable package static var epsilon: Float { 0.622 }
     /// DCOMPUTETD's floor on vapour pressure, hPa: keeps the logarithm defined for Q2 <= 0.
-    @inlinable public static var minimumVapourPressure: Float { 0.001 }
+    @inlinable package static var minimumVapourPressure: Float { 0.001 }
 }
 
 /// 2 m relative humidity in % (0...100), wrf-python's rh2.
@@ -36,7 +36,7 @@ public enum HumidityConstants {
 ///   - pressure: PSFC, Pa.
 /// - Returns: %, or NaN when any input is NaN.
 @inlinable
-public func relativeHumidity(mixingRatio: Float, temperature: Float, pressure: Float) -> Float {
+package func relativeHumidity(mixingRatio: Float, temperature: Float, pressure: Float) -> Float {
     let c = HumidityConstants.self
     let es = c.saturationVapourPressureAtZero
         * exp(c.magnusA * (temperature - 273.15) / (temperature - c.magnusOffsetKelvin))
@@ -58,7 +58,7 @@ public func relativeHumidity(mixingRatio: Float, temperature: Float, pressure: F
 ///   - pressure: PSFC, Pa.
 /// - Returns: K, or NaN when any input is NaN.
 @inlinable
-public func dewPoint(mixingRatio: Float, pressure: Float) -> Float {
+package func dewPoint(mixingRatio: Float, pressure: Float) -> Float {
     let c = HumidityConstants.self
     if mixingRatio.isNaN || pressure.isNaN { return .nan }
     let q = max(mixingRatio, 0)
@@ -71,7 +71,7 @@ public func dewPoint(mixingRatio: Float, pressure: Float) -> Float {
 }
 
 /// Relative humidity over whole fields; `output` may be the memory of any input.
-public func relativeHumidity(
+package func relativeHumidity(
     mixingRatio: UnsafeBufferPointer<Float>, temperature: UnsafeBufferPointer<Float>,
     pressure: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
 ) throws(MeteorologyError) {
@@ -84,7 +84,7 @@ public func relativeHumidity(
 }
 
 /// Relative humidity over whole fields held in arrays.
-public func relativeHumidity(
+package func relativeHumidity(
     mixingRatio: [Float], temperature: [Float], pressure: [Float]
 ) throws(MeteorologyError) -> [Float] {
     try requireLength(mixingRatio.count, ["temperature": temperature.count, "pressure": pressure.count])
@@ -94,7 +94,7 @@ public func relativeHumidity(
 }
 
 /// Dew point (K) over whole fields; `output` may be the memory of any input.
-public func dewPoint(
+package func dewPoint(
     mixingRatio: UnsafeBufferPointer<Float>, pressure: UnsafeBufferPointer<Float>,
     into output: UnsafeMutableBufferPointer<Float>
 ) throws(MeteorologyError) {
@@ -103,7 +103,7 @@ public func dewPoint(
 }
 
 /// Dew point (K) over whole fields held in arrays.
-public func dewPoint(mixingRatio: [Float], pressure: [Float]) throws(MeteorologyError) -> [Float] {
+package func dewPoint(mixingRatio: [Float], pressure: [Float]) throws(MeteorologyError) -> [Float] {
     try requireLength(mixingRatio.count, ["pressure": pressure.count])
     return mapArrays(mixingRatio, pressure) { dewPoint(mixingRatio: $0, pressure: $1) }
 }
@@ -118,7 +118,7 @@ public func dewPoint(mixingRatio: [Float], pressure: [Float]) throws(Meteorology
 ///   - relativeHumidity: %, 0...100.
 /// - Returns: kPa (0 at saturation); NaN when an input is NaN.
 @inlinable
-public func vapourPressureDeficit(temperature: Float, relativeHumidity: Float) -> Float {
+package func vapourPressureDeficit(temperature: Float, relativeHumidity: Float) -> Float {
     let saturation = 0.6108 * exp(17.27 * temperature / (temperature + 237.3))
     return saturation * (1 - relativeHumidity / 100)
 }

@@ -21,15 +21,15 @@
 import Foundation
 
 /// Constants of the WMO reduction.
-public enum SeaLevelReduction {
+@usableFromInline package enum SeaLevelReduction {
     /// Standard gravity, m/s² (WMO).
-    @inlinable public static var gravity: Float { 9.80665 }
+    @inlinable package static var gravity: Float { 9.80665 }
     /// Gas constant of dry air, J/(kg K) (WMO).
-    @inlinable public static var dryAirGasConstant: Float { 287.05 }
+    @inlinable package static var dryAirGasConstant: Float { 287.05 }
     /// Standard-atmosphere lapse rate assumed for the fictitious column, K/m.
-    @inlinable public static var lapseRate: Float { 0.0065 }
+    @inlinable package static var lapseRate: Float { 0.0065 }
     /// Humidity coefficient Ch of the WMO formula, K/hPa.
-    @inlinable public static var humidityCoefficient: Float { 0.12 }
+    @inlinable package static var humidityCoefficient: Float { 0.12 }
 }
 
 /// Sea-level pressure in Pa from surface pressure, terrain height and 2 m temperature.
@@ -40,7 +40,7 @@ public enum SeaLevelReduction {
 ///   - temperature2m: T2, K.
 /// - Returns: Pa; equals `surfacePressure` at elevation 0; NaN if any input is NaN.
 @inlinable
-public func seaLevelPressure(surfacePressure: Float, elevation: Float, temperature2m: Float) -> Float {
+package func seaLevelPressure(surfacePressure: Float, elevation: Float, temperature2m: Float) -> Float {
     seaLevelPressure(surfacePressure: surfacePressure, elevation: elevation,
                      meanColumnTemperature: temperature2m + SeaLevelReduction.lapseRate * elevation / 2)
 }
@@ -49,7 +49,7 @@ public func seaLevelPressure(surfacePressure: Float, elevation: Float, temperatu
 ///
 /// - Parameter mixingRatio2m: Q2, kg/kg; negative values count as 0.
 @inlinable
-public func seaLevelPressure(
+package func seaLevelPressure(
     surfacePressure: Float, elevation: Float, temperature2m: Float, mixingRatio2m: Float
 ) -> Float {
     let q = max(mixingRatio2m, 0)
@@ -66,7 +66,7 @@ func seaLevelPressure(surfacePressure: Float, elevation: Float, meanColumnTemper
 }
 
 /// Sea-level pressure (Pa) over whole fields; `output` may be the memory of any input.
-public func seaLevelPressure(
+package func seaLevelPressure(
     surfacePressure: UnsafeBufferPointer<Float>, elevation: UnsafeBufferPointer<Float>,
     temperature2m: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
 ) throws(MeteorologyError) {
@@ -81,7 +81,7 @@ public func seaLevelPressure(
 
 /// Sea-level pressure (Pa) with the humidity term over whole fields; `output` may be the
 /// memory of any input.
-public func seaLevelPressure(
+package func seaLevelPressure(
     surfacePressure: UnsafeBufferPointer<Float>, elevation: UnsafeBufferPointer<Float>,
     temperature2m: UnsafeBufferPointer<Float>, mixingRatio2m: UnsafeBufferPointer<Float>,
     into output: UnsafeMutableBufferPointer<Float>
@@ -97,7 +97,7 @@ public func seaLevelPressure(
 }
 
 /// Sea-level pressure (Pa) over whole fields held in arrays.
-public func seaLevelPressure(
+package func seaLevelPressure(
     surfacePressure: [Float], elevation: [Float], temperature2m: [Float]
 ) throws(MeteorologyError) -> [Float] {
     try requireLength(surfacePressure.count, ["elevation": elevation.count, "temperature2m": temperature2m.count])
@@ -125,17 +125,17 @@ public func seaLevelPressure(
 // Only the levels up to the one found in step 1 are needed; the caller reads those alone.
 
 /// Constants of wrf-python's sea-level pressure (wrf_constants.f90, DCOMPUTESEAPRS).
-public enum WRFSeaLevelConstants {
-    public static let dryAirGasConstant = 287.0
-    public static let specificHeat = 1004.5
-    public static let gravity = 9.81
-    public static let lapseRate = 0.0065
+package enum WRFSeaLevelConstants {
+    package static let dryAirGasConstant = 287.0
+    package static let specificHeat = 1004.5
+    package static let gravity = 9.81
+    package static let lapseRate = 0.0065
     /// Reference pressure of potential temperature, Pa.
-    public static let referencePressure = 100_000.0
+    package static let referencePressure = 100_000.0
     /// Height above the surface, as a pressure difference, of the level used (Pa).
-    public static let pressureAboveSurface = 10_000.0
+    package static let pressureAboveSurface = 10_000.0
     /// Temperature limit of the "ridiculous MM5 test", K.
-    public static let hotColumnLimit = 273.16 + 17.5
+    package static let hotColumnLimit = 273.16 + 17.5
 }
 
 /// Per cell, the index of the lowest level whose pressure is more than 100 hPa below the
@@ -143,7 +143,7 @@ public enum WRFSeaLevelConstants {
 ///
 /// - Parameter pressure: full pressure (P + PB), Pa, level-major: level k of cell c at
 ///   `k * cells + c`, lowest level first.
-public func wrfSeaLevelSearchLevels(pressure: [Float], levels: Int, cells: Int) -> [Int] {
+package func wrfSeaLevelSearchLevels(pressure: [Float], levels: Int, cells: Int) -> [Int] {
     (0..<cells).map { cell in
         let limit = Double(pressure[cell]) - WRFSeaLevelConstants.pressureAboveSurface
         for k in 0..<levels where Double(pressure[k * cells + cell]) < limit { return k }
@@ -153,7 +153,7 @@ public func wrfSeaLevelSearchLevels(pressure: [Float], levels: Int, cells: Int) 
 
 /// The highest level index step 2 reads for a cell whose search level is `level`, in a
 /// column of `totalLevels` mass levels: max(level - 1, 0) + 1, but at most totalLevels - 2.
-public func wrfSeaLevelUpperLevel(searchLevel level: Int, totalLevels: Int) -> Int {
+package func wrfSeaLevelUpperLevel(searchLevel level: Int, totalLevels: Int) -> Int {
     min(max(level - 1, 0) + 1, totalLevels - 2)
 }
 
@@ -165,7 +165,7 @@ public func wrfSeaLevelUpperLevel(searchLevel level: Int, totalLevels: Int) -> I
 /// - potentialTemperature: T + 300, K, and mixingRatio: QVAPOR, kg/kg, `levels` levels;
 /// - geopotential: PH + PHB, m²/s², on the staggered levels, `levels + 1` of them.
 /// - totalLevels: the number of mass levels in the file (bottom_top).
-public func wrfSeaLevelPressure(
+package func wrfSeaLevelPressure(
     pressure: [Float], potentialTemperature: [Float], mixingRatio: [Float], geopotential: [Float],
     levels: Int, totalLevels: Int, cells: Int, searchLevels: [Int]
 ) -> [Float] {

@@ -7,15 +7,15 @@ import Foundation
 /// of the sun is 0.833° below the horizon (0.567° refraction and 0.266° semi-diameter), as
 /// the spreadsheet, astral and Open-Meteo take it. Accurate to about a minute within 72° of
 /// the equator; checked against astral (Tests/MeteorologyTests/SolarTests.swift).
-public enum SolarPosition {
+package enum SolarPosition {
     /// The zenith angle of sunrise and sunset, degrees.
-    public static let horizonZenith = 90.833
+    package static let horizonZenith = 90.833
 
     /// Declination (radians) and equation of time (minutes) at a moment.
     ///
     /// - Parameter julianCentury: (Julian day - 2451545) / 36525.
     @inlinable
-    public static func declinationAndEquationOfTime(julianCentury t: Double) -> (declination: Double, equationOfTime: Double) {
+    package static func declinationAndEquationOfTime(julianCentury t: Double) -> (declination: Double, equationOfTime: Double) {
         let rad = Double.pi / 180
         let meanLongitude = (280.46646 + t * (36000.76983 + t * 0.0003032)).truncatingRemainder(dividingBy: 360)
         let meanAnomaly = 357.52911 + t * (35999.05029 - 0.0001537 * t)
@@ -37,13 +37,13 @@ public enum SolarPosition {
 
     /// The Julian century of a time (seconds since 1970 UTC).
     @inlinable
-    public static func julianCentury(_ seconds: Double) -> Double {
+    package static func julianCentury(_ seconds: Double) -> Double {
         (seconds / 86_400 + 2_440_587.5 - 2_451_545) / 36_525
     }
 
     /// The solar zenith angle in degrees at a place and time (no refraction).
     @inlinable
-    public static func zenith(latitude: Double, longitude: Double, time: Double) -> Double {
+    package static func zenith(latitude: Double, longitude: Double, time: Double) -> Double {
         let rad = Double.pi / 180
         let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
         let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
@@ -56,15 +56,15 @@ public enum SolarPosition {
 
     /// 1 while the sun's centre is above the sunrise/sunset line (zenith below 90.833°), else 0.
     @inlinable
-    public static func isDay(latitude: Double, longitude: Double, time: Double) -> Float {
+    package static func isDay(latitude: Double, longitude: Double, time: Double) -> Float {
         isDay(zenith: zenith(latitude: latitude, longitude: longitude, time: time))
     }
 
     /// `isDay` from a zenith angle already computed (degrees).
-    public static func isDay(zenith: Double) -> Float { zenith < horizonZenith ? 1 : 0 }
+    package static func isDay(zenith: Double) -> Float { zenith < horizonZenith ? 1 : 0 }
 
     /// What the sun does on one UTC-anchored solar day.
-    public enum Day: Equatable, Sendable {
+    package enum Day: Equatable, Sendable {
         /// Sunrise and sunset, seconds since 1970 UTC.
         case risesAndSets(sunrise: Double, sunset: Double)
         /// The sun stays up (polar day) or down (polar night) all day.
@@ -74,7 +74,7 @@ public enum SolarPosition {
     /// Sunrise and sunset around the solar noon nearest `noonGuess` (seconds since 1970 UTC,
     /// e.g. local noon of the day): the spreadsheet's formulas, evaluated at each event's own
     /// time (two passes), as the spreadsheet does at the day's time.
-    public static func day(latitude: Double, longitude: Double, noonGuess: Double) -> Day {
+    package static func day(latitude: Double, longitude: Double, noonGuess: Double) -> Day {
         let rad = Double.pi / 180
         // The UTC day whose solar noon is nearest the guess.
         let dayStart = ((noonGuess + longitude / 360 * 86_400) / 86_400).rounded(.down) * 86_400

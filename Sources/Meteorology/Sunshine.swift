@@ -17,25 +17,25 @@ import Foundation
 /// Klein and Duffie (1982, Solar Energy 28(4), 293-302), the decomposition pvlib implements as
 /// `pvlib.irradiance.erbs` (Open-Meteo splits with Razo, Müller and Witwer's polynomial for
 /// hourly means instead). Beyond 87° zenith no DNI is estimated (0), as pvlib's `max_zenith`.
-public enum Sunshine {
+package enum Sunshine {
     /// WMO's threshold of direct normal irradiance, W/m².
-    public static let threshold = 120.0
+    package static let threshold = 120.0
     /// No DNI is estimated with the sun lower than this (cos θz too small to divide by).
-    public static let maxZenith = 87.0
+    package static let maxZenith = 87.0
     /// Seconds between the samples of an interval (one a minute, as Open-Meteo supersamples).
-    public static let sampleSeconds: Int64 = 60
+    package static let sampleSeconds: Int64 = 60
 
     /// Extraterrestrial irradiance on a surface normal to the sun, W/m² (Spencer 1971, Search
     /// 2(5) 172, with pvlib's solar constant 1366.1): the Earth-Sun distance factor on day
     /// angle B = 2π (day − 1) / 365.
-    public static func extraterrestrial(dayOfYear: Int) -> Double {
+    package static func extraterrestrial(dayOfYear: Int) -> Double {
         let b = 2 * Double.pi * Double(dayOfYear - 1) / 365
         return 1366.1 * (1.00011 + 0.034221 * cos(b) + 0.00128 * sin(b) + 0.000719 * cos(2 * b) + 0.000077 * sin(2 * b))
     }
 
     /// Erbs et al. (1982) diffuse fraction of the global radiation for a clearness index kt
     /// (their eq. for hourly data, three pieces).
-    public static func erbsDiffuseFraction(clearness kt: Double) -> Double {
+    package static func erbsDiffuseFraction(clearness kt: Double) -> Double {
         if kt <= 0.22 { return 1 - 0.09 * kt }
         if kt <= 0.8 { return 0.9511 - 0.1604 * kt + 4.388 * kt * kt - 16.638 * pow(kt, 3) + 12.336 * pow(kt, 4) }
         return 0.165
@@ -43,7 +43,7 @@ public enum Sunshine {
 
     /// DNI from the global horizontal irradiance by Erbs: kt = GHI / (I0 max(cos θz, 0.065)),
     /// clipped to 0...1 (pvlib's `clearness_index`), direct = (1 − kd) GHI, DNI = direct / cos θz.
-    public static func directNormal(global: Double, zenith: Double, dayOfYear: Int) -> Double {
+    package static func directNormal(global: Double, zenith: Double, dayOfYear: Int) -> Double {
         guard global.isFinite, zenith.isFinite else { return .nan }
         guard zenith <= maxZenith, global > 0 else { return 0 }
         let cosZenith = cos(zenith * Double.pi / 180)
@@ -52,7 +52,7 @@ public enum Sunshine {
     }
 
     /// DNI from the direct radiation on the horizontal (WRF's SWDDIR): direct / cos θz.
-    public static func directNormal(direct: Double, zenith: Double) -> Double {
+    package static func directNormal(direct: Double, zenith: Double) -> Double {
         guard direct.isFinite, zenith.isFinite else { return .nan }
         guard zenith <= maxZenith, direct > 0 else { return 0 }
         return direct / cos(zenith * Double.pi / 180)
@@ -63,7 +63,7 @@ public enum Sunshine {
     /// the DNI at a sample time, nil when unknown; it is asked only while the sun is up, so an
     /// interval of night is 0 even where the run has no data. NaN when a sample with the sun
     /// up has no DNI.
-    public static func seconds(end: Int64, window: Int64, latitude: Double, longitude: Double,
+    package static func seconds(end: Int64, window: Int64, latitude: Double, longitude: Double,
                                directNormal: (Int64) -> Double?) -> Float {
         let samples = max(window / sampleSeconds, 1)
         let step = window / samples

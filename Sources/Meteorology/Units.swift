@@ -7,19 +7,19 @@
 // nothing beyond Float's own rounding.
 
 /// Offset between the Celsius and Kelvin scales.
-@inlinable public var kelvinAtZeroCelsius: Float { 273.15 }
+@inlinable package var kelvinAtZeroCelsius: Float { 273.15 }
 
 /// K -> °C. NaN stays NaN.
-@inlinable public func celsius(fromKelvin kelvin: Float) -> Float { kelvin - kelvinAtZeroCelsius }
+@inlinable package func celsius(fromKelvin kelvin: Float) -> Float { kelvin - kelvinAtZeroCelsius }
 
 /// °C -> K. NaN stays NaN.
-@inlinable public func kelvin(fromCelsius celsius: Float) -> Float { celsius + kelvinAtZeroCelsius }
+@inlinable package func kelvin(fromCelsius celsius: Float) -> Float { celsius + kelvinAtZeroCelsius }
 
 /// Pa -> hPa. NaN stays NaN.
-@inlinable public func hectopascals(fromPascals pascals: Float) -> Float { pascals * 0.01 }
+@inlinable package func hectopascals(fromPascals pascals: Float) -> Float { pascals * 0.01 }
 
 /// hPa -> Pa. NaN stays NaN.
-@inlinable public func pascals(fromHectopascals hectopascals: Float) -> Float { hectopascals * 100 }
+@inlinable package func pascals(fromHectopascals hectopascals: Float) -> Float { hectopascals * 100 }
 
 /// Temperature units a query can ask for; values are stored in °C.
 public enum TemperatureUnit: String, CaseIterable, Sendable {
@@ -36,7 +36,7 @@ public enum TemperatureUnit: String, CaseIterable, Sendable {
 
     /// °C -> this unit.
     @inlinable
-    public func convert(_ celsius: Float) -> Float {
+    package func convert(_ celsius: Float) -> Float {
         switch self {
         case .celsius: return celsius
         case .fahrenheit: return Float(Double(celsius) * 1.8 + 32)
@@ -45,7 +45,7 @@ public enum TemperatureUnit: String, CaseIterable, Sendable {
 
     /// This unit -> °C.
     @inlinable
-    public func celsius(from value: Float) -> Float {
+    package func celsius(from value: Float) -> Float {
         switch self {
         case .celsius: return value
         case .fahrenheit: return Float((Double(value) - 32) / 1.8)
@@ -72,7 +72,7 @@ public enum WindSpeedUnit: String, CaseIterable, Sendable {
 
     /// Metres per second in one of this unit, from the unit's exact definition.
     @inlinable
-    public var metresPerSecondPerUnit: Double {
+    package var metresPerSecondPerUnit: Double {
         switch self {
         case .kmh: return 1000.0 / 3600.0
         case .ms: return 1
@@ -83,13 +83,13 @@ public enum WindSpeedUnit: String, CaseIterable, Sendable {
 
     /// m/s -> this unit.
     @inlinable
-    public func convert(_ metresPerSecond: Float) -> Float {
+    package func convert(_ metresPerSecond: Float) -> Float {
         self == .ms ? metresPerSecond : Float(Double(metresPerSecond) / metresPerSecondPerUnit)
     }
 
     /// This unit -> m/s.
     @inlinable
-    public func metresPerSecond(from value: Float) -> Float {
+    package func metresPerSecond(from value: Float) -> Float {
         self == .ms ? value : Float(Double(value) * metresPerSecondPerUnit)
     }
 }
@@ -109,7 +109,7 @@ public enum PrecipitationUnit: String, CaseIterable, Sendable {
 
     /// mm -> this unit.
     @inlinable
-    public func convert(_ millimetres: Float) -> Float {
+    package func convert(_ millimetres: Float) -> Float {
         switch self {
         case .mm: return millimetres
         case .inch: return Float(Double(millimetres) / 25.4)
@@ -118,7 +118,7 @@ public enum PrecipitationUnit: String, CaseIterable, Sendable {
 
     /// This unit -> mm.
     @inlinable
-    public func millimetres(from value: Float) -> Float {
+    package func millimetres(from value: Float) -> Float {
         switch self {
         case .mm: return value
         case .inch: return Float(Double(value) * 25.4)
@@ -130,7 +130,7 @@ public enum PrecipitationUnit: String, CaseIterable, Sendable {
     /// metre-valued variables when `precipitation_unit=inch` (`SiUnit.swift`,
     /// `convertAndRound`: × 3.280839895, unit "ft").
     @inlinable
-    public func convertDistance(_ metres: Float) -> Float {
+    package func convertDistance(_ metres: Float) -> Float {
         switch self {
         case .mm: return metres
         case .inch: return Float(Double(metres) * 3.280839895)
@@ -138,12 +138,12 @@ public enum PrecipitationUnit: String, CaseIterable, Sendable {
     }
 
     /// The symbol of `convertDistance`'s unit.
-    public var distanceSymbol: String { self == .inch ? "ft" : "m" }
+    package var distanceSymbol: String { self == .inch ? "ft" : "m" }
 
     /// Snowfall (stored in cm) in the length unit that goes with this precipitation unit:
     /// cm for `mm`, inches for `inch`, as the open weather APIs do.
     @inlinable
-    public func convertSnowfall(_ centimetres: Float) -> Float {
+    package func convertSnowfall(_ centimetres: Float) -> Float {
         switch self {
         case .mm: return centimetres
         case .inch: return Float(Double(centimetres) / 2.54)

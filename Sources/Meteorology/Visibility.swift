@@ -35,21 +35,21 @@ import Foundation
 //   running maximum from 0 does for the hydrometeors.
 
 /// The constants of UPP's CALVIS_GSD (and CALVIS's cap), named.
-public enum VisibilityConstants {
+package enum VisibilityConstants {
     /// Extinction coefficients (/km per (g/m3)^exponent): cloud water (Kunkel 1984), rain
     /// (Marshall-Palmer), cloud ice (Rutledge-Hobbs plates), graupel (Rasmussen et al. 2003).
-    public static let cloudWater = (coefficient: 144.7, exponent: 0.88)
-    public static let rain = (coefficient: 2.24, exponent: 0.75)
-    public static let cloudIce = (coefficient: 327.8, exponent: 1.0)
-    public static let graupel = (coefficient: 4.0, exponent: 0.75)
+    package static let cloudWater = (coefficient: 144.7, exponent: 0.88)
+    package static let rain = (coefficient: 2.24, exponent: 0.75)
+    package static let cloudIce = (coefficient: 327.8, exponent: 1.0)
+    package static let graupel = (coefficient: 4.0, exponent: 0.75)
     /// Snow (exponent 1): dry below 271.15 K, wet above 272.15 K, linear between.
-    public static let drySnow = 10.0, wetSnow = 6.0, snowExponent = 1.0
+    package static let drySnow = 10.0, wetSnow = 6.0, snowExponent = 1.0
     /// CALVIS_GSD's -ln(contrast threshold) (3.0, not Koschmieder's 3.912).
-    public static let contrast = 3.0
+    package static let contrast = 3.0
     /// The largest visibility either term gives (km).
-    public static let hydrometeorCeiling = 90.0
+    package static let hydrometeorCeiling = 90.0
     /// The served ceiling (m): UPP CALVIS's 24.135 km.
-    public static let ceilingMetres = 24_135.0
+    package static let ceilingMetres = 24_135.0
 }
 
 /// Visibility (m) at the ground from the lowest model level's state, by the table at the top
@@ -60,7 +60,7 @@ public enum VisibilityConstants {
 ///   - potentialTemperature: T + 300, K.
 ///   - vapour, cloudWater, rain, cloudIce, snow, graupel: mixing ratios, kg/kg
 ///     (QVAPOR, QCLOUD, QRAIN, QICE, QSNOW, QGRAUP; 0 for a species the scheme lacks).
-public func visibility(pressure: Float, potentialTemperature: Float, vapour: Float, cloudWater: Float,
+package func visibility(pressure: Float, potentialTemperature: Float, vapour: Float, cloudWater: Float,
                        rain: Float, cloudIce: Float, snow: Float, graupel: Float) -> Float {
     if pressure.isNaN || potentialTemperature.isNaN || vapour.isNaN || cloudWater.isNaN || rain.isNaN
         || cloudIce.isNaN || snow.isNaN || graupel.isNaN { return .nan }

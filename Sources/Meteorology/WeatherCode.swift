@@ -82,7 +82,7 @@
 // numeric maximum, which would rank slight showers (80) above heavy rain (65).
 
 /// The codes this module can produce (a subset of WMO 4677 ww).
-public enum WeatherCode: Int, Sendable, CaseIterable {
+@usableFromInline package enum WeatherCode: Int, Sendable, CaseIterable {
     case clearSky = 0
     case mainlyClear = 1
     case partlyCloudy = 2
@@ -109,7 +109,7 @@ public enum WeatherCode: Int, Sendable, CaseIterable {
     case heavySnowShowers = 86
 
     /// Short English text for tables, in the wording of the open weather APIs.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .clearSky: return "Clear sky"
         case .mainlyClear: return "Mainly clear"
@@ -148,7 +148,7 @@ extension WeatherCode {
     /// moderate-or-heavy freezing rain (67) is the most severe code we produce. Fog (and rime
     /// fog, which glazes roads) ranks above any dry sky and below any precipitation, as in
     /// WMO 4677's numbering and Open-Meteo's daily maximum.
-    public static let severityOrder: [WeatherCode] = [
+    package static let severityOrder: [WeatherCode] = [
         .clearSky, .mainlyClear, .partlyCloudy, .overcast, .fog, .depositingRimeFog,
         .lightDrizzle, .moderateDrizzle, .denseDrizzle, .lightFreezingDrizzle, .denseFreezingDrizzle,
         .slightRainShowers, .slightRain, .slightSnowShowers, .slightSnowfall, .lightFreezingRain,
@@ -157,18 +157,18 @@ extension WeatherCode {
     ]
 
     /// Rank in `severityOrder` (0 is the least severe).
-    public var severity: Int { Self.severityOrder.firstIndex(of: self) ?? 0 }
+    package var severity: Int { Self.severityOrder.firstIndex(of: self) ?? 0 }
 
     /// The most severe of some stored codes (as numbers); NaN when any is NaN or none is given.
     /// A number that is no code of ours ranks below clear sky.
-    public static func mostSevere(_ codes: [Float]) -> Float {
+    package static func mostSevere(_ codes: [Float]) -> Float {
         guard !codes.isEmpty, !codes.contains(where: \.isNaN) else { return .nan }
         func rank(_ value: Float) -> Int { WeatherCode(rawValue: Int(value)).map(\.severity) ?? -1 }
         return codes.max { rank($0) < rank($1) } ?? .nan
     }
 
     /// The freezing counterpart of a rain, drizzle or fog code (T2 below 0 °C); other codes as they are.
-    public var freezing: WeatherCode {
+    @usableFromInline package var freezing: WeatherCode {
         switch self {
         case .fog: return .depositingRimeFog
         case .lightDrizzle: return .lightFreezingDrizzle
@@ -181,37 +181,37 @@ extension WeatherCode {
 }
 
 /// The thresholds of the table above. Lower bounds, inclusive.
-public enum WeatherCodeThresholds {
+@usableFromInline package enum WeatherCodeThresholds {
     /// Cloud cover (%) from which the sky is mainly clear rather than clear.
-    @inlinable public static var mainlyClearCloudCover: Float { 20 }
+    @inlinable package static var mainlyClearCloudCover: Float { 20 }
     /// Cloud cover (%) from which the sky is partly cloudy.
-    @inlinable public static var partlyCloudyCloudCover: Float { 50 }
+    @inlinable package static var partlyCloudyCloudCover: Float { 50 }
     /// Cloud cover (%) from which the sky is overcast.
-    @inlinable public static var overcastCloudCover: Float { 80 }
+    @inlinable package static var overcastCloudCover: Float { 80 }
     /// Water (mm/h) from which it precipitates; the smallest amount a rain gauge reports.
-    @inlinable public static var precipitation: Float { 0.1 }
+    @inlinable package static var precipitation: Float { 0.1 }
     /// Drizzle (mm/h) from which it is moderate.
-    @inlinable public static var moderateDrizzle: Float { 0.5 }
+    @inlinable package static var moderateDrizzle: Float { 0.5 }
     /// Drizzle (mm/h) from which it is dense.
-    @inlinable public static var denseDrizzle: Float { 1.0 }
+    @inlinable package static var denseDrizzle: Float { 1.0 }
     /// Rate (mm/h) from which steady precipitation is rain rather than drizzle.
-    @inlinable public static var slightRain: Float { 1.3 }
+    @inlinable package static var slightRain: Float { 1.3 }
     /// Rate (mm/h) from which rain and showers are moderate (AMS Glossary).
-    @inlinable public static var moderateRain: Float { 2.5 }
+    @inlinable package static var moderateRain: Float { 2.5 }
     /// Rate (mm/h) from which rain is heavy and showers violent (AMS Glossary).
-    @inlinable public static var heavyRain: Float { 7.6 }
+    @inlinable package static var heavyRain: Float { 7.6 }
     /// Snowfall (cm/h) from which steady snow is moderate.
-    @inlinable public static var moderateSnow: Float { 0.2 }
+    @inlinable package static var moderateSnow: Float { 0.2 }
     /// Snowfall (cm/h) from which snow and snow showers are heavy.
-    @inlinable public static var heavySnow: Float { 0.8 }
+    @inlinable package static var heavySnow: Float { 0.8 }
     /// Share of the water that must be snow for a snow code.
-    @inlinable public static var snowShare: Float { 0.5 }
+    @inlinable package static var snowShare: Float { 0.5 }
     /// Share of the water that must be convective (RAINC) for a shower code.
-    @inlinable public static var convectiveShare: Float { 0.5 }
+    @inlinable package static var convectiveShare: Float { 0.5 }
     /// 2 m temperature (°C) below which rain and drizzle freeze on contact (and fog deposits rime).
-    @inlinable public static var freezingTemperature: Float { 0 }
+    @inlinable package static var freezingTemperature: Float { 0 }
     /// Visibility (m) at or below which a dry hour is fog (Open-Meteo's `<= 1000`).
-    @inlinable public static var fogVisibility: Float { 1000 }
+    @inlinable package static var fogVisibility: Float { 1000 }
 }
 
 extension WeatherCode {
@@ -228,7 +228,7 @@ extension WeatherCode {
     ///   - visibility: m; nil when the model has no visibility (never fog).
     /// - Returns: the code, or nil when a given input is NaN.
     @inlinable
-    public static func classify(
+    package static func classify(
         cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
         convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil, visibility: Float? = nil
     ) -> WeatherCode? {
@@ -285,7 +285,7 @@ extension WeatherCode {
 
 /// `WeatherCode.classify` as a number for storage: the code, or NaN when unknown.
 @inlinable
-public func weatherCode(
+package func weatherCode(
     cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
     convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil, visibility: Float? = nil
 ) -> Float {
@@ -298,7 +298,7 @@ public func weatherCode(
 
 /// Weather codes over whole fields (NaN where unknown); `output` may be the memory of any
 /// input. Pass nil for `snowfallRate` or `convectivePrecipitationRate` when the model lacks it.
-public func weatherCode(
+package func weatherCode(
     cloudCover: UnsafeBufferPointer<Float>, precipitationRate: UnsafeBufferPointer<Float>,
     snowfallRate: UnsafeBufferPointer<Float>?, convectivePrecipitationRate: UnsafeBufferPointer<Float>?,
     into output: UnsafeMutableBufferPointer<Float>

@@ -7,7 +7,7 @@ import Foundation
 /// It is the formula Open-Meteo applies to its models' 2 m temperature and humidity, so that a
 /// client sees the same quantity. Capped at the air temperature (supersaturated input).
 @inlinable
-public func wetBulbTemperature(temperature t: Float, relativeHumidity rh: Float) -> Float {
+package func wetBulbTemperature(temperature t: Float, relativeHumidity rh: Float) -> Float {
     let wetBulb = t * atan(0.151977 * (rh + 8.313659).squareRoot()) + atan(t + rh) - atan(rh - 1.676331)
         + 0.00391838 * pow(rh, 1.5) * atan(0.023101 * rh) - 4.686035
     return min(wetBulb, t)

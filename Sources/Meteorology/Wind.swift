@@ -22,19 +22,19 @@ import Foundation
 ///   - cosAlpha: COSALPHA at the point.
 ///   - sinAlpha: SINALPHA at the point.
 @inlinable
-public func earthRelativeWind(u: Float, v: Float, cosAlpha: Float, sinAlpha: Float) -> (u: Float, v: Float) {
+package func earthRelativeWind(u: Float, v: Float, cosAlpha: Float, sinAlpha: Float) -> (u: Float, v: Float) {
     (u: u * cosAlpha - v * sinAlpha, v: v * cosAlpha + u * sinAlpha)
 }
 
 /// Wind speed, same unit as the components.
 @inlinable
-public func windSpeed(u: Float, v: Float) -> Float {
+package func windSpeed(u: Float, v: Float) -> Float {
     (u * u + v * v).squareRoot()
 }
 
 /// Direction the wind blows from, degrees in (0, 360]; 0 means calm; NaN if u or v is NaN.
 @inlinable
-public func windDirection(u: Float, v: Float) -> Float {
+package func windDirection(u: Float, v: Float) -> Float {
     if u.isNaN || v.isNaN { return .nan }
     if u == 0 && v == 0 { return 0 }
     // atan2 lies in [-180, 180], so 270 - atan2 lies in [90, 450]; fold (360, 450] back.
@@ -43,7 +43,7 @@ public func windDirection(u: Float, v: Float) -> Float {
 }
 
 /// Rotates whole U10/V10 fields to earth-relative, in place.
-public func rotateToEarthRelative(
+package func rotateToEarthRelative(
     u: UnsafeMutableBufferPointer<Float>, v: UnsafeMutableBufferPointer<Float>,
     cosAlpha: UnsafeBufferPointer<Float>, sinAlpha: UnsafeBufferPointer<Float>
 ) throws(MeteorologyError) {
@@ -56,7 +56,7 @@ public func rotateToEarthRelative(
 }
 
 /// Rotates whole U10/V10 fields held in arrays to earth-relative, in place.
-public func rotateToEarthRelative(
+package func rotateToEarthRelative(
     u: inout [Float], v: inout [Float], cosAlpha: [Float], sinAlpha: [Float]
 ) throws(MeteorologyError) {
     try requireLength(u.count, ["v": v.count, "cosAlpha": cosAlpha.count, "sinAlpha": sinAlpha.count])
@@ -68,7 +68,7 @@ public func rotateToEarthRelative(
 }
 
 /// Wind speed over whole fields; `output` may be the memory of `u` or `v`.
-public func windSpeed(
+package func windSpeed(
     u: UnsafeBufferPointer<Float>, v: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
 ) throws(MeteorologyError) {
     try requireLength(output.count, ["u": u.count, "v": v.count])
@@ -76,13 +76,13 @@ public func windSpeed(
 }
 
 /// Wind speed over whole fields held in arrays.
-public func windSpeed(u: [Float], v: [Float]) throws(MeteorologyError) -> [Float] {
+package func windSpeed(u: [Float], v: [Float]) throws(MeteorologyError) -> [Float] {
     try requireLength(u.count, ["v": v.count])
     return mapArrays(u, v) { windSpeed(u: $0, v: $1) }
 }
 
 /// Wind direction over whole fields; `output` may be the memory of `u` or `v`.
-public func windDirection(
+package func windDirection(
     u: UnsafeBufferPointer<Float>, v: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<Float>
 ) throws(MeteorologyError) {
     try requireLength(output.count, ["u": u.count, "v": v.count])
@@ -90,7 +90,7 @@ public func windDirection(
 }
 
 /// Wind direction over whole fields held in arrays.
-public func windDirection(u: [Float], v: [Float]) throws(MeteorologyError) -> [Float] {
+package func windDirection(u: [Float], v: [Float]) throws(MeteorologyError) -> [Float] {
     try requireLength(u.count, ["v": v.count])
     return mapArrays(u, v) { windDirection(u: $0, v: $1) }
 }
@@ -106,6 +106,6 @@ public func windDirection(u: [Float], v: [Float]) throws(MeteorologyError) -> [F
 ///   - u, v: 10 m wind components (any orientation), m/s.
 ///   - frictionVelocity: UST, m/s.
 @inlinable
-public func windGust(u: Float, v: Float, frictionVelocity: Float) -> Float {
+package func windGust(u: Float, v: Float, frictionVelocity: Float) -> Float {
     (u * u + v * v).squareRoot() + 7.2 * frictionVelocity
 }

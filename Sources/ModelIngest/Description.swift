@@ -13,11 +13,11 @@ public struct RunDescription: Codable, Sendable {
         /// Attribute placement against coordinates, in parent cells (nil without the parent).
         public var nestOffsetCells: Double?
         public var projection: String
-        public var projectionParameters: ProjectionParameters
+        package var projectionParameters: ProjectionParameters
         public var westEast: Int
         public var southNorth: Int
         public var spacingKilometres: Double
-        public var southWestCorner: GeoPoint
+        package var southWestCorner: GeoPoint
         public var latitudeRange: [Double]
         public var longitudeRange: [Double]
         public var frames: Int
@@ -69,7 +69,7 @@ public struct RunDescription: Codable, Sendable {
     /// and checked against their parent's coordinates.
     ///
     /// - Throws: when a file cannot be read or when one of them is model output.
-    public init(staticFiles paths: [String], profile chosenProfile: ModelProfile?) throws {
+    package init(staticFiles paths: [String], profile chosenProfile: ModelProfile?) throws {
         var files: [SourceFile] = []
         for path in paths {
             var isDirectory: ObjCBool = false

@@ -109,7 +109,7 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
     public let kind: Kind
     public let message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }

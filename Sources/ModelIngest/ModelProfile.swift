@@ -10,16 +10,16 @@ public struct ModelProfile: Codable, Sendable, Equatable {
 
     /// One source: candidate names, tried in order, and the unit the values are in when the
     /// file's own `units` attribute says nothing.
-    public struct Source: Codable, Sendable, Equatable {
-        public var names: [String]
-        public var unit: String?
+    package struct Source: Codable, Sendable, Equatable {
+        package var names: [String]
+        package var unit: String?
 
-        public init(names: [String], unit: String? = nil) {
+        package init(names: [String], unit: String? = nil) {
             self.names = names
             self.unit = unit
         }
 
-        public init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: ProfileKey.self)
             try ProfileKey.refuseUnknown(container, known: ["names", "unit"],
                                          prefix: decoder.codingPath.map { $0.stringValue + "." }.joined())
@@ -27,7 +27,7 @@ public struct ModelProfile: Codable, Sendable, Equatable {
             unit = try container.decodeIfPresent(String.self, forKey: ProfileKey("unit"))
         }
 
-        public func encode(to encoder: Encoder) throws {
+        package func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: ProfileKey.self)
             try container.encode(names, forKey: ProfileKey("names"))
             try container.encodeIfPresent(unit, forKey: ProfileKey("unit"))
@@ -38,10 +38,10 @@ public struct ModelProfile: Codable, Sendable, Equatable {
     public var convention: Convention
     public var description: String?
     /// Candidate names of the time, south_north and west_east dimensions.
-    public var dimensions: [DimensionRole: [String]]
-    public var sources: [SourceRole: Source]
+    package var dimensions: [DimensionRole: [String]]
+    package var sources: [SourceRole: Source]
 
-    public init(name: String, convention: Convention, description: String? = nil,
+    package init(name: String, convention: Convention, description: String? = nil,
                 dimensions: [DimensionRole: [String]], sources: [SourceRole: Source]) {
         self.name = name
         self.convention = convention
@@ -102,7 +102,7 @@ public struct ModelProfile: Codable, Sendable, Equatable {
         BuiltinProfiles.all.map { name, text in (name, Result { try decode(Data(text.utf8), origin: "built-in profile \(name)") }) })
 
     /// The JSON text of a built-in profile, for `tilecast profile NAME`.
-    public static func builtinText(_ name: String) -> String? { BuiltinProfiles.all[name.lowercased()] }
+    package static func builtinText(_ name: String) -> String? { BuiltinProfiles.all[name.lowercased()] }
 
     /// The names of the built-in profiles.
     public static var builtinNames: [String] { BuiltinProfiles.all.keys.sorted() }
@@ -143,7 +143,7 @@ public struct ModelProfile: Codable, Sendable, Equatable {
 }
 
 /// The dimensions a profile names: time, and the mass grid's two axes.
-public enum DimensionRole: String, CaseIterable, Sendable {
+package enum DimensionRole: String, CaseIterable, Sendable {
     case time
     case southNorth = "south_north"
     case westEast = "west_east"
@@ -178,18 +178,18 @@ struct ProfileKey: CodingKey {
 /// `sources`. The fixed ones are the inputs of derivations (below); a stored variable copied from
 /// one field declares its own in the registry (`VariableSpec.field`), so adding one needs no
 /// role here.
-public struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    public let rawValue: String
+package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    package let rawValue: String
 
     /// A role ingest knows (nil for any other key).
-    public init?(rawValue: String) {
+    package init?(rawValue: String) {
         guard Self.canonicalUnits[rawValue] != nil else { return nil }
         self.rawValue = rawValue
     }
 
     private init(_ name: String) { rawValue = name }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The role of a registry variable copied from one field.
     package init(field: DirectField) { rawValue = field.key }
@@ -240,7 +240,7 @@ public struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, Cu
     package static let graupelMixingRatio = SourceRole("graupel_mixing_ratio")
 
     /// Every role: the fixed ones, then those the registry's variables declare.
-    public static let allCases: [SourceRole] = fixed.map(\.0)
+    package static let allCases: [SourceRole] = fixed.map(\.0)
         + ForecastVariable.stored.compactMap { $0.spec.field.map(SourceRole.init(field:)) }
 
     /// The unit ingest works in for this role.

@@ -79,7 +79,7 @@ public struct ModelRun: Sendable {
 
     /// The run as far as `until`: frames after it left out (a run still being written is
     /// published up to its last complete frame). Domains left with no frame are dropped.
-    public func truncated(until: Int64) -> ModelRun {
+    package func truncated(until: Int64) -> ModelRun {
         let kept = domains.compactMap { domain -> Domain? in
             let frames = domain.frames.filter { $0.time <= until }
             guard !frames.isEmpty else { return nil }
@@ -96,7 +96,7 @@ public struct ModelRun: Sendable {
     /// The last time every domain holds once each domain's newest frame is set aside: the
     /// extent that is safe to publish while files are still being written (a model writes a
     /// frame field by field, so its newest frame may be partial).
-    public var reachesWithoutNewestFrames: Int64? {
+    package var reachesWithoutNewestFrames: Int64? {
         let times = domains.map { $0.frames.dropLast().last?.time }
         guard !times.isEmpty, times.allSatisfy({ $0 != nil }) else { return nil }
         return times.compactMap { $0 }.min()
@@ -222,7 +222,7 @@ public struct ModelRun: Sendable {
     }
 
     /// The built-in profile whose coordinate names the file has.
-    public static func detectProfile(_ path: String) throws -> ModelProfile {
+    package static func detectProfile(_ path: String) throws -> ModelProfile {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
         return try detectProfile(file)

@@ -61,7 +61,7 @@ public struct NetCDFError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was being done, in a few words ("open", "read T2[0..3]", ...).
     public let operation: String
 
-    public init(status: NetCDFStatus, path: String, variable: String? = nil, operation: String) {
+    package init(status: NetCDFStatus, path: String, variable: String? = nil, operation: String) {
         self.status = status
         self.path = path
         self.variable = variable

@@ -3,7 +3,7 @@ import CNetCDFLoader
 import Foundation
 
 /// The on-disk flavour of a netCDF file.
-public enum NetCDFFormat: String, Sendable, Equatable {
+package enum NetCDFFormat: String, Sendable, Equatable {
     case classic = "netCDF-3 classic"
     case offset64 = "netCDF-3 64-bit offset"
     case cdf5 = "netCDF-3 CDF-5"

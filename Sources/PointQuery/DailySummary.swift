@@ -36,7 +36,7 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
     }
 
     /// The hourly variables it is computed from.
-    public var sources: [ForecastVariable] {
+    package var sources: [ForecastVariable] {
         switch statistic {
         case .dominant: return [.windU10m, .windV10m]
         default: return [variable]

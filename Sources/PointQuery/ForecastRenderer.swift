@@ -2,15 +2,15 @@ import Catalog
 import Foundation
 
 /// One place's answer, ready to print: the forecast, its daily summary, or why it failed.
-public struct PlaceAnswer: Sendable {
-    public var name: String?
-    public var latitude: Double
-    public var longitude: Double
-    public var line: Int?
-    public var result: Result<PointForecast, QueryError>
-    public var daily: DailyForecast?
+package struct PlaceAnswer: Sendable {
+    package var name: String?
+    package var latitude: Double
+    package var longitude: Double
+    package var line: Int?
+    package var result: Result<PointForecast, QueryError>
+    package var daily: DailyForecast?
 
-    public init(name: String? = nil, latitude: Double, longitude: Double, line: Int? = nil,
+    package init(name: String? = nil, latitude: Double, longitude: Double, line: Int? = nil,
                 result: Result<PointForecast, QueryError>, daily: DailyForecast? = nil) {
         self.name = name
         self.latitude = latitude
@@ -23,11 +23,11 @@ public struct PlaceAnswer: Sendable {
 
 /// Prints answers as JSON, CSV or a readable table. Missing values print as null (JSON) or
 /// an empty field (CSV) or "-" (table), never as a made-up number.
-public struct ForecastRenderer: Sendable {
-    public enum Format: String, CaseIterable, Sendable { case json, csv, table }
+package struct ForecastRenderer: Sendable {
+    package enum Format: String, CaseIterable, Sendable { case json, csv, table }
 
-    public let timeZone: TimeZone?
-    public let dailyVariables: [DailyVariable]
+    package let timeZone: TimeZone?
+    package let dailyVariables: [DailyVariable]
     /// Labels of the request's times, made once: every place of a request shares them.
     private let commonTimes: [Int64]
     private let commonLabels: [String]
@@ -35,7 +35,7 @@ public struct ForecastRenderer: Sendable {
     private let commonLabelsJSON: [UInt8]
 
     /// - Parameter times: the request's times, whose labels are made once (optional).
-    public init(timeZone: TimeZone?, dailyVariables: [DailyVariable], times: [Int64] = []) {
+    package init(timeZone: TimeZone?, dailyVariables: [DailyVariable], times: [Int64] = []) {
         self.timeZone = timeZone
         self.dailyVariables = dailyVariables
         commonTimes = times
@@ -51,7 +51,7 @@ public struct ForecastRenderer: Sendable {
     }
 
     /// The whole output as one string (for a few answers; `ForecastWriter` streams many).
-    public func render(_ answers: [PlaceAnswer], format: Format, single: Bool) -> String {
+    package func render(_ answers: [PlaceAnswer], format: Format, single: Bool) -> String {
         var text: [UInt8] = []
         let variables = answers.compactMap { try? $0.result.get() }.first?.variables ?? ForecastVariable.defaults
         var writer = ForecastWriter(renderer: self, format: format, single: single, variables: variables,

@@ -4,17 +4,17 @@ import Interpolation
 import TileStore
 
 /// One domain of an opened cycle, ready for point reads.
-public struct StoredDomain: Sendable {
-    public let reader: DomainFileReader
-    public let grid: ProjectedGrid
-    public let times: TimeInterpolation
+package struct StoredDomain: Sendable {
+    package let reader: DomainFileReader
+    package let grid: ProjectedGrid
+    package let times: TimeInterpolation
     /// Cells left out along the edges: WRF's boundary relaxation zone for a nest that has a
     /// coarser domain around it in the cycle, none otherwise (its edge is the edge of the model).
-    public let margin: Double
+    package let margin: Double
     /// Whether a coarser domain of the cycle lies around this one (it is a nest there).
     package let isInsideCoarser: Bool
     /// "d02", made once: every answer names it.
-    public let name: String
+    package let name: String
     /// The cycle as answers print it ("2026-11-22T00:00Z"), made once.
     package let cycleText: String
     /// A moving nest's positions (nil for a grid that stays put).
@@ -69,10 +69,10 @@ public struct StoredDomain: Sendable {
         variable.sources.allSatisfy { reader.steps($0) > 0 }
     }
 
-    public var metadata: DomainFileMetadata { reader.metadata }
+    package var metadata: DomainFileMetadata { reader.metadata }
 
     /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
-    public var extent: String {
+    package var extent: String {
         let corners = grid.corners
         let lat = corners.map(\.latitude), lon = corners.map(\.longitude)
         func f(_ x: Double?) -> String { String(format: "%.2f", x ?? .nan) }
@@ -92,7 +92,7 @@ public final class ForecastStore: Sendable {
     /// so far; nil for a complete cycle.
     package let growingReaches: String?
     /// Finest grid first, so the first domain that holds a point is the one to use.
-    public let domains: [StoredDomain]
+    package let domains: [StoredDomain]
     /// The output variables every domain of the cycle can answer, in catalog order.
     public let availableVariables: [ForecastVariable]
     /// What a request without a variable list answers: the defaults the cycle holds.
@@ -212,7 +212,7 @@ public final class ForecastStore: Sendable {
     ///
     /// - Throws: `QueryError.outsideDomains` listing every domain's extent, or
     ///   `.outsideTimes` when a domain holds the place but no domain holds the times.
-    public func choose(latitude: Double, longitude: Double, first: Int64, last: Int64) throws(QueryError) -> (StoredDomain, GridPosition) {
+    package func choose(latitude: Double, longitude: Double, first: Int64, last: Int64) throws(QueryError) -> (StoredDomain, GridPosition) {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
         var coveringInSpace: StoredDomain?
         for domain in domains {

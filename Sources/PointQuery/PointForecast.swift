@@ -104,14 +104,14 @@ func roundCoordinate(_ value: Double) -> Double { (value * 10_000).rounded() / 1
 extension QueryPoint {
     /// A latitude a query accepts: -90..90. The one place the rule is written (the command
     /// line, the points file and the forecaster all ask here).
-    public static func isValid(latitude: Double) -> Bool { latitude.isFinite && abs(latitude) <= 90 }
+    package static func isValid(latitude: Double) -> Bool { latitude.isFinite && abs(latitude) <= 90 }
     /// A longitude a query accepts: -180..360 (0..360 is folded onto -180..180).
-    public static func isValid(longitude: Double) -> Bool { longitude.isFinite && longitude >= -180 && longitude <= 360 }
+    package static func isValid(longitude: Double) -> Bool { longitude.isFinite && longitude >= -180 && longitude <= 360 }
 
     /// A requested elevation as text: "nan" (Open-Meteo's "no downscaling": nil), or metres
     /// within `Downscaling.validElevations`. The one place the rule is written (command line,
     /// points file and API); the error says what is wrong.
-    public static func parseElevation(_ text: String) -> Result<Double?, QueryError> {
+    package static func parseElevation(_ text: String) -> Result<Double?, QueryError> {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.lowercased() == "nan" { return .success(nil) }
         let range = Downscaling.validElevations

@@ -7,15 +7,15 @@ import Glibc
 /// Parses a `--points` CSV: a header naming `lat` and `lon` (or `latitude`, `longitude`) and
 /// optionally `time` (ISO 8601, UTC unless it carries an offset), `name` and `elevation`
 /// (metres to move the values to, `Downscaling`; empty or nan for the model terrain).
-public enum PointsFile {
+package enum PointsFile {
     /// One place of the file, with its name and time when the file gives them.
-    public typealias Row = (point: QueryPoint, name: String?, time: Int64?)
+    package typealias Row = (point: QueryPoint, name: String?, time: Int64?)
 
     /// Reads and parses a points file; "-" is standard input.
     ///
     /// - Throws: `QueryError.badRequest` (exit 2) saying what is wrong: not found, permission
     ///   denied, a folder, not UTF-8 text (naming the line), or a bad row.
-    public static func read(path: String) throws(QueryError) -> [Row] {
+    package static func read(path: String) throws(QueryError) -> [Row] {
         let source = path == "-" ? "standard input" : path
         let contents = try text(try path == "-" ? readAll(descriptor: STDIN_FILENO, source: source) : readFile(path), source: source)
         return try parse(contents, source: source)
@@ -70,7 +70,7 @@ public enum PointsFile {
     }
 
     /// - Throws: `QueryError.badRequest` naming the line and what was expected.
-    public static func parse(_ text: String, source: String) throws(QueryError) -> [Row] {
+    package static func parse(_ text: String, source: String) throws(QueryError) -> [Row] {
         // Substrings share the text's storage: no copy per line for a file of many places.
         var lines = splitLines(text)
         while let last = lines.last, isBlank(last) { lines.removeLast() }
@@ -230,18 +230,18 @@ extension PointsFile {
 }
 
 /// Times given by users: UTC forms (see `ModelTime.parseUser`) and ISO 8601 with an offset.
-public enum TimeParsing {
+package enum TimeParsing {
     /// Seconds since 1970 for a user's time, to the minute: nil for anything else, including
     /// a time with seconds that are not zero (answers are labelled to the minute, so
     /// 05:00:30 would be answered at 05:00:30 and printed as 05:00: refused instead), and an
     /// offset outside RFC 3339's "+HH:MM" (hours 00-23, minutes 00-59).
-    public static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         guard let seconds = parseAnySecond(text), seconds % 60 == 0 else { return nil }
         return seconds
     }
 
     /// Why `parse` refused a time, for the message.
-    public static func problem(_ text: String) -> String {
+    package static func problem(_ text: String) -> String {
         if let seconds = parseAnySecond(text), seconds % 60 != 0 {
             return "times are to the minute (seconds must be 0), e.g. 2026-11-22T06:00Z"
         }

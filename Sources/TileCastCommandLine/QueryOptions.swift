@@ -158,8 +158,8 @@ package struct QueryOptions: ParsableArguments {
 
 // The query's unit and format options as enums ArgumentParser parses and lists in --help
 // (an unknown value is exit 2 naming the option and the choices). The types live in
-// PointQuery and Meteorology; only their command-line parsing is declared here (public: a
-// public type's conformance to a public protocol).
+// PointQuery and Meteorology; only their command-line parsing is declared here (the units'
+// `allValueStrings` are public: a public type's conformance to a public protocol).
 //
 // Each spells out `allValueStrings`: ArgumentParser's default for raw-value enums maps
 // `allCases` through a generic key path, which the runtime instantiates by looking the types
@@ -176,7 +176,7 @@ extension PrecipitationUnit: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
 }
 extension ForecastRenderer.Format: ExpressibleByArgument {
-    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+    package static var allValueStrings: [String] { allCases.map { $0.rawValue } }
 }
 
 /// `--cycle`'s text as a cycle, where the command line parses it (query and publish alike).

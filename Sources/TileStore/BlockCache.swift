@@ -231,9 +231,9 @@ private struct ArenaMapping {
 }
 
 /// How a reader's block cache did: for benchmarks and `/metrics`.
-public struct BlockCacheStatistics: Sendable, Equatable {
-    public var hits: Int
-    public var misses: Int
-    public var bytes: Int
-    public var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
+package struct BlockCacheStatistics: Sendable, Equatable {
+    package var hits: Int
+    package var misses: Int
+    package var bytes: Int
+    package var hitRate: Double { hits + misses == 0 ? 0 : Double(hits) / Double(hits + misses) }
 }

@@ -9,17 +9,17 @@ import Glibc
 /// can tell a folder the store published from one that only looks like it.
 ///
 /// Keys are pinned by `CodingKeys`; renaming a property can never change the file.
-public struct CycleManifest: Codable, Sendable, Equatable {
-    public struct DomainEntry: Codable, Sendable, Equatable {
+package struct CycleManifest: Codable, Sendable, Equatable {
+    package struct DomainEntry: Codable, Sendable, Equatable {
         /// "d01"
-        public var domain: String
+        package var domain: String
         /// "d01.tcs"
-        public var file: String
-        public var bytes: Int
-        public var frames: Int
-        public var variables: [String]
+        package var file: String
+        package var bytes: Int
+        package var frames: Int
+        package var variables: [String]
 
-        public init(domain: String, file: String, bytes: Int, frames: Int, variables: [String]) {
+        package init(domain: String, file: String, bytes: Int, frames: Int, variables: [String]) {
             self.domain = domain
             self.file = file
             self.bytes = bytes
@@ -31,7 +31,7 @@ public struct CycleManifest: Codable, Sendable, Equatable {
 
         /// Reads today's form and the first one (0.1.0 wrote sizes as strings and the
         /// variables as one comma-separated string).
-        public init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             domain = try c.decode(String.self, forKey: .domain)
             file = try c.decode(String.self, forKey: .file)
@@ -53,25 +53,25 @@ public struct CycleManifest: Codable, Sendable, Equatable {
         }
     }
 
-    public var model: String
+    package var model: String
     /// The cycle's folder name, "2026-11-22T00Z".
-    public var cycle: String
-    public var modelTitle: String
-    public var domains: [DomainEntry]
-    public var inputs: [String]
-    public var warnings: [String]
-    public var createdBy: String
-    public var createdAt: String
+    package var cycle: String
+    package var modelTitle: String
+    package var domains: [DomainEntry]
+    package var inputs: [String]
+    package var warnings: [String]
+    package var createdBy: String
+    package var createdAt: String
     /// True while the run is still being written: the cycle holds its first hours and is
     /// extended, one atomic publication at a time, as frames arrive (`extract --grow`). Absent
     /// (nil) in a complete cycle and in manifests written before growing cycles existed.
-    public var growing: Bool?
+    package var growing: Bool?
     /// The last time every domain of the cycle holds ("2026-11-22T18:00:00Z").
-    public var reaches: String?
+    package var reaches: String?
 
     enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt, growing, reaches }
 
-    public init(model: String, cycle: String, modelTitle: String, domains: [DomainEntry], inputs: [String],
+    package init(model: String, cycle: String, modelTitle: String, domains: [DomainEntry], inputs: [String],
                 warnings: [String], createdBy: String, createdAt: String) {
         self.model = model
         self.cycle = cycle
@@ -84,7 +84,7 @@ public struct CycleManifest: Codable, Sendable, Equatable {
     }
 
     /// The file name inside a cycle folder.
-    public static let fileName = "cycle.json"
+    package static let fileName = "cycle.json"
 
     /// Refuses a domain file that is not the one this manifest lists: a file of another model,
     /// cycle or domain copied into the folder (its checksums are all good, so only its own
@@ -102,7 +102,7 @@ public struct CycleManifest: Codable, Sendable, Equatable {
     }
 
     /// Pretty, sorted JSON, as written.
-    public func encoded() throws(StoreError) -> [UInt8] {
+    package func encoded() throws(StoreError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do { return Array(try encoder.encode(self)) } catch {
@@ -113,7 +113,7 @@ public struct CycleManifest: Codable, Sendable, Equatable {
     /// Reads a cycle folder's manifest.
     ///
     /// - Throws: `.missing` when the folder has none, `.corrupt` when it does not decode.
-    public static func read(folder: String) throws(StoreError) -> CycleManifest {
+    package static func read(folder: String) throws(StoreError) -> CycleManifest {
         let path = folder + "/" + fileName
         let descriptor = try StoreFileSystem.openRegularFile(path, flags: O_RDONLY)
         defer { close(descriptor) }

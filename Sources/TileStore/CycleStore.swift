@@ -16,16 +16,16 @@ import Foundation
 /// Only what has exactly this shape counts: a cycle is a link named like a cycle whose text is
 /// `.data/NAME`; anything else in a model folder (a real folder named like a cycle, a link to
 /// elsewhere) is neither read nor ever deleted.
-public enum CycleStore {
+package enum CycleStore {
     /// The folder name of a cycle: "2026-11-22T00Z" ("2026-11-22T0630Z" with minutes).
-    public static func cycleName(_ seconds: Int64) -> String { CycleID(seconds: seconds).name }
+    package static func cycleName(_ seconds: Int64) -> String { CycleID(seconds: seconds).name }
 
     /// The models in a store: real folders holding a `latest` link (even one whose cycle is
     /// gone, so that a damaged model is reported, not silently replaced by another). None when
     /// there is no store folder yet.
     ///
     /// - Throws: `StoreError.io` when the folder cannot be listed (permission, I/O error).
-    public static func models(root: String) throws(StoreError) -> [String] {
+    package static func models(root: String) throws(StoreError) -> [String] {
         try namesIfPresent(root).filter { name in
             !name.hasPrefix(".") && StoreFileSystem.kind(root + "/" + name) == .directory
                 && StoreFileSystem.kind(root + "/" + name + "/latest") == .symbolicLink
@@ -35,7 +35,7 @@ public enum CycleStore {
     /// The published cycles of a model, oldest first; none when the model has no folder yet.
     ///
     /// - Throws: `StoreError.io` when the model's folder cannot be listed.
-    public static func cycles(root: String, model: String) throws(StoreError) -> [CycleID] {
+    package static func cycles(root: String, model: String) throws(StoreError) -> [CycleID] {
         let folder = root + "/" + model
         guard StoreFileSystem.kind(folder) == .directory else { return [] }
         return try namesIfPresent(folder).compactMap { name -> CycleID? in
@@ -53,7 +53,7 @@ public enum CycleStore {
     }
 
     /// The cycle `latest` names, or nil when the model has none.
-    public static func latest(root: String, model: String) -> CycleID? {
+    package static func latest(root: String, model: String) -> CycleID? {
         StoreFileSystem.linkTarget(root + "/" + model + "/latest").flatMap(CycleID.init(name:))
     }
 
@@ -69,7 +69,7 @@ public enum CycleStore {
     ///
     /// - Throws: `StoreError.missing` naming what is absent (store, model, cycle), listing what
     ///   exists; `.unsafe` for links the store did not make.
-    public static func resolve(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> (name: String, folder: String) {
+    package static func resolve(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> (name: String, folder: String) {
         guard StoreFileSystem.realPath(root).map({ StoreFileSystem.kind($0) == .directory }) == true else {
             throw .missing(path: root, what: "store folder")
         }
@@ -106,12 +106,12 @@ public enum CycleStore {
     }
 
     /// A cycle resolved and checked against its manifest: every domain file it lists exists.
-    public struct PublishedCycle: Sendable {
-        public let name: String
-        public let folder: String
-        public let manifest: CycleManifest
+    package struct PublishedCycle: Sendable {
+        package let name: String
+        package let folder: String
+        package let manifest: CycleManifest
         /// The manifest's domain files, in its order.
-        public let domainPaths: [String]
+        package let domainPaths: [String]
     }
 
     /// Resolves a cycle and checks it against its manifest.
@@ -119,7 +119,7 @@ public enum CycleStore {
     /// - Throws: as `resolve`; `.corrupt` when the manifest is unreadable or lists a domain
     ///   file that is not there (a query must never answer from the coarser domain instead);
     ///   `.missing` when the folder was replaced while being opened (resolve again).
-    public static func openCycle(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> PublishedCycle {
+    package static func openCycle(root: String, model: String, cycle: CycleSelector = .latest) throws(StoreError) -> PublishedCycle {
         let (name, folder) = try resolve(root: root, model: model, cycle: cycle)
         let stillNamed = { (try? resolve(root: root, model: model, cycle: CycleID(name: name).map(CycleSelector.cycle) ?? cycle))?.folder == folder }
         let manifest: CycleManifest
@@ -144,10 +144,10 @@ public enum CycleStore {
     }
 
     /// The file name of a domain: "d01.tcs".
-    public static func domainFileName(_ domain: Int) -> String { domainName(domain) + ".tcs" }
+    package static func domainFileName(_ domain: Int) -> String { domainName(domain) + ".tcs" }
 
     /// A domain's name: "d01", "d02", ..., "d10".
-    public static func domainName(_ domain: Int) -> String { Catalog.domainName(domain) }
+    package static func domainName(_ domain: Int) -> String { Catalog.domainName(domain) }
 
     private static func listing(root: String, model: String) -> String {
         // Words for a message about a missing cycle: a folder that cannot be listed says "none".

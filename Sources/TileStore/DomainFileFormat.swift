@@ -59,24 +59,24 @@ struct BlockEntry: Equatable {
 
 /// Everything about a domain file except its data: what the query needs to choose a domain,
 /// place a point, and say where an answer came from.
-public struct DomainFileMetadata: Codable, Sendable, Equatable {
+package struct DomainFileMetadata: Codable, Sendable, Equatable {
     /// A stored variable, and where its blocks start in the index.
-    public struct StoredVariable: Codable, Sendable, Equatable {
-        public var name: String
-        public var unit: String
+    package struct StoredVariable: Codable, Sendable, Equatable {
+        package var name: String
+        package var unit: String
         /// The quantization step (the value of one integer unit).
-        public var step: Float
+        package var step: Float
         /// True when the series is stored as a running total (precipitation, snowfall): the
         /// amount over an interval is the difference of two totals, so sums over any window
         /// carry one rounding error, not one per interval. A missing total means the interval
         /// ending then is unknown (it counts as 0 in later totals).
-        public var runningTotal: Bool
+        package var runningTotal: Bool
         /// 1 for static fields (elevation), else the number of times.
-        public var steps: Int
+        package var steps: Int
         /// Index of the variable's first block; its tiles follow in row-major tile order.
-        public var firstBlock: Int
+        package var firstBlock: Int
 
-        public var variable: ForecastVariable? { ForecastVariable.stored(named: name) }
+        package var variable: ForecastVariable? { ForecastVariable.stored(named: name) }
 
         /// Pinned: part of format version 1.
         enum CodingKeys: String, CodingKey { case name, unit, step, runningTotal, steps, firstBlock }
@@ -91,43 +91,43 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
         case unavailable, motion
     }
 
-    public var model: String
+    package var model: String
     /// The model and version the input files name (TITLE).
-    public var modelTitle: String
+    package var modelTitle: String
     /// The run's cycle (simulation start, or as given), seconds since 1970 UTC.
-    public var cycle: Int64
-    public var domain: Int
-    public var parentDomain: Int?
-    public var parentGridRatio: Int?
-    public var parentStart: [Int]?
-    public var projection: ProjectionParameters
-    public var westEast: Int
-    public var southNorth: Int
-    public var southWestCorner: GeoPoint
+    package var cycle: Int64
+    package var domain: Int
+    package var parentDomain: Int?
+    package var parentGridRatio: Int?
+    package var parentStart: [Int]?
+    package var projection: ProjectionParameters
+    package var westEast: Int
+    package var southNorth: Int
+    package var southWestCorner: GeoPoint
     /// Frame times, seconds since 1970 UTC, strictly increasing.
-    public var times: [Int64]
-    public var tileWidth: Int
-    public var tileHeight: Int
-    public var variables: [StoredVariable]
+    package var times: [Int64]
+    package var tileWidth: Int
+    package var tileHeight: Int
+    package var variables: [StoredVariable]
     /// The input files, by name.
-    public var sources: [String]
-    public var createdBy: String
+    package var sources: [String]
+    package var createdBy: String
     /// Catalog variables the input could not give, each with the reason naming the missing
     /// source ("no SNOWNC"), so a query refusing one can say why; nil in older files.
-    public var unavailable: [String: String]?
+    package var unavailable: [String: String]?
     /// A moving nest: where its own grid lay at each frame on this grid (which covers every
     /// position it took); nil for a grid that stays put. An older reader, which ignores it,
     /// finds missing values wherever the nest was not, never another place's numbers.
-    public var motion: StoredMotion?
+    package var motion: StoredMotion?
 
     /// A moving nest's grid: its size, and per frame its cell [0, 0] on the covering grid.
-    public struct StoredMotion: Codable, Sendable, Equatable {
-        public var westEast: Int
-        public var southNorth: Int
+    package struct StoredMotion: Codable, Sendable, Equatable {
+        package var westEast: Int
+        package var southNorth: Int
         /// Per frame, [i, j].
-        public var offsets: [[Int]]
+        package var offsets: [[Int]]
 
-        public init(westEast: Int, southNorth: Int, offsets: [[Int]]) {
+        package init(westEast: Int, southNorth: Int, offsets: [[Int]]) {
             self.westEast = westEast
             self.southNorth = southNorth
             self.offsets = offsets
@@ -135,14 +135,14 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
 
         /// Whether the nest's grid held every cell around grid position (i, j) `margin` cells
         /// inside its edges, at frame `frame`.
-        public func covers(i: Double, j: Double, margin: Double, frame: Int) -> Bool {
+        package func covers(i: Double, j: Double, margin: Double, frame: Int) -> Bool {
             guard offsets.indices.contains(frame), offsets[frame].count == 2 else { return false }
             let x = i - Double(offsets[frame][0]), y = j - Double(offsets[frame][1])
             return x >= margin && y >= margin && x <= Double(westEast - 1) - margin && y <= Double(southNorth - 1) - margin
         }
     }
 
-    public init(model: String, modelTitle: String, cycle: Int64, domain: Int, parentDomain: Int?, parentGridRatio: Int?,
+    package init(model: String, modelTitle: String, cycle: Int64, domain: Int, parentDomain: Int?, parentGridRatio: Int?,
                 parentStart: [Int]?, projection: ProjectionParameters, westEast: Int, southNorth: Int,
                 southWestCorner: GeoPoint, times: [Int64], tileWidth: Int = 8, tileHeight: Int = 8,
                 variables: [StoredVariable] = [], sources: [String], createdBy: String, unavailable: [String: String]? = nil,
@@ -168,9 +168,9 @@ public struct DomainFileMetadata: Codable, Sendable, Equatable {
         self.motion = motion
     }
 
-    public var tilesAcross: Int { (westEast + tileWidth - 1) / max(tileWidth, 1) }
-    public var tilesDown: Int { (southNorth + tileHeight - 1) / max(tileHeight, 1) }
-    public var tileCount: Int { tilesAcross * tilesDown }
+    package var tilesAcross: Int { (westEast + tileWidth - 1) / max(tileWidth, 1) }
+    package var tilesDown: Int { (southNorth + tileHeight - 1) / max(tileHeight, 1) }
+    package var tileCount: Int { tilesAcross * tilesDown }
 
     /// The tile holding a cell, and the cell's index inside it and the tile's cell count.
     func locate(i: Int, j: Int) -> (tile: Int, cell: Int, cells: Int) {

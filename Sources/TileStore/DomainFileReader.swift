@@ -10,12 +10,12 @@ import Synchronization
 ///
 /// Thread-safe: the source is read with positional reads; cached blocks are shared without a
 /// lock (see `BlockCache`).
-public final class DomainFileReader: Sendable {
+package final class DomainFileReader: Sendable {
     /// Bytes of verified blocks a reader keeps by default (a whole store file is a few MB).
-    public static let defaultCacheBudget = 64 << 20
+    package static let defaultCacheBudget = 64 << 20
 
-    public let path: String
-    public let metadata: DomainFileMetadata
+    package let path: String
+    package let metadata: DomainFileMetadata
     private let source: any ByteSource
     /// Where the bytes come from (a file, memory, an object store's ranged reads).
     package var byteSource: any ByteSource { source }
@@ -34,12 +34,12 @@ public final class DomainFileReader: Sendable {
     /// - Throws: `StoreError` `.missing`, `.notAStoreFile`, `.unsupportedVersion`, `.truncated`,
     ///   `.checksumMismatch` (naming the part), `.corrupt` (also: not a regular file, metadata
     ///   no query can use), `.io` (errno kept: permission denied, ...).
-    public convenience init(path: String, cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(StoreError) {
+    package convenience init(path: String, cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(StoreError) {
         try self.init(source: try PositionalFile(path: path), path: path, cacheBudget: cacheBudget)
     }
 
     /// Reads a domain file held in memory (`label` names it in errors).
-    public convenience init(bytes: [UInt8], label: String) throws(StoreError) {
+    package convenience init(bytes: [UInt8], label: String) throws(StoreError) {
         try self.init(source: MemoryBytes(bytes, label: label), path: label, cacheBudget: Self.defaultCacheBudget)
     }
 
@@ -158,7 +158,7 @@ public final class DomainFileReader: Sendable {
     }
 
     /// How the block cache has done so far.
-    public var cacheStatistics: BlockCacheStatistics { cache.statistics }
+    package var cacheStatistics: BlockCacheStatistics { cache.statistics }
 
     /// Whether the cache keeps every block it reads (the file's data fits its budget).
     package var isCacheResident: Bool { cache.isResident }
@@ -231,7 +231,7 @@ public final class DomainFileReader: Sendable {
     ///
     /// - Throws: `StoreError.checksumMismatch` / `.corrupt` for a damaged block,
     ///   `.badRequest` for a variable not stored or a cell outside the grid.
-    public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>) throws(StoreError) {
+    package func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>) throws(StoreError) {
         let steps = stored(variable)?.steps ?? 0
         var scratch = [Int32](repeating: 0, count: max(steps, 1))
         try scratch.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
@@ -241,7 +241,7 @@ public final class DomainFileReader: Sendable {
 
     /// `readSeries(_:i:j:into:)` with caller-owned scratch space for the quantized values
     /// (at least `steps` long), so a hot loop allocates nothing.
-    public func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>,
+    package func readSeries(_ variable: ForecastVariable, i: Int, j: Int, into output: UnsafeMutableBufferPointer<Float>,
                            scratch: UnsafeMutableBufferPointer<Int32>, count: Int? = nil) throws(StoreError) {
         guard let place = place(i: i, j: j) else {
             throw .badRequest("\(path): cell (\(i), \(j)) is outside the \(metadata.westEast) x \(metadata.southNorth) grid")
@@ -280,7 +280,7 @@ public final class DomainFileReader: Sendable {
 
     /// The stored variable's description, or nil when the file does not hold it.
     @inline(__always)
-    public func stored(_ variable: ForecastVariable) -> DomainFileMetadata.StoredVariable? {
+    package func stored(_ variable: ForecastVariable) -> DomainFileMetadata.StoredVariable? {
         storedByVariable[variable.ordinal]
     }
 
@@ -288,12 +288,12 @@ public final class DomainFileReader: Sendable {
     /// 0 when the file does not hold it. Cheaper than `stored(_:)` on a hot path (no copy of
     /// the names).
     @inline(__always)
-    public func steps(_ variable: ForecastVariable) -> Int {
+    package func steps(_ variable: ForecastVariable) -> Int {
         layouts[variable.ordinal]?.steps ?? 0
     }
 
     /// Array form of `readSeries(_:i:j:into:)`.
-    public func series(_ variable: ForecastVariable, i: Int, j: Int) throws(StoreError) -> [Float] {
+    package func series(_ variable: ForecastVariable, i: Int, j: Int) throws(StoreError) -> [Float] {
         let steps = stored(variable)?.steps ?? 0
         var values = [Float](repeating: .nan, count: steps)
         try values.withUnsafeMutableBufferPointer { (buffer) throws(StoreError) in
@@ -306,7 +306,7 @@ public final class DomainFileReader: Sendable {
     ///
     /// - Returns: the number of blocks checked.
     @discardableResult
-    public func verifyAll() throws(StoreError) -> Int {
+    package func verifyAll() throws(StoreError) -> Int {
         for (position, stored) in metadata.variables.enumerated() {
             for tile in 0..<metadata.tileCount {
                 let blockIndex = stored.firstBlock + tile
@@ -394,7 +394,7 @@ public final class DomainFileReader: Sendable {
     private static let headBytes = 448
 
     /// Bytes of the file when it was opened.
-    public var fileSize: Int { source.size }
+    package var fileSize: Int { source.size }
 
     /// Where the block holding a variable's series at a cell lies in the file, or nil when the
     /// variable is not stored or the cell is outside the grid: a remote source fetches the

@@ -3,13 +3,13 @@
 /// message, log line, health answer or listing may show. Every printed address goes through
 /// `redacted`, and so does every message `CommandLineMain` prints (a last line of defence for
 /// a message that quoted an argument as given).
-public enum StoreAddress {
+package enum StoreAddress {
     /// What stands for the credentials of a URL.
-    public static let hidden = "***"
+    package static let hidden = "***"
 
     /// `text` with the user information of every URL in it (`scheme://USERINFO@host`) replaced
     /// by `***`: the password and the user name both (a user name can be a token).
-    public static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         guard text.contains("://"), text.contains("@") else { return text }
         var result = ""
         var rest = Substring(text)

@@ -4,6 +4,7 @@
 // Prints one JSON object for the report.
 //
 // Usage: store-bench STORE MODEL [places] [all]
+import Catalog
 import Dispatch
 import Foundation
 import GridGeometry
