@@ -114,15 +114,8 @@ package struct ForecastRenderer: Sendable {
 
     /// Writes `formatted(value, variable, units)`, or `missing` when that is nil, at `target`
     /// (room for `formattedRoom` bytes); returns the bytes written. No string is made on the
-    /// common path.
-    @inline(__always)
-    static func writeFormatted(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits, missing: StaticString,
-                               at target: UnsafeMutablePointer<UInt8>) -> Int {
-        writeFormatted(value, variable, decimals: units.decimals(variable), units, missing: missing, at: target)
-    }
-
-    /// The same with the variable's decimals looked up by the caller (once per series, not per
-    /// value). Inlined into the loops that write every value of an answer.
+    /// common path. `decimals` is `units.decimals(variable)`, looked up by the caller once per
+    /// series, not per value; inlined into the loops that write every value of an answer.
     @inline(__always)
     static func writeFormatted(_ value: Float, _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits, missing: StaticString,
                                at target: UnsafeMutablePointer<UInt8>) -> Int {
