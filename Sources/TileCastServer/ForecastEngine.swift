@@ -16,6 +16,9 @@ package struct PlaceForecast: Sendable {
     package let daily: [DailyVariable: [Float]]
     /// Values at the current time (NaN when the cycle does not cover it).
     package let current: [ForecastVariable: Float]
+    /// The forecast on the `minutely_15` block's times; nil when not asked for or when the
+    /// cycle covers none of them (nulls).
+    package var minutely15: PointForecast?
     /// Requested variables and daily fields the chosen cycle cannot give, each with why:
     /// answered as columns of nulls, not errors, named in the answer's `tilecast` key.
     package var unavailable: [ForecastVariable: String] = [:]
@@ -109,7 +112,9 @@ package struct ForecastEngine: Sendable {
     package func place(latitude: Double, longitude: Double, elevation: Double? = nil, parameters: ForecastParameters,
                        times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
         let wantsDaily = !parameters.daily.isEmpty
-        let blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
+        var blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
+        // A request of `minutely_15` alone chooses its model by those times.
+        if blockTimes.isEmpty && !parameters.minutely15.isEmpty { blockTimes = times.minutely15 }
         let choice: (store: ForecastStore, times: [Int64])
         do throws(QueryError) {
             if blockTimes.isEmpty {
@@ -167,8 +172,30 @@ package struct ForecastEngine: Sendable {
         }
         var place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
         place.unavailable = held.missing.merging(heldNow.missing) { first, _ in first }
+        if !parameters.minutely15.isEmpty {
+            let (values, missing) = try Self.minutely15(parameters, store: store, times: times, latitude: latitude, longitude: longitude,
+                                                        elevation: elevation)
+            place.minutely15 = values
+            place.unavailable.merge(missing) { first, _ in first }
+        }
         place.unavailableDaily = held.missingDaily
         return place
+    }
+
+    /// The `minutely_15` block: the cycle's 15-minute stream where the place's domain has one
+    /// (`ForecastRequest.prefersFastStreams`), otherwise the history interpolated in time;
+    /// precipitation and other amounts over each 15 minutes. Times the cycle does not cover
+    /// are null; what it does not hold is named, as for `hourly`.
+    static func minutely15(_ parameters: ForecastParameters, store: ForecastStore, times: RequestTimes, latitude: Double, longitude: Double,
+                           elevation: Double?) throws(APIError) -> (PointForecast?, [ForecastVariable: String]) {
+        let held = HeldVariables(store, hourly: parameters.minutely15, daily: [])
+        let covered = ModelChoice.covered(times.minutely15, by: store)
+        guard !covered.isEmpty, !held.variables.isEmpty else { return (nil, held.missing) }
+        var request = ForecastRequest(times: covered, variables: held.variables, units: parameters.units,
+                                      accumulationWindow: RequestTimes.currentInterval)
+        request.prefersFastStreams = true
+        let answer = try forecast(store: store, request: request, latitude: latitude, longitude: longitude, elevation: elevation)
+        return (answer.forecast.padded(to: times.minutely15), held.missing)
     }
 
     /// `place`, except that a place held by a model whose cycles cover none of the times asked
@@ -185,11 +212,12 @@ package struct ForecastEngine: Sendable {
         var headerOnly = parameters
         headerOnly.hourly = []
         headerOnly.daily = []
+        headerOnly.minutely15 = []
         var answer = try place(latitude: latitude, longitude: longitude, elevation: elevation, parameters: headerOnly, times: times, stores: stores)
         // What the answering cycle lacks is still named (a column of nulls for want of data,
         // not of time, says so).
         if let store = stores.first(where: { $0.model == answer.forecast.provenance.model }) {
-            let held = HeldVariables(store, hourly: parameters.hourly, daily: parameters.daily)
+            let held = HeldVariables(store, hourly: parameters.hourly + parameters.minutely15, daily: parameters.daily)
             answer.unavailable.merge(held.missing) { first, _ in first }
             answer.unavailableDaily = held.missingDaily
         }
@@ -244,6 +272,8 @@ package struct ForecastEngine: Sendable {
         parameters.current = []
         parameters.dailyColumns = []
         parameters.currentColumns = []
+        parameters.minutely15 = []
+        parameters.minutely15Columns = []
         parameters.currentWeather = false
         let (latitude, longitude) = (parameters.latitudes[0], parameters.longitudes[0])
         let zone = parameters.zone(latitude: latitude, longitude: longitude)
@@ -286,7 +316,9 @@ package struct ForecastEngine: Sendable {
         }
         // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within
         // `maxPlaceHours`, 1000 places x 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
-        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) }
+        // A 15-minute step is an entry of the answer as an hour is.
+        let quarters = parameters.minutely15Columns.isEmpty ? 0 : 1
+        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) + quarters * $1.times.minutely15.count }
         guard placeHours <= Self.maxPlaceHours else {
             throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
         }

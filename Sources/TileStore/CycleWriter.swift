@@ -59,7 +59,9 @@ package final class CycleWriter {
     }
 
     /// Where a domain's file is written before publication.
-    package func domainPath(_ domain: Int) -> String { stagingFolder + "/" + CycleStore.domainFileName(domain) }
+    package func domainPath(_ domain: Int, stream: String? = nil) -> String {
+        stagingFolder + "/" + CycleStore.domainFileName(domain, stream: stream)
+    }
 
     /// The manifest of the cycle this writer would replace, when that cycle is published.
     package func replacedManifest() -> CycleManifest? {
