@@ -157,6 +157,19 @@ struct OpenMeteoRenderer {
         if let stream = place.minutely15?.provenance.stream {
             out.raw(",\"minutely_15_stream\":"); out.quoted(stream)
         }
+        // Only when hours came from more than one cycle (past hours from older cycles): which
+        // cycle answered which hours, in the answer's own time format.
+        if !place.cycles.isEmpty {
+            out.raw(",\"cycles\":[")
+            for (k, run) in place.cycles.enumerated() {
+                if k > 0 { out.raw(",") }
+                out.raw("{\"cycle\":"); out.quoted(run.cycle)
+                out.raw(",\"domain\":"); out.quoted(run.domain)
+                out.raw(",\"from\":"); out.raw(timeValue(run.first, place.times))
+                out.raw(",\"to\":"); out.raw(timeValue(run.last, place.times)); out.raw("}")
+            }
+            out.raw("]")
+        }
         // Only when a column is null for a reason other than time: answers without keep their bytes.
         let reasons = unavailable(place)
         if !reasons.isEmpty {
