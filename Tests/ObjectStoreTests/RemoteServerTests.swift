@@ -6,7 +6,10 @@ import XCTest
 /// by polling `latest`, the cycle kept when a new `latest` is broken, and errors, never
 /// numbers, when the object server is gone mid-read.
 final class RemoteServerTests: XCTestCase {
-    static let forecast = "/v1/forecast?latitude=38.72&longitude=-9.14&hourly=temperature_2m,precipitation,wind_speed_10m&start_date=2026-11-22&end_date=2026-11-22"
+    /// Hours both cycles cover (07Z-23Z), so that the local server, which also answers past
+    /// hours from older kept cycles, and a server on a bucket, which reads each model's latest
+    /// cycle only, are asked the same question.
+    static let forecast = "/v1/forecast?latitude=38.72&longitude=-9.14&hourly=temperature_2m,precipitation,wind_speed_10m&start_hour=2026-11-22T07:00&end_hour=2026-11-22T23:00"
 
     static func get(_ server: Peer, _ path: String) throws -> (status: Int, body: String) {
         let result = try runTool("curl", ["-s", "-o", "-", "-w", "\n%{http_code}", server.address + path])
