@@ -146,7 +146,9 @@ let package = Package(
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                         .product(name: "Logging", package: "swift-log")],
-                    exclude: ["openmeteo_sdk_check.py"]),
+                    exclude: ["openmeteo_sdk_check.py", "cycle_continuity_reference.py", "openmeteo_clients_common.py",
+                             "openmeteo_client_sdk.py", "openmeteo_client_home_assistant.py",
+                             "openmeteo_client_pyopenmeteo.py", "openmeteo_client_openmeteo_python.py"]),
         // Object storage against real peers started on loopback: nginx serving a store folder,
         // moto's S3 server; the SigV4 signer against botocore's.
         .testTarget(name: "ObjectStoreTests", dependencies: ["ObjectStore", "TileStore", "PointQuery", "TestSupport",

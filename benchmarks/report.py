@@ -100,6 +100,20 @@ def perf_section(perf):
     return lines
 
 
+def gzip_row(s1):
+    """S1 with Accept-Encoding: gzip beside the plain row (both servers compress at zlib level 6);
+    [] for a server.json written before the row existed."""
+    g = s1.get("gzip")
+    if not g:
+        return []
+    ours, nginx = g["ours"], g["nginx"]
+    per_answer = ours["bytes"] / max(ours["requests"], 1)
+    return [f"| S1 | requests/s, {ours['connections']} connections, `{g['header']}` ({per_answer:,.0f} bytes a response with its headers; "
+            f"Lisbon's body {g['gzipped_bytes']['ours']:,} bytes gzipped, nginx's {g['gzipped_bytes']['nginx']:,}) | {ours['per_s']:,.0f}/s; "
+            f"nginx gzip level 6 {nginx['per_s']:,.0f}/s: **{g['ratio']:.2f}x** (server CPU {g['server_cpu_us_per_request']:.0f} us/request, "
+            f"{g['server_cpu_us_per_request'] - s1['server_cpu_us_per_request']:+.0f} against plain) | >= 0.5x | {verdict(g['ratio'] >= 0.5, True)} |"]
+
+
 def server_section(data_dir):
     """S1-S5 (`tilecast serve`, benchmarks/server_bench.py) as Markdown lines; [] when not run."""
     path = os.path.join(data_dir, "server.json")
@@ -115,6 +129,7 @@ def server_section(data_dir):
            "| id | what | measured | target | verdict |", "|---|---|---|---|---|",
            f"| S1 | requests/s, {ours['connections']} connections | {ours['per_s']:,.0f}/s; nginx {nginx['per_s']:,.0f}/s: "
            f"**{s1['ratio']:.2f}x** (server CPU {s1['server_cpu_us_per_request']:.0f} us/request) | >= 0.5x | {verdict(s1['ratio'] >= 0.5, True)} |",
+           ] + gzip_row(s1) + [
            f"| S2 | p99 at {ours['connections']} connections | {s2['p99_ms_64']:.2f} ms | <= 10 ms | {verdict(s2['p99_ms_64'] <= 10, True)} |",
            f"| S2 | p50 at 1 connection | {s2['p50_ms_1']:.3f} ms (nginx {s2['nginx_p50_ms_1']:.3f} ms) | <= 0.5 ms | {verdict(s2['p50_ms_1'] <= 0.5, True)} |",
            f"| S3 | generationtime_ms, 100 places | median {s3['median_ms']:.2f} ms, p90 {s3['p90_ms']:.2f} ms ({s3['requests']} requests) "

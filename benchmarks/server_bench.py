@@ -9,6 +9,9 @@ server on 127.0.0.1, and drives it with wrk and a seeded Lua script that draws e
 request's place at random inside the WRF d01 domain (no two requests alike, so no cache
 answers them). nginx (Debian) serves one such response as a static file to the same wrk
 script and settings (`try_files` maps every URL to the file), in the same run: S1's reference.
+S1 is run twice: as plain JSON, and with `Accept-Encoding: gzip` (wrk's -H), where both servers
+compress every answer at zlib level 6 (ours always uses 6; nginx's `gzip_comp_level 6`, on the
+fly, not a precompressed file), so the ratio compares like with like.
 S5's peer is benchmarks/peer_service.py (http.server + xarray reading the wrfout per request).
 Writes DATA_DIR/server.json; benchmarks/report.py renders it.
 """
@@ -38,6 +41,7 @@ VARIABLES = ("temperature_2m,relative_humidity_2m,dew_point_2m,apparent_temperat
              "shortwave_radiation,wind_u_10m,wind_v_10m")
 HOURS = "start_hour=2026-11-22T00:00&end_hour=2026-11-22T23:00"
 SEED = 20261123
+GZIP = "Accept-Encoding: gzip"
 
 
 def log(message):
@@ -101,9 +105,9 @@ end
 """)
 
 
-def wrk(url, script, connections, seconds, threads=2):
+def wrk(url, script, connections, seconds, threads=2, header=None):
     command = ["wrk", f"-t{min(threads, connections)}", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s",
-               "-s", script, url]
+               "-s", script, url] + (["-H", header] if header else [])
     out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     match = re.search(r"^WRKJSON (.*)$", out, re.M)
     if not match:
@@ -129,6 +133,17 @@ def cpu_seconds(pid):
         fields = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def gzipped_size(url):
+    """The bytes of one answer asked for with GZIP; exits when it did not come gzip-encoded,
+    so S1's gzip row can never measure uncompressed answers by mistake."""
+    name, _, value = GZIP.partition(": ")
+    with urllib.request.urlopen(urllib.request.Request(url, headers={name: value}), timeout=30) as reply:
+        body = reply.read()
+        if reply.headers.get("Content-Encoding") != "gzip" or body[:2] != b"\x1f\x8b":
+            raise SystemExit(f"server-bench: {url} answered {GZIP} without gzip ({reply.headers.get('Content-Encoding')})")
+    return len(body)
 
 
 def get_json(url):
@@ -183,6 +198,10 @@ http {{
   access_log off;
   default_type application/json;
   keepalive_requests 1000000;
+  gzip on;
+  gzip_types application/json;
+  gzip_min_length 1024;
+  gzip_comp_level 6;
   client_body_temp_path {scratch}/nginx-body;
   proxy_temp_path {scratch}/nginx-proxy;
   fastcgi_temp_path {scratch}/nginx-fastcgi;
@@ -215,6 +234,16 @@ http {{
         reference = wrk(f"http://127.0.0.1:{nginx_port}", script, 64, seconds)
         log(f"S1 ours {ours['per_s']:,.0f}/s, nginx {reference['per_s']:,.0f}/s; "
             f"p99 {ours['p99_us'] / 1000:.2f} ms; server CPU {cpu_per_request_us:.0f} us/request")
+        # S1 again with Accept-Encoding: gzip, both compressing every answer.
+        lisbon = f"/v1/forecast?latitude=38.7223&longitude=-9.1393&{query}"
+        gzip_sizes = {"ours": gzipped_size(base + lisbon), "nginx": gzipped_size(f"http://127.0.0.1:{nginx_port}{lisbon}")}
+        cpu_before = cpu_seconds(server.pid)
+        ours_gzip = wrk(base, script, 64, seconds, header=GZIP)
+        gzip_cpu_us = (cpu_seconds(server.pid) - cpu_before) / ours_gzip["requests"] * 1e6
+        total += ours_gzip["requests"]
+        reference_gzip = wrk(f"http://127.0.0.1:{nginx_port}", script, 64, seconds, header=GZIP)
+        log(f"S1 gzip ours {ours_gzip['per_s']:,.0f}/s, nginx {reference_gzip['per_s']:,.0f}/s; "
+            f"p99 {ours_gzip['p99_us'] / 1000:.2f} ms; server CPU {gzip_cpu_us:.0f} us/request; Lisbon's answer {gzip_sizes}")
         single = wrk(base, script, 1, max(3, seconds // 2))
         single_nginx = wrk(f"http://127.0.0.1:{nginx_port}", script, 1, max(3, seconds // 2))
         total += single["requests"]
@@ -274,7 +303,9 @@ http {{
             "request": f"one place, 24 h, {len(VARIABLES.split(','))} hourly variables, JSON ({len(sample)} bytes)",
             "box": box,
             "S1": {"ours": ours, "nginx": reference, "ratio": ours["per_s"] / reference["per_s"],
-                   "server_cpu_us_per_request": cpu_per_request_us},
+                   "server_cpu_us_per_request": cpu_per_request_us,
+                   "gzip": {"ours": ours_gzip, "nginx": reference_gzip, "ratio": ours_gzip["per_s"] / reference_gzip["per_s"],
+                            "server_cpu_us_per_request": gzip_cpu_us, "header": GZIP, "gzipped_bytes": gzip_sizes}},
             "S2": {"p99_ms_64": ours["p99_us"] / 1000, "p50_ms_1": single["p50_us"] / 1000,
                    "nginx_p50_ms_1": single_nginx["p50_us"] / 1000, "single": single, "single_nginx": single_nginx},
             "S3": {"requests": len(generation), "median_ms": statistics.median(generation),

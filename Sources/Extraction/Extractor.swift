@@ -110,7 +110,7 @@ public struct Extractor: Sendable {
     public func run(of run: ModelRun, started: Date = Date()) throws -> ExtractionSummary {
         let modelName = model ?? run.profileName
         let cycleTime = try run.cycle(requested: cycle)   // refuses a cycle that is not the run's start
-        let files = Set(run.domains.flatMap { $0.files.map(\.path) })
+        let files = Set((run.domains + run.fastStreams).flatMap { $0.files.map(\.path) })
         var summary = self.summary(of: run, model: modelName, cycle: cycleTime, files: files)
         if dryRun {
             summary.seconds = Date().timeIntervalSince(started)
@@ -121,19 +121,23 @@ public struct Extractor: Sendable {
         let writer = try CycleWriter(root: store, model: modelName, cycle: cycleTime)
         try refuseFewerDomains(run, replacing: writer)
         try refuseCyclePrunedAtOnce(writer.cycle, model: modelName)
-        let paths = run.domains.map { writer.domainPath($0.id) }
-        let outcomes = try writeDomains(run, model: modelName, cycle: cycleTime, to: paths, totalFrames: summary.frames)
+        // A domain's fast stream is written as one more domain file, named after its stream.
+        let written = run.domains + run.fastStreams
+        let paths = written.map { writer.domainPath($0.id, stream: $0.stream) }
+        let outcomes = try writeDomains(written, of: run, model: modelName, cycle: cycleTime, to: paths, totalFrames: summary.frames)
         var manifestDomains: [CycleManifest.DomainEntry] = []
+        var manifestStreams: [CycleManifest.DomainEntry] = []
         for domain in outcomes {
             summary.bytesOut += Int64(domain.manifest.bytes)
             summary.warnings += domain.warnings
-            manifestDomains.append(domain.manifest)
+            if domain.manifest.stream == nil { manifestDomains.append(domain.manifest) } else { manifestStreams.append(domain.manifest) }
         }
         try faultInjection?("publish")
         var manifest = CycleManifest(
             model: modelName, cycle: summary.cycle, modelTitle: run.title, domains: manifestDomains, inputs: files.sorted(),
             warnings: summary.warnings, createdBy: "tilecast \(TileCastVersion.current)",
             createdAt: ModelTime.iso(Int64(Date().timeIntervalSince1970.rounded(.down))))
+        manifest.streams = manifestStreams.isEmpty ? nil : manifestStreams
         manifest.growing = growing ? true : nil
         manifest.reaches = run.reaches.map(ModelTime.iso)
         let published = try writer.publish(manifest: manifest, keep: keep)
@@ -158,7 +162,7 @@ public struct Extractor: Sendable {
     private func summary(of run: ModelRun, model: String, cycle: Int64, files: Set<String>) -> ExtractionSummary {
         ExtractionSummary(
             model: model, cycle: CycleStore.cycleName(cycle), domains: run.domains.map(\.name),
-            files: files.count, frames: run.domains.reduce(0) { $0 + $1.frames.count },
+            files: files.count, frames: (run.domains + run.fastStreams).reduce(0) { $0 + $1.frames.count },
             // The variables written: those asked for (all by default) that a domain provides.
             variables: Set(run.domains.flatMap { $0.variables.available }).filter { self.variables?.contains($0) ?? true }.count,
             bytesIn: files.reduce(Int64(0)) { $0 + (fileSize(atPath: $1) ?? 0) }, bytesOut: 0, seconds: 0, pruned: [],
@@ -178,9 +182,9 @@ public struct Extractor: Sendable {
     /// Writes every domain's file: the domains' bands side by side on all cores, and each
     /// file's tiles (encoded on all cores) as soon as its domain is read. Outcomes in the
     /// order of `run.domains`.
-    private func writeDomains(_ run: ModelRun, model: String, cycle: Int64, to paths: [String],
+    private func writeDomains(_ domains: [Domain], of run: ModelRun, model: String, cycle: Int64, to paths: [String],
                               totalFrames: Int) throws -> [DomainOutcome] {
-        let (writers, units) = try openWriters(run, model: model, cycle: cycle, to: paths)
+        let (writers, units) = try openWriters(domains, of: run, model: model, cycle: cycle, to: paths)
         // Each domain's file is encoded and written as soon as its last unit is read, on a
         // thread of its own, while the cores read the next domains: reading takes turns at
         // libnetcdf's lock, so readers leave a core partly idle, which the encoding fills (it
@@ -191,33 +195,35 @@ public struct Extractor: Sendable {
         let frameDone = frameProgress(totalFrames: totalFrames, unitFrames: units.reduce(0) { $0 + $1.frames.count })
         let results: [Result<UnitReport, Error>] = concurrentMap(units.count) { unit in
             defer { finishes.unitDone(domain: units[unit].domain) }
-            return Result { try read(units[unit], of: run, into: writers[units[unit].domain], frameDone: frameDone) }
+            return Result { try read(units[unit], of: domains[units[unit].domain], into: writers[units[unit].domain], frameDone: frameDone) }
         }
         let sizes = finishes.wait()
         // A unit's error first: the domain's file then failed too, for want of its frames.
-        let reports = try Self.domainReports(results, domains: run.domains.count)
-        try Self.refuseImplausibleValues(run, reports: reports)
-        return try run.domains.enumerated().map { index, domain in
+        let reports = try Self.domainReports(results, domains: domains.count)
+        try Self.refuseImplausibleValues(domains, reports: reports)
+        return try domains.enumerated().map { index, domain in
             let size = try sizes[index].get()
-            return DomainOutcome(warnings: Self.warnings(domain, reports[index]), manifest: CycleManifest.DomainEntry(
-                domain: domain.name, file: CycleStore.domainFileName(domain.id), bytes: size,
-                frames: domain.frames.count, variables: writers[index].variableNames))
+            var entry = CycleManifest.DomainEntry(
+                domain: domain.name, file: CycleStore.domainFileName(domain.id, stream: domain.stream), bytes: size,
+                frames: domain.frames.count, variables: writers[index].variableNames)
+            entry.stream = domain.stream
+            return DomainOutcome(warnings: Self.warnings(domain, reports[index]), manifest: entry)
         }
     }
 
     /// Every domain's writer, opened in the order of `run.domains`, and the units its reading
     /// is split into.
-    private func openWriters(_ run: ModelRun, model: String, cycle: Int64,
+    private func openWriters(_ domains: [Domain], of run: ModelRun, model: String, cycle: Int64,
                              to paths: [String]) throws -> (writers: [DomainFileWriter], units: [ReadingUnit]) {
         var writers: [DomainFileWriter] = []
         var units: [ReadingUnit] = []
         // Every domain's writer lives until the frames are read: with more domains than cores,
         // each keeps a share of the memory limit, so that all of them together hold no more
         // than one writer per core would (values beyond it spill, the same bytes either way).
-        let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1), domains = max(run.domains.count, 1)
-        let memoryLimit = writerMemoryLimit / domains * min(domains, cores)
-        for (index, domain) in run.domains.enumerated() {
-            try faultInjection?("domain \(domain.name)")
+        let cores = max(ProcessInfo.processInfo.activeProcessorCount, 1), count = max(domains.count, 1)
+        let memoryLimit = writerMemoryLimit / count * min(count, cores)
+        for (index, domain) in domains.enumerated() {
+            try faultInjection?("domain \(domain.label)")
             let variables = FrameReader.variables(of: domain, wanted: variables)
             let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle)
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
@@ -240,7 +246,8 @@ public struct Extractor: Sendable {
             unavailable: domain.variables.missing.isEmpty ? nil
                 : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }),
             motion: domain.motion.map { DomainFileMetadata.StoredMotion(westEast: $0.westEast, southNorth: $0.southNorth,
-                                                                          offsets: $0.offsets.map { [$0.i, $0.j] }) })
+                                                                          offsets: $0.offsets.map { [$0.i, $0.j] }) },
+            stream: domain.stream)
     }
 
     /// A domain's reading, in bands of rows or in parts of its frames (see `bandsPerDomain`
@@ -278,9 +285,8 @@ public struct Extractor: Sendable {
 
     /// Reads one unit's frames into its domain's writer, counting the values beyond physical
     /// limits on the way.
-    private func read(_ unit: ReadingUnit, of run: ModelRun, into writer: DomainFileWriter,
+    private func read(_ unit: ReadingUnit, of domain: Domain, into writer: DomainFileWriter,
                       frameDone: (String) -> Void) throws -> UnitReport {
-        let domain = run.domains[unit.domain]
         var reader = try FrameReader(domain: domain, variables: variables, band: unit.band)
         var limitCounts: [ForecastVariable: LimitCount] = [:]
         try reader.skip(to: unit.frames.lowerBound)
@@ -291,7 +297,7 @@ public struct Extractor: Sendable {
                 limitCounts[variable, default: LimitCount()].add(values, within: limits)
             }
             try writer.add(frame: frame.values, time: t, cells: reader.storedCells)
-            frameDone(domain.name)
+            frameDone(domain.label)
         }
         return UnitReport(domain: unit.domain, accumulation: reader.accumulationReport, missingValues: reader.missingValues,
                           limits: limitCounts)
@@ -313,12 +319,12 @@ public struct Extractor: Sendable {
 
     /// Values beyond physical limits: a run most of whose values of a variable are refuses
     /// to publish (exit 3, before anything is published); a few are a loud warning.
-    private static func refuseImplausibleValues(_ run: ModelRun, reports: [UnitReport]) throws {
+    private static func refuseImplausibleValues(_ domains: [Domain], reports: [UnitReport]) throws {
         var refused: [String] = []
-        for (index, domain) in run.domains.enumerated() {
+        for (index, domain) in domains.enumerated() {
             for (variable, count) in reports[index].limits.sorted(by: { $0.key.rawValue < $1.key.rawValue })
             where count.checked > 0 && Double(count.outside) > PhysicalLimits.refusedFraction * Double(count.checked) {
-                refused.append(count.describe(variable, domain: domain.name))
+                refused.append(count.describe(variable, domain: domain.label))
             }
         }
         if !refused.isEmpty { throw ExtractionError.implausibleValues(refused.joined(separator: "; ")) }
@@ -329,14 +335,14 @@ public struct Extractor: Sendable {
     private static func warnings(_ domain: Domain, _ report: UnitReport) -> [String] {
         var warnings: [String] = []
         if report.accumulation.resetCells > 0 {
-            warnings.append("\(domain.name): accumulated precipitation dropped in \(report.accumulation.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
+            warnings.append("\(domain.label): accumulated precipitation dropped in \(report.accumulation.resetCells) cell-frames (restart or uncounted bucket tip); those intervals restart from the new total or are marked unknown")
         }
         for (variable, count) in report.limits.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count.outside > 0 {
-            warnings.append(count.describe(variable, domain: domain.name) + "; published as they are")
+            warnings.append(count.describe(variable, domain: domain.label) + "; published as they are")
         }
         if !report.missingValues.isEmpty {
             let list = report.missingValues.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            warnings.append("\(domain.name): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
+            warnings.append("\(domain.label): missing values (fill value or NaN) stored as missing: \(list) cell-frames")
         }
         return warnings
     }

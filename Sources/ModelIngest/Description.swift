@@ -41,6 +41,9 @@ public struct RunDescription: Codable, Sendable {
         public var status: String
         /// What wrote the file: "model output", or "geo_em", "met_em", "wrfinput" (not extracted).
         public var fileKind: String
+        /// A fast stream of the domain ("auxhist2": its 15-minute output), stored beside its
+        /// history; nil for the history.
+        public var stream: String?
     }
 
     public var model: String
@@ -119,6 +122,12 @@ public struct RunDescription: Codable, Sendable {
         domains = run.domains.map { domain in
             Self.describe(files: domain.files, id: domain.id, grid: domain.grid, times: domain.times,
                           nest: domain.nest, nestCheck: domain.nestCheck, availability: domain.variables)
+        }
+        domains += run.fastStreams.map { stream in
+            var description = Self.describe(files: stream.files, id: stream.id, grid: stream.grid, times: stream.times,
+                                            nest: stream.nest, nestCheck: nil, availability: stream.variables)
+            description.stream = stream.stream
+            return description
         }
     }
 
@@ -259,7 +268,9 @@ public struct RunDescription: Codable, Sendable {
         for domain in domains {
             lines.append("")
             var title = domain.domain
-            if let parent = domain.parent, let ratio = domain.parentGridRatio, let start = domain.parentStart {
+            if let stream = domain.stream {
+                title += ": its \(stream) stream, stored beside its history (answers `--every 15` and minutely_15)"
+            } else if let parent = domain.parent, let ratio = domain.parentGridRatio, let start = domain.parentStart {
                 title += ": nest of \(parent), ratio \(ratio), parent start i=\(start[0]) j=\(start[1])"
                 if let offset = domain.nestOffsetCells { title += String(format: " (placement checked: %.3f parent cells)", offset) }
             }

@@ -27,8 +27,12 @@ package struct Domain: Sendable {
     /// Where a moving nest's grid lies at each frame on `grid`, the fixed grid covering every
     /// position it took; nil for a domain that stays put.
     package var motion: NestMotion? = nil
+    /// The output stream of a domain's fast stream ("auxhist2"); nil for the domain's history.
+    package var stream: String? = nil
 
     package var name: String { domainName(id) }
+    /// "d02", or "d02 auxhist2" for a fast stream: what messages call it.
+    package var label: String { stream.map { "\(name) \($0)" } ?? name }
     package var times: [Int64] { frames.map(\.time) }
     package var projection: ProjectionParameters { grid.parameters }
     /// The most common interval between frames (nil for a single frame).

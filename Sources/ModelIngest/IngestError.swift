@@ -105,7 +105,7 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// Something ingest handled but the operator should hear about, said once per run.
 public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable { case missingVariables, duplicateFrames, inconsistentCoordinates, nestMismatch, skippedFile, timeFallback, badValues, accumulationReset, assumedValue }
+    public enum Kind: String, Sendable { case missingVariables, duplicateFrames, inconsistentCoordinates, nestMismatch, skippedFile, timeFallback, badValues, accumulationReset, assumedValue, streamNotUsed }
     public let kind: Kind
     public let message: String
 

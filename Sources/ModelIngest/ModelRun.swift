@@ -13,6 +13,9 @@ public struct ModelRun: Sendable {
     public let simulationStart: Int64?
     /// Domains by id, coarsest (d01) first.
     package let domains: [Domain]
+    /// Streams finer than their domain's history (`auxhist2` every 15 minutes beside hourly
+    /// `wrfout`), each on its domain's grid (`Domain.stream` names it), by domain id.
+    package let fastStreams: [Domain]
     /// What was handled but deserves the operator's attention.
     public let warnings: [IngestWarning]
 
@@ -85,9 +88,16 @@ public struct ModelRun: Sendable {
             guard !frames.isEmpty else { return nil }
             let motion = domain.motion.map { NestMotion(westEast: $0.westEast, southNorth: $0.southNorth, offsets: Array($0.offsets.prefix(frames.count))) }
             return Domain(id: domain.id, files: domain.files, frames: frames, grid: domain.grid, nest: domain.nest,
-                          nestCheck: domain.nestCheck, variables: domain.variables, motion: motion)
+                          nestCheck: domain.nestCheck, variables: domain.variables, motion: motion, stream: domain.stream)
         }
-        return ModelRun(profileName: profileName, title: title, simulationStart: simulationStart, domains: kept, warnings: warnings)
+        let streams = fastStreams.compactMap { stream -> Domain? in
+            let frames = stream.frames.filter { $0.time <= until }
+            guard !frames.isEmpty, kept.contains(where: { $0.id == stream.id }) else { return nil }
+            return Domain(id: stream.id, files: stream.files, frames: frames, grid: stream.grid, nest: stream.nest,
+                          nestCheck: nil, variables: stream.variables, stream: stream.stream)
+        }
+        return ModelRun(profileName: profileName, title: title, simulationStart: simulationStart, domains: kept,
+                        fastStreams: streams, warnings: warnings)
     }
 
     /// The last time every domain holds (nil for a run without frames).
@@ -124,9 +134,21 @@ public struct ModelRun: Sendable {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
         try requireOneRun(files)
         var domains: [Domain] = []
+        var fastStreams: [Domain] = []
         for id in Set(files.map(\.domainID)).sorted() {
             let members = files.filter { $0.domainID == id }.sorted { ($0.times.first ?? 0) < ($1.times.first ?? 0) }
-            domains.append(try DomainStitcher.stitch(id: id, files: members, warnings: &warnings))
+            let (history, fast) = OutputStreams.split(members)
+            let domain = try DomainStitcher.stitch(id: id, files: history, warnings: &warnings)
+            domains.append(domain)
+            for (name, streamFiles) in fast.sorted(by: { $0.key < $1.key }) {
+                var stream = try DomainStitcher.stitch(id: id, files: streamFiles, warnings: &warnings)
+                stream.stream = name
+                if let problem = try OutputStreams.problem(stream: stream, history: domain) {
+                    warnings.append(IngestWarning(.streamNotUsed, "\(domain.name): the \(name) stream (\(streamFiles.map(\.path).joined(separator: ", "))) is not used: \(problem); its times are answered from the history, interpolated"))
+                } else {
+                    fastStreams.append(stream)
+                }
+            }
         }
         domains = try NestChecker.check(domains, warnings: &warnings)
         for domain in domains {
@@ -145,7 +167,7 @@ public struct ModelRun: Sendable {
         }
         let starts = files.compactMap(\.simulationStart)
         return ModelRun(profileName: first.profile.name, title: first.title, simulationStart: starts.min(),
-                        domains: domains, warnings: warnings)
+                        domains: domains, fastStreams: fastStreams, warnings: warnings)
     }
 
     /// Names that say "model output": a file so named that cannot be read is a missing part of

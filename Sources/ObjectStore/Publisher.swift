@@ -54,7 +54,7 @@ package struct Publisher {
         let before = client.statistics.requests
         let aborted = try abortIncompleteUploads(under: chosen + "/")
         var bytes = 0
-        for (entry, path) in zip(published.manifest.domains, published.domainPaths) {
+        for (entry, path) in zip(published.manifest.files, published.domainPaths) {
             try upload(file: path, to: chosen + "/" + published.name + "/" + entry.file)
             bytes += entry.bytes
         }

@@ -23,7 +23,7 @@ package final class RemoteCycle: Sendable {
     package let manifestBytes: [UInt8]
     private let sources: [(reader: DomainFileReader, bytes: RemoteBytes)]
 
-    /// Each domain file's reader and bytes, in the manifest's order (for `inspect`).
+    /// Each domain file's reader and bytes, in the order of the manifest's `files` (for `inspect`).
     package var domainFiles: [(reader: DomainFileReader, bytes: RemoteBytes)] { sources }
 
     /// The store-relative address of a model's manifest for a cycle (`latest` is its own object).
@@ -48,7 +48,7 @@ package final class RemoteCycle: Sendable {
         }
         manifest = fetched.opened.manifest
         manifestBytes = fetched.manifestBytes
-        sources = fetched.opened.readers.compactMap { reader in (reader.byteSource as? RemoteBytes).map { (reader, $0) } }
+        sources = (fetched.opened.readers + fetched.opened.streamReaders).compactMap { reader in (reader.byteSource as? RemoteBytes).map { (reader, $0) } }
         store = try ForecastStore(root: client.location.description, model: model, opened: fetched.opened, nestMargin: nestMargin)
     }
 
@@ -118,7 +118,7 @@ package struct RemoteCycleSource: CycleSource {
         }
         let manifest = try RemoteCycle.decodeManifest(bytes, model: model, cycle: cycle, address: client.describe(path))
         var readers: [DomainFileReader] = []
-        for entry in manifest.domains {
+        for entry in manifest.files {
             let relative = model + "/" + manifest.cycle + "/" + entry.file
             let remote: RemoteBytes
             do throws(StoreError) { remote = try RemoteBytes(client: client, relative: relative, expectedSize: entry.bytes) } catch {

@@ -45,7 +45,7 @@ package enum RemoteStoreDescription {
                 let name = id.name
                 let cycle = name == latest.manifest.cycle ? latest : try RemoteCycle(client: client, model: model, cycle: .cycle(id), cacheBudget: 1 << 20)
                 var domains: [StoreDescription.DomainEntry] = []
-                for ((reader, bytes), entry) in zip(cycle.domainFiles, cycle.manifest.domains) {
+                for ((reader, bytes), entry) in zip(cycle.domainFiles, cycle.manifest.files) {
                     var verified: Int?
                     if verify {
                         bytes.readAhead(1 << 20)

@@ -232,6 +232,12 @@ package struct ForecastRenderer: Sendable {
         fields.field("domain", to: &out); Self.appendQuoted(p.domain, to: &out)
         fields.field("grid_spacing_km", to: &out); out.append(contentsOf: Self.shortest(p.gridSpacingKilometres).utf8)
         fields.field("grid_position", to: &out); out.append(contentsOf: "{\"i\": \(p.gridI), \"j\": \(p.gridJ)}".utf8)
+        // A finer answer that read some variables from the domain's fast stream says which.
+        if let stream = p.stream {
+            fields.field("stream", to: &out); Self.appendQuoted(stream, to: &out)
+            fields.field("stream_variables", to: &out)
+            out.append(contentsOf: ("[" + (p.streamVariables ?? []).map { "\"\($0)\"" }.joined(separator: ", ") + "]").utf8)
+        }
         if let timeZone { fields.field("timezone", to: &out); Self.appendQuoted(timeZone.identifier, to: &out) }
     }
 

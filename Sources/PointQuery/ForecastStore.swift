@@ -77,6 +77,15 @@ package struct StoredDomain: Sendable {
 
     package var metadata: DomainFileMetadata { reader.metadata }
 
+    /// The shortest interval between frames, seconds (nil for a single frame).
+    package var step: Int64? { zip(metadata.times.dropFirst(), metadata.times).map { $0 - $1 }.min() }
+
+    /// Whether every time in [first, last] lies within the domain's frames.
+    package func spans(first: Int64, last: Int64) -> Bool {
+        guard let start = metadata.times.first, let end = metadata.times.last else { return false }
+        return first >= start && last <= end
+    }
+
     /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
     package var extent: String {
         let corners = grid.corners
@@ -99,6 +108,10 @@ public final class ForecastStore: Sendable {
     package let growingReaches: String?
     /// Finest grid first, so the first domain that holds a point is the one to use.
     package let domains: [StoredDomain]
+    /// Each domain's fast stream (surface fields every 15 minutes beside an hourly history),
+    /// by domain name ("d02"): finer answers (`ForecastRequest.prefersFastStreams`) read from
+    /// it the variables it holds. The finest of a domain's streams when it has several.
+    package let fastStreams: [String: StoredDomain]
     /// The output variables every domain of the cycle can answer, in catalog order.
     public let availableVariables: [ForecastVariable]
     /// What a request without a variable list answers: the defaults the cycle holds.
@@ -144,7 +157,10 @@ public final class ForecastStore: Sendable {
         cycle = opened.name
         folder = opened.publication
         growingReaches = opened.manifest.growing == true ? opened.manifest.reaches : nil
-        do throws(StoreError) { domains = try Self.arrange(readers: opened.readers, folder: opened.publication, nestMargin: nestMargin) } catch {
+        do throws(StoreError) {
+            domains = try Self.arrange(readers: opened.readers, folder: opened.publication, nestMargin: nestMargin)
+            fastStreams = try Self.streams(opened.streamReaders, of: domains)
+        } catch {
             throw .store(error)
         }
         let held = domains
@@ -212,6 +228,32 @@ public final class ForecastStore: Sendable {
                                 margin: surrounded ? nestMargin : 0, isInsideCoarser: surrounded)
         }
         return domains.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
+    }
+
+    /// Fast streams' files as domains, with their history's margin, by domain name.
+    ///
+    /// - Throws: `.corrupt` for a stream whose grid or times are unusable, or that does not
+    ///   lie on its domain's grid (its cells would be another place's).
+    private static func streams(_ readers: [DomainFileReader], of domains: [StoredDomain]) throws(StoreError) -> [String: StoredDomain] {
+        var streams: [String: StoredDomain] = [:]
+        for reader in readers {
+            let m = reader.metadata
+            guard let history = domains.first(where: { $0.metadata.domain == m.domain }) else { continue }
+            let times: TimeInterpolation
+            do { times = try TimeInterpolation(frameTimes: m.times) } catch {
+                throw StoreError.corrupt(path: reader.path, detail: "unusable times in metadata: \(error)")
+            }
+            let h = history.metadata
+            guard m.westEast == h.westEast, m.southNorth == h.southNorth, m.projection == h.projection,
+                  m.southWestCorner == h.southWestCorner, m.motion == nil, h.motion == nil else {
+                throw StoreError.corrupt(path: reader.path, detail: "the \(m.stream ?? "") stream of \(history.name) is not on \(history.name)'s grid")
+            }
+            let stream = StoredDomain(reader: reader, grid: history.grid, times: times, margin: history.margin,
+                                      isInsideCoarser: history.isInsideCoarser)
+            if let known = streams[history.name], (known.step ?? 0) <= (stream.step ?? 0) { continue }
+            streams[history.name] = stream
+        }
+        return streams
     }
 
     /// The finest domain whose interior holds the place and whose frames cover [first, last].

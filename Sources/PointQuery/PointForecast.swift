@@ -13,6 +13,11 @@ public struct Provenance: Codable, Sendable, Equatable {
     /// The fractional mass-grid position (i along west_east, j along south_north, 0-based).
     public var gridI: Double
     public var gridJ: Double
+    /// The domain's fast stream that answered some variables ("auxhist2"), nil when the
+    /// history answered every one.
+    public var stream: String?
+    /// The variables the fast stream answered.
+    public var streamVariables: [String]?
 }
 
 /// One place's forecast: values per variable per time, in the requested units.
@@ -83,6 +88,9 @@ public struct ForecastRequest: Sendable {
     public var units: OutputUnits
     /// Precipitation and snowfall are amounts over this window ending at each time.
     public var accumulationWindow: Int64
+    /// Read what a domain's fast stream holds (its 15-minute output) from the stream rather
+    /// than interpolating the history in time: for answers finer than the history's frames.
+    public var prefersFastStreams = false
 
     public init(times: [Int64], variables: [ForecastVariable]? = nil, units: OutputUnits = OutputUnits(),
                 accumulationWindow: Int64 = 3600) {
@@ -95,6 +103,12 @@ public struct ForecastRequest: Sendable {
     /// Hourly times: `hours` of them from `start`.
     public static func hourly(from start: Int64, hours: Int) -> [Int64] {
         (0..<max(hours, 0)).map { start + Int64($0) * 3600 }
+    }
+
+    /// Times every `step` seconds over `hours` hours from `start`: `hours * 3600 / step` of them.
+    public static func series(from start: Int64, hours: Int, step: Int64) -> [Int64] {
+        guard step > 0 else { return [] }
+        return (0..<(Int64(max(hours, 0)) * 3600 / step)).map { start + $0 * step }
     }
 }
 

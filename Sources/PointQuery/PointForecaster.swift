@@ -34,21 +34,61 @@ public struct PointForecaster: Sendable {
                                             southNorth: domain.metadata.southNorth) else {
             throw .outsideDomains(latitude: latitude, longitude: longitude, extents: store.domains.map(\.extent))
         }
-        let plan = TimePlan(times: times, window: request.accumulationWindow, domain: domain)
         let variables = request.variables ?? store.defaultVariables
         // A variable the domain does not store is an error, never a column of nulls.
         if let absent = variables.first(where: { !domain.holds($0) }) { throw store.notHeld(absent) }
+        // A finer answer reads what the domain's fast stream holds from it, when the stream
+        // spans the times; the rest from the history, interpolated in time.
+        var fast: (stream: StoredDomain, variables: [ForecastVariable])?
+        if request.prefersFastStreams, let stream = store.fastStreams[domain.name], stream.spans(first: first, last: last) {
+            let held = variables.filter { stream.holds($0) && $0 != .elevation }
+            if !held.isEmpty { fast = (stream, held) }
+        }
+        let fromHistory = fast.map { chosen in variables.filter { !chosen.variables.contains($0) } } ?? variables
+        var (values, elevation) = try Self.compute(fromHistory, in: domain, stencil: stencil, point: point, request: request,
+                                                  times: times, latitude: latitude, longitude: longitude, modelElevation: nil)
+        if let fast {
+            let (streamValues, _) = try Self.compute(fast.variables, in: fast.stream, stencil: stencil, point: point, request: request,
+                                                     times: times, latitude: latitude, longitude: longitude,
+                                                     modelElevation: .some(elevation))
+            values.merge(streamValues) { _, fromStream in fromStream }
+        }
+        let units = request.units
+        let provenance = Provenance(
+            model: domain.metadata.model, modelTitle: domain.metadata.modelTitle,
+            cycle: domain.cycleText, domain: domain.name,
+            gridSpacingKilometres: domain.metadata.projection.dx / 1000,
+            gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000,
+            stream: fast?.stream.metadata.stream, streamVariables: fast?.variables.map(\.rawValue))
+        return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
+                             provenance: provenance, elevation: point.elevation.map { Float($0) } ?? elevation,
+                             modelElevation: elevation, isDownscaled: point.elevation != nil, times: times, values: values,
+                             units: units, variables: variables)
+    }
+
+    /// Some variables of one place's forecast, read from one domain file (a domain's history
+    /// or its fast stream), and the model terrain at the place.
+    ///
+    /// - Parameter modelElevation: the terrain already read from the history (`.some`), or nil
+    ///   to read it from this file.
+    private static func compute(_ variables: [ForecastVariable], in domain: StoredDomain, stencil: BilinearStencil, point: QueryPoint,
+                                request: ForecastRequest, times: [Int64], latitude: Double, longitude: Double,
+                                modelElevation known: Float??) throws(QueryError) -> ([ForecastVariable: [Float]], Float?) {
+        let plan = TimePlan(times: times, window: request.accumulationWindow, domain: domain)
         // One buffer for the whole forecast: four corner series, the interpolated series and
         // room for a cell's filled totals, `framesNeeded` values each; and the codec's scratch.
         let stride = max(plan.framesNeeded, 1)
         var floats = [Float](repeating: 0, count: SeriesReader.slots * stride)
         var quantized = [Int32](repeating: 0, count: stride)
-        let (values, elevation) = try floats.withUnsafeMutableBufferPointer { (floats) throws(QueryError) in
+        return try floats.withUnsafeMutableBufferPointer { (floats) throws(QueryError) in
             try quantized.withUnsafeMutableBufferPointer { (quantized) throws(QueryError) in
                 let reader = SeriesReader(domain: domain, stencil: stencil, count: plan.framesNeeded,
                                           floats: floats, scratch: quantized)
                 reader.prefetch(variables)
-                let elevation = domain.reader.steps(.elevation) == 0 ? nil : try reader.spatial(.elevation) { $0.first }
+                let elevation: Float?
+                if let known { elevation = known } else {
+                    elevation = domain.reader.steps(.elevation) == 0 ? nil : try reader.spatial(.elevation) { $0.first }
+                }
                 // A requested elevation moves the values from the model terrain to it; without
                 // the terrain height there is nothing to move from (never a silent no-op).
                 var downscaling: Downscale?
@@ -61,20 +101,9 @@ public struct PointForecaster: Sendable {
                 let context = Context(reader: reader, plan: plan, units: request.units, times: times, latitude: latitude,
                                       longitude: longitude, window: request.accumulationWindow, downscaling: downscaling,
                                       modelElevation: elevation)
-                let values = try Self.values(variables, context)
-                return (values, elevation)
+                return (try Self.values(variables, context), elevation)
             }
         }
-        let units = request.units
-        let provenance = Provenance(
-            model: domain.metadata.model, modelTitle: domain.metadata.modelTitle,
-            cycle: domain.cycleText, domain: domain.name,
-            gridSpacingKilometres: domain.metadata.projection.dx / 1000,
-            gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000)
-        return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
-                             provenance: provenance, elevation: point.elevation.map { Float($0) } ?? elevation,
-                             modelElevation: elevation, isDownscaled: point.elevation != nil, times: times, values: values,
-                             units: units, variables: variables)
     }
 
     /// What every variable of one forecast is computed with.

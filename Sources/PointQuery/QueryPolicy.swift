@@ -14,18 +14,20 @@ package enum QueryTimes {
     /// - Parameters:
     ///   - run: the run's frame times (the coarsest domain's), oldest first.
     ///   - now: seconds since 1970; a parameter so the rule can be tested.
-    package static func choose(time: Int64?, start: Int64?, hours: Int?, run: [Int64], now: Int64) -> (times: [Int64], note: String?) {
+    ///   - step: seconds between the series' times (3600, or 900 for a 15-minute series).
+    package static func choose(time: Int64?, start: Int64?, hours: Int?, run: [Int64], now: Int64,
+                               step: Int64 = 3600) -> (times: [Int64], note: String?) {
         if let time { return ([time], nil) }
         let count = hours ?? 24
-        if let start { return (ForecastRequest.hourly(from: start, hours: count), nil) }
+        if let start { return (ForecastRequest.series(from: start, hours: count, step: step), nil) }
         let hour = now >= 0 ? now / 3600 * 3600 : (now - 3599) / 3600 * 3600
         guard let first = run.first, let last = run.last else { return ([hour], nil) }
         if hour >= first && hour <= last {
-            return (ForecastRequest.hourly(from: hour, hours: count).filter { $0 <= last }, nil)
+            return (ForecastRequest.series(from: hour, hours: count, step: step).filter { $0 <= last }, nil)
         }
         let note = "the current hour is outside the run (\(ModelTime.isoMinutes(first))..\(ModelTime.isoMinutes(last))); answering from its first time"
         let available = Int((last - first) / 3600) + 1
-        return (ForecastRequest.hourly(from: first, hours: min(count, available)), note)
+        return (ForecastRequest.series(from: first, hours: min(count, available), step: step).filter { $0 <= last }, note)
     }
 }
 

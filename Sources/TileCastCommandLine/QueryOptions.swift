@@ -65,6 +65,9 @@ package struct QueryOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Number of hourly times, 1..960 (default 24; 1 with a per-row time in --points).")
     package var hours: Int?
 
+    @Option(parsing: .unconditional, help: "Minutes between the series' times: 60 (default), 30 or 15. Below 60, what a run's 15-minute stream (WRF auxhist) holds is read from it; other variables are interpolated in time; precipitation is the amount over each interval.")
+    package var every: Int = 60
+
     @Option(help: "Variables, comma-separated (default: all). Raw WRF names (T2, U10, ...) are accepted.")
     package var variables: String?
 
@@ -106,6 +109,7 @@ package struct QueryOptions: ParsableArguments {
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
         if time != nil && (start != nil || hours != nil) { throw ValidationError("--time asks for one time; do not combine it with --start or --hours") }
         if let hours, hours < 1 || hours > 24 * 40 { throw ValidationError("--hours \(hours): expected a number of hours, 1..960") }
+        if ![15, 30, 60].contains(every) { throw ValidationError("--every \(every): expected 60, 30 or 15 minutes") }
         if let timezone, TimeZone(identifier: timezone) == nil { throw ValidationError("--timezone \(timezone): not an IANA time zone (e.g. Europe/Lisbon)") }
         for (option, text) in [("--time", time), ("--start", start)] {
             if let text, TimeParsing.parse(text) == nil { throw ValidationError("\(option) \(text): \(TimeParsing.problem(text))") }

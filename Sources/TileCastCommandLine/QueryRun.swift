@@ -27,11 +27,14 @@ package struct QueryRun {
         let requested = try options.parsedVariables()
         let variables = try querying { () throws(QueryError) in try ModelChoice.resolveVariables(stores, requested: requested, daily: dailyVariables) }
         let chosen = QueryTimes.choose(time: options.time.flatMap(TimeParsing.parse), start: options.start.flatMap(TimeParsing.parse),
-                                       hours: options.hours, run: ModelChoice.runTimes(stores), now: Int64(Date().timeIntervalSince1970))
+                                       hours: options.hours, run: ModelChoice.runTimes(stores), now: Int64(Date().timeIntervalSince1970),
+                                       step: Int64(options.every) * 60)
         if let note = chosen.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        let request = ForecastRequest(times: chosen.times, variables: variables,
+        var request = ForecastRequest(times: chosen.times, variables: variables,
                                       units: OutputUnits(temperature: options.temperatureUnit, windSpeed: options.windSpeedUnit,
-                                                         precipitation: options.precipitationUnit))
+                                                         precipitation: options.precipitationUnit),
+                                      accumulationWindow: Int64(options.every) * 60)
+        request.prefersFastStreams = options.every < 60
         let assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
         let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
@@ -62,7 +65,7 @@ package struct QueryRun {
                               opened: any QueryStores) throws {
         let places = try querying { () throws(QueryError) in try PointsFile.read(path: path) }.map { row -> (point: QueryPoint, name: String?) in
             var point = row.point
-            if let time = row.time { point.times = ForecastRequest.hourly(from: time, hours: options.hours ?? 1) }
+            if let time = row.time { point.times = ForecastRequest.series(from: time, hours: options.hours ?? 1, step: Int64(options.every) * 60) }
             return (point, row.name)
         }
         for place in places {

@@ -35,6 +35,16 @@ package final class CycleCache: Sendable {
         var opened: [String: Opened] = [:]
         var stamp: Stamp?
         var folders: [String] = []
+        /// Older kept cycles opened for past hours, by their data folder (unique per publication).
+        var older: [String: ForecastStore] = [:]
+        /// Per model: the older cycles listed last, with what they were listed under.
+        var olderLists: [String: OlderList] = [:]
+    }
+
+    private struct OlderList {
+        let stamp: Stamp
+        let newest: String
+        let stores: [ForecastStore]
     }
 
     private let state = Mutex<State>(State())
@@ -121,6 +131,44 @@ package final class CycleCache: Sendable {
         // the next request sees links that differ and resolves again.
         state.withLock { $0.opened[model] = Opened(store: store, latest: latest, cycleLink: cycleLink) }
         return store
+    }
+
+    /// The model's cycles older than `newest` that the store keeps, newest first, each opened
+    /// once: past hours a request asks for come from them (`CycleContinuity`). Asked only when
+    /// the newest cycle lacks some of a request's hours, so a usual request lists nothing. A
+    /// cycle that cannot be opened (pruned meanwhile, damaged) is left out: its hours are null,
+    /// as hours no cycle covers are. A remote store serves its latest cycles only.
+    package func older(than newest: ForecastStore) -> [ForecastStore] {
+        guard remote == nil else { return [] }
+        // Cycles are added and pruned as links in the model folder, which changes its mtime:
+        // an unchanged folder keeps the list made before (this runs for every place of a
+        // request that reaches before the newest cycle).
+        let stamp = Self.stamp(root + "/" + newest.model)
+        if let stamp, let known = state.withLock({ $0.olderLists[newest.model] }), known.stamp == stamp, known.newest == newest.folder {
+            return known.stores
+        }
+        let ids: [CycleID]
+        do throws(StoreError) { ids = try CycleStore.cycles(root: root, model: newest.model) } catch { return [] }
+        var stores: [ForecastStore] = []
+        var folders: Set<String> = []
+        for id in ids.reversed() where id.name != newest.cycle {
+            guard let folder = try? CycleStore.resolve(root: root, model: newest.model, cycle: .cycle(id)).folder,
+                  folder != newest.folder else { continue }
+            folders.insert(folder)
+            if let known = state.withLock({ $0.older[folder] }) {
+                stores.append(known)
+            } else if let opened = try? ForecastStore(root: root, model: newest.model, cycle: .cycle(id)), opened.folder == folder {
+                state.withLock { $0.older[folder] = opened }
+                stores.append(opened)
+            }
+        }
+        let list = stores.filter { ($0.runTimes.first ?? .min) < (newest.runTimes.first ?? .min) }
+        state.withLock { state in
+            // Cycles pruned since are let go (a request holding one keeps its own reference).
+            state.older = state.older.filter { $0.value.model != newest.model || folders.contains($0.key) }
+            if let stamp { state.olderLists[newest.model] = OlderList(stamp: stamp, newest: newest.folder, stores: list) }
+        }
+        return list
     }
 
     /// For a remote store: when everything a request starting now reads from it must be done

@@ -257,6 +257,19 @@ enum OpenMeteoFlatBuffers {
                 }
                 root[11] = .object { w in w.table([.i64(first), .i64(last + 3600), .i32(3600), .object { $0.tables(variables) }]) }
             }
+            // minutely_15 (field 12 of WeatherApiResponse in openmeteo-sdk's weather_api.fbs).
+            if !parameters.minutely15Columns.isEmpty, let first = times.minutely15.first, let last = times.minutely15.last {
+                let count = times.minutely15.count
+                let variables: [[FlatBufferWriter.Field?]] = parameters.minutely15Columns.map { column in
+                    guard let v = OpenMeteoRenderer.answering(column, place) else {
+                        return nullTable(column, values: .object { $0.floats(Array(repeating: .nan, count: count)) })
+                    }
+                    let values = (place.minutely15?.values[v] ?? Array(repeating: .nan, count: count)).map { printed(OpenMeteoRenderer.value($0, v, units)) }
+                    return variableTable(v, unit: unit(units.symbol(v)), values: .object { $0.floats(values) })
+                }
+                let step = RequestTimes.currentInterval
+                root[12] = .object { w in w.table([.i64(first), .i64(last + step), .i32(Int32(step)), .object { $0.tables(variables) }]) }
+            }
             let message = FlatBufferWriter.buffer(root: root)
             withUnsafeBytes(of: UInt32(message.count).littleEndian) { out.append(contentsOf: $0) }
             out.append(contentsOf: message)

@@ -16,10 +16,37 @@ package struct PlaceForecast: Sendable {
     package let daily: [DailyVariable: [Float]]
     /// Values at the current time (NaN when the cycle does not cover it).
     package let current: [ForecastVariable: Float]
+    /// The forecast on the `minutely_15` block's times; nil when not asked for or when the
+    /// cycle covers none of them (nulls).
+    package var minutely15: PointForecast?
     /// Requested variables and daily fields the chosen cycle cannot give, each with why:
     /// answered as columns of nulls, not errors, named in the answer's `tilecast` key.
     package var unavailable: [ForecastVariable: String] = [:]
     package var unavailableDaily: [DailyVariable: String] = [:]
+    /// Which cycle answered which hours, when more than one did (past hours from older
+    /// cycles); empty when the header's cycle answered every hour.
+    package var cycles: [AnsweredHours] = []
+}
+
+/// A run of consecutive hours one cycle answered, for the answer's `tilecast` key.
+package struct AnsweredHours: Sendable, Equatable {
+    package let cycle: String
+    package let domain: String
+    package let first: Int64
+    package let last: Int64
+
+    /// One cycle's forecast's hours as runs of consecutive hours (a long run's tail beyond a
+    /// newer, shorter run is a run of its own).
+    static func runs(_ part: PointForecast) -> [AnsweredHours] {
+        var runs: [AnsweredHours] = []
+        var start = 0
+        let times = part.times
+        for k in times.indices where k == times.count - 1 || times[k + 1] - times[k] > 3600 {
+            runs.append(AnsweredHours(cycle: part.provenance.cycle, domain: part.provenance.domain, first: times[start], last: times[k]))
+            start = k + 1
+        }
+        return runs
+    }
 }
 
 /// What the chosen cycle can give of what a request asks for.
@@ -109,41 +136,41 @@ package struct ForecastEngine: Sendable {
     package func place(latitude: Double, longitude: Double, elevation: Double? = nil, parameters: ForecastParameters,
                        times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
         let wantsDaily = !parameters.daily.isEmpty
-        let blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
-        let choice: (store: ForecastStore, times: [Int64])
+        var blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
+        // A request of `minutely_15` alone chooses its model by those times.
+        if blockTimes.isEmpty && !parameters.minutely15.isEmpty { blockTimes = times.minutely15 }
+        let store: ForecastStore
+        var shares: [CycleContinuity.Share] = []
         do throws(QueryError) {
             if blockTimes.isEmpty {
                 // Only `current` (or nothing): any model holding the place, for its header.
-                let store = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude,
-                                                      times: stores.compactMap { $0.runTimes.first }, partialHours: true).store
-                choice = (store, [])
+                store = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude,
+                                                  times: stores.compactMap { $0.runTimes.first }, partialHours: true).store
             } else {
-                // The command line's rule; hours the match does not cover are answered null;
-                // a request none of whose hours any cycle covers is the client's error (400
+                // The command line's rule; hours no kept cycle covers are answered null; a
+                // request none of whose hours any cycle covers is the client's error (400
                 // naming the run's range).
-                choice = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude, times: blockTimes, partialHours: true)
+                shares = try answeringCycles(stores, latitude: latitude, longitude: longitude, times: blockTimes)
+                store = shares.first?.store ?? stores[0]
             }
         } catch {
             throw APIError(query: error)
         }
-        let store = choice.store
-        var forecastTimes = choice.times
-        if forecastTimes.isEmpty, let first = store.runTimes.first { forecastTimes = [first] }
+        if shares.isEmpty { shares = [CycleContinuity.Share(store: store, times: store.runTimes.first.map { [$0] } ?? [])] }
 
         // What the cycle lacks is a column of nulls with the reason, never a refusal.
         let held = HeldVariables(store, hourly: parameters.hourly, daily: parameters.daily)
         let statistics = held.daily
         let variables = held.variables
-        let request = ForecastRequest(times: forecastTimes, variables: variables, units: parameters.units)
-        cycles.prefetch(store, latitude: latitude, longitude: longitude, times: forecastTimes, variables: variables)
-        // The daily summaries are the command line's (`AnswerAssembly`'s policy): a day the
-        // cycle covers only in part is summarised over the hours it has.
-        let answer = try Self.forecast(store: store, request: request, latitude: latitude, longitude: longitude,
-                                       elevation: elevation, daily: statistics, zone: times.zone)
-        let forecast = answer.forecast
+        cycles.prefetch(store, latitude: latitude, longitude: longitude, times: shares[0].times, variables: variables)
+        let (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units,
+                                          latitude: latitude, longitude: longitude, elevation: elevation)
 
+        // The daily summaries are the command line's (`AnswerAssembly`'s policy) over the hours
+        // of every cycle that answered.
         var daily: [DailyVariable: [Float]] = [:]
-        if wantsDaily, let summary = answer.daily {
+        if wantsDaily {
+            let summary = DailyForecast(forecast: forecast, variables: statistics, timeZone: AnswerAssembly.dailyTimeZone(times.zone))
             func values(_ statistic: DailyVariable) -> [Float] {
                 let series = summary.values[statistic] ?? []
                 return times.days.map { day in summary.dates.firstIndex(of: day).map { $0 < series.count ? series[$0] : .nan } ?? .nan }
@@ -160,15 +187,94 @@ package struct ForecastEngine: Sendable {
         let heldNow = HeldVariables(store, hourly: currentVariables, daily: [])
         currentVariables = currentVariables.filter { heldNow.missing[$0] == nil }
         if !currentVariables.isEmpty {
-            let values: PointForecast? = ModelChoice.covered([times.current], by: store).isEmpty ? nil
-                : try? Self.forecast(store: store, request: ForecastRequest(times: [times.current], variables: currentVariables, units: parameters.units),
-                                     latitude: latitude, longitude: longitude, elevation: elevation).forecast
+            let now = keptCycles(from: store, for: [times.current]).first { !ModelChoice.covered([times.current], by: $0).isEmpty }
+            let values: PointForecast? = now.flatMap { cycle in
+                try? Self.forecast(store: cycle, request: ForecastRequest(times: [times.current], variables: currentVariables.filter(cycle.availableVariables.contains),
+                                                                         units: parameters.units),
+                                   latitude: latitude, longitude: longitude, elevation: elevation).forecast
+            }
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
         var place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
+        if parts.count > 1 { place.cycles = parts.flatMap(AnsweredHours.runs) }
         place.unavailable = held.missing.merging(heldNow.missing) { first, _ in first }
+        if !parameters.minutely15.isEmpty {
+            let (values, missing) = try Self.minutely15(parameters, store: store, times: times, latitude: latitude, longitude: longitude,
+                                                        elevation: elevation)
+            place.minutely15 = values
+            place.unavailable.merge(missing) { first, _ in first }
+        }
         place.unavailableDaily = held.missingDaily
         return place
+    }
+
+    /// The `minutely_15` block: the cycle's 15-minute stream where the place's domain has one
+    /// (`ForecastRequest.prefersFastStreams`), otherwise the history interpolated in time;
+    /// precipitation and other amounts over each 15 minutes. Times the cycle does not cover
+    /// are null; what it does not hold is named, as for `hourly`.
+    static func minutely15(_ parameters: ForecastParameters, store: ForecastStore, times: RequestTimes, latitude: Double, longitude: Double,
+                           elevation: Double?) throws(APIError) -> (PointForecast?, [ForecastVariable: String]) {
+        let held = HeldVariables(store, hourly: parameters.minutely15, daily: [])
+        let covered = ModelChoice.covered(times.minutely15, by: store)
+        guard !covered.isEmpty, !held.variables.isEmpty else { return (nil, held.missing) }
+        var request = ForecastRequest(times: covered, variables: held.variables, units: parameters.units,
+                                      accumulationWindow: RequestTimes.currentInterval)
+        request.prefersFastStreams = true
+        let answer = try forecast(store: store, request: request, latitude: latitude, longitude: longitude, elevation: elevation)
+        return (answer.forecast.padded(to: times.minutely15), held.missing)
+    }
+
+    /// The model to answer a place from and which of its kept cycles answers which hours,
+    /// newest cycle first. The model is the best match over each model's newest cycle
+    /// (`ModelChoice.bestMatch`, the command line's rule); only when no newest cycle covers any
+    /// of the hours is each model represented by its newest kept cycle covering some. The
+    /// chosen model's older cycles then fill the hours before its newest one
+    /// (`CycleContinuity`).
+    ///
+    /// - Throws: as `ModelChoice.bestMatch`.
+    func answeringCycles(_ stores: [ForecastStore], latitude: Double, longitude: Double,
+                         times: [Int64]) throws(QueryError) -> [CycleContinuity.Share] {
+        let match: ForecastStore
+        do throws(QueryError) {
+            match = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude, times: times, partialHours: true).store
+        } catch {
+            guard case .outsideTimes = error else { throw error }
+            let representatives = stores.map { newest in
+                cycles.older(than: newest).first { !ModelChoice.covered(times, by: $0).isEmpty } ?? newest
+            }
+            match = try ModelChoice.bestMatch(representatives, latitude: latitude, longitude: longitude, times: times, partialHours: true).store
+        }
+        let newest = stores.first { $0.model == match.model } ?? match
+        return CycleContinuity.shares(of: times, among: keptCycles(from: newest, for: times))
+    }
+
+    /// The model's newest cycle and, when `times` reach before its second frame (or past its
+    /// last), the older ones the store keeps: newest first.
+    func keptCycles(from newest: ForecastStore, for times: [Int64]) -> [ForecastStore] {
+        guard let first = newest.runTimes.first, let last = newest.runTimes.last,
+              let earliest = times.first, let latest = times.last, earliest > first, latest <= last else {
+            return [newest] + cycles.older(than: newest)
+        }
+        return [newest]
+    }
+
+    /// One place's forecast from each cycle's share of the hours, as one forecast. The newest
+    /// cycle's failure is the answer's; an older cycle that cannot answer the place (it did
+    /// not hold it then) leaves its hours null, but its damage is never hidden.
+    func joinedForecast(_ shares: [CycleContinuity.Share], variables: [ForecastVariable], units: OutputUnits,
+                        latitude: Double, longitude: Double, elevation: Double?) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast]) {
+        var parts: [PointForecast] = []
+        for (k, share) in shares.enumerated() {
+            let request = ForecastRequest(times: share.times, variables: k == 0 ? variables : variables.filter(share.store.availableVariables.contains),
+                                          units: units)
+            do throws(APIError) {
+                parts.append(try Self.forecast(store: share.store, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast)
+            } catch {
+                if k == 0 || error.status == .serviceUnavailable { throw error }
+            }
+        }
+        guard let joined = PointForecast.joined(parts) else { throw APIError("no cycle answers the place") }
+        return (joined, parts)
     }
 
     /// `place`, except that a place held by a model whose cycles cover none of the times asked
@@ -185,11 +291,12 @@ package struct ForecastEngine: Sendable {
         var headerOnly = parameters
         headerOnly.hourly = []
         headerOnly.daily = []
+        headerOnly.minutely15 = []
         var answer = try place(latitude: latitude, longitude: longitude, elevation: elevation, parameters: headerOnly, times: times, stores: stores)
         // What the answering cycle lacks is still named (a column of nulls for want of data,
         // not of time, says so).
         if let store = stores.first(where: { $0.model == answer.forecast.provenance.model }) {
-            let held = HeldVariables(store, hourly: parameters.hourly, daily: parameters.daily)
+            let held = HeldVariables(store, hourly: parameters.hourly + parameters.minutely15, daily: parameters.daily)
             answer.unavailable.merge(held.missing) { first, _ in first }
             answer.unavailableDaily = held.missingDaily
         }
@@ -244,6 +351,8 @@ package struct ForecastEngine: Sendable {
         parameters.current = []
         parameters.dailyColumns = []
         parameters.currentColumns = []
+        parameters.minutely15 = []
+        parameters.minutely15Columns = []
         parameters.currentWeather = false
         let (latitude, longitude) = (parameters.latitudes[0], parameters.longitudes[0])
         let zone = parameters.zone(latitude: latitude, longitude: longitude)
@@ -287,7 +396,9 @@ package struct ForecastEngine: Sendable {
         }
         // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within
         // `maxPlaceHours`, 1000 places x 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
-        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) }
+        // A 15-minute step is an entry of the answer as an hour is.
+        let quarters = parameters.minutely15Columns.isEmpty ? 0 : 1
+        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) + quarters * $1.times.minutely15.count }
         guard placeHours <= Self.maxPlaceHours else {
             throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
         }

@@ -16,11 +16,21 @@ package struct TimeSelection: Sendable, Equatable {
     var dates: (start: DateComponents, end: DateComponents)?
     /// start_hour/end_hour: local times, inclusive.
     var hours: (start: DateComponents, end: DateComponents)?
+    /// Whether `forecast_days` was given: the `minutely_15` block spans 3 days unless it was
+    /// (Open-Meteo's `forecastDaysMinutely15Default`).
+    package var forecastDaysGiven = false
+    /// forecast_minutely_15 / past_minutely_15: 15-minute steps from the current quarter hour.
+    package var forecastMinutely15: Int?
+    package var pastMinutely15: Int?
+    /// start_minutely_15/end_minutely_15: local times, inclusive.
+    var minutely15: (start: DateComponents, end: DateComponents)?
 
     package static func == (a: Self, b: Self) -> Bool {
         a.forecastDays == b.forecastDays && a.pastDays == b.pastDays && a.forecastHours == b.forecastHours
             && a.pastHours == b.pastHours && a.initialHours == b.initialHours && a.dates?.start == b.dates?.start && a.dates?.end == b.dates?.end
-            && a.hours?.start == b.hours?.start && a.hours?.end == b.hours?.end
+            && a.hours?.start == b.hours?.start && a.hours?.end == b.hours?.end && a.forecastDaysGiven == b.forecastDaysGiven
+            && a.forecastMinutely15 == b.forecastMinutely15 && a.pastMinutely15 == b.pastMinutely15
+            && a.minutely15?.start == b.minutely15?.start && a.minutely15?.end == b.minutely15?.end
     }
 }
 
@@ -52,14 +62,18 @@ package struct ForecastParameters: Sendable {
     package var hourly: [ForecastVariable] = []
     package var daily: [DailyVariable] = []
     package var current: [ForecastVariable] = []
+    /// `minutely_15`: every 15 minutes, read from a run's 15-minute stream where it has one,
+    /// else interpolated in time (as Open-Meteo does for its hourly models).
+    package var minutely15: [ForecastVariable] = []
     /// Each block's columns in the request's order, as named (`OpenMeteoNames`).
     package var hourlyColumns: [RequestedColumn<ForecastVariable>] = []
     package var dailyColumns: [RequestedColumn<DailyVariable>] = []
     package var currentColumns: [RequestedColumn<ForecastVariable>] = []
+    package var minutely15Columns: [RequestedColumn<ForecastVariable>] = []
     /// Whether a column names something TileCast never serves (the answer then says why).
     package var hasUnservedColumns: Bool {
         hourlyColumns.contains { $0.variable == nil } || currentColumns.contains { $0.variable == nil }
-            || dailyColumns.contains { $0.variable == nil }
+            || dailyColumns.contains { $0.variable == nil } || minutely15Columns.contains { $0.variable == nil }
     }
     /// The legacy `current_weather=true` block.
     package var currentWeather = false
@@ -172,6 +186,8 @@ package struct ForecastParameters: Sendable {
     private mutating func parseVariables(_ values: QueryValues) throws(APIError) {
         hourlyColumns = try Self.hourlyColumns(values.list("hourly") ?? [], key: "hourly")
         currentColumns = try Self.hourlyColumns(values.list("current") ?? [], key: "current")
+        minutely15Columns = try Self.hourlyColumns(values.list("minutely_15") ?? [], key: "minutely_15")
+        minutely15 = Self.served(minutely15Columns)
         dailyColumns = try Self.dailyColumns(values.list("daily") ?? [])
         hourly = Self.served(hourlyColumns)
         current = Self.served(currentColumns)
@@ -244,7 +260,11 @@ package struct ForecastParameters: Sendable {
     private mutating func parseTimeRange(_ values: QueryValues) throws(APIError) {
         // Each limited on its own, as Open-Meteo limits them (Sources/App/Helper/ForecastapiQuery.swift,
         // `forecastTimeRange2`: past steps against pastStepsMax, forecast steps against forecastStepsMax).
-        times.forecastDays = try values.integer("forecast_days", 0...Self.maxDays) ?? 7
+        let forecastDays = try values.integer("forecast_days", 0...Self.maxDays)
+        times.forecastDays = forecastDays ?? 7
+        times.forecastDaysGiven = forecastDays != nil
+        times.forecastMinutely15 = try values.integer("forecast_minutely_15", 0...(Self.maxDays * 96))
+        times.pastMinutely15 = try values.integer("past_minutely_15", 0...(Self.maxPastDays * 96))
         times.pastDays = try values.integer("past_days", 0...Self.maxPastDays) ?? 0
         times.forecastHours = try values.integer("forecast_hours", 0...(Self.maxDays * 24))
         times.pastHours = try values.integer("past_hours", 0...(Self.maxPastDays * 24))
@@ -265,6 +285,18 @@ package struct ForecastParameters: Sendable {
             times.hours = (first, last)
             try Self.checkSpan(first, last, limit: Self.maxDays * 24, what: "start_hour and end_hour")
         default: throw APIError("Parameter 'start_hour' and 'end_hour' must both be set")
+        }
+        switch (values.single("start_minutely_15"), values.single("end_minutely_15")) {
+        case (nil, nil): break
+        case (let start?, let end?):
+            let first = try Self.hour(start, "start_minutely_15"), last = try Self.hour(end, "end_minutely_15")
+            times.minutely15 = (first, last)
+            try Self.checkSpan(first, last, limit: Self.maxDays * 24, what: "start_minutely_15 and end_minutely_15")
+            // Open-Meteo refuses step counts beside a range (ForecastapiQuery.swift, getStartEndDates).
+            for (name, steps) in [("past_minutely_15", times.pastMinutely15), ("forecast_minutely_15", times.forecastMinutely15)] where (steps ?? 0) != 0 {
+                throw APIError("Parameter '\(name)' is mutually exclusive with 'start_date' and 'end_date'")
+            }
+        default: throw APIError("Parameter 'start_minutely_15' and 'end_minutely_15' must both be set")
         }
     }
 

@@ -119,7 +119,8 @@ struct OpenMeteoRenderer {
         header(place, index: index, &out)
         currentBlock(place, &out)
         currentWeatherBlock(place, &out)
-        hourlyBlock(place, &out)
+        seriesBlock("minutely_15", parameters.minutely15Columns, times: place.times.minutely15, series: place.minutely15, place, &out)
+        seriesBlock("hourly", parameters.hourlyColumns, times: place.times.hourly, series: place.hourly, place, &out)
         dailyBlock(place, &out)
         out.raw("}")
     }
@@ -152,6 +153,23 @@ struct OpenMeteoRenderer {
         // `elevation` above is the requested one (values moved to it) or the model terrain.
         out.raw(",\"elevation_source\":"); out.quoted(forecast.isDownscaled ? "requested" : "model_terrain")
         out.raw(",\"model_elevation\":"); out.raw(forecast.modelElevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")
+        // The run's 15-minute stream that answered `minutely_15` (only when one did).
+        if let stream = place.minutely15?.provenance.stream {
+            out.raw(",\"minutely_15_stream\":"); out.quoted(stream)
+        }
+        // Only when hours came from more than one cycle (past hours from older cycles): which
+        // cycle answered which hours, in the answer's own time format.
+        if !place.cycles.isEmpty {
+            out.raw(",\"cycles\":[")
+            for (k, run) in place.cycles.enumerated() {
+                if k > 0 { out.raw(",") }
+                out.raw("{\"cycle\":"); out.quoted(run.cycle)
+                out.raw(",\"domain\":"); out.quoted(run.domain)
+                out.raw(",\"from\":"); out.raw(timeValue(run.first, place.times))
+                out.raw(",\"to\":"); out.raw(timeValue(run.last, place.times)); out.raw("}")
+            }
+            out.raw("]")
+        }
         // Only when a column is null for a reason other than time: answers without keep their bytes.
         let reasons = unavailable(place)
         if !reasons.isEmpty {
@@ -198,13 +216,15 @@ struct OpenMeteoRenderer {
         }
     }
 
-    private func hourlyBlock(_ place: PlaceForecast, _ out: inout JSONBytes) {
+    /// `hourly` or `minutely_15`: the block's units, times and each column's values.
+    private func seriesBlock(_ key: String, _ columns: [RequestedColumn<ForecastVariable>], times blockTimes: [Int64],
+                             series forecast: PointForecast?, _ place: PlaceForecast, _ out: inout JSONBytes) {
         let times = place.times, units = parameters.units
-        if !parameters.hourlyColumns.isEmpty {
-            out.raw(",\"hourly_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue)
-            for column in parameters.hourlyColumns { out.member(column.name); out.quoted(unit(column, place)) }
-            out.raw("},\"hourly\":{\"time\":[")
-            for (k, time) in times.hourly.enumerated() {
+        if !columns.isEmpty {
+            out.raw(",\"\(key)_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue)
+            for column in columns { out.member(column.name); out.quoted(unit(column, place)) }
+            out.raw("},\"\(key)\":{\"time\":[")
+            for (k, time) in blockTimes.enumerated() {
                 if k > 0 { out.raw(",") }
                 switch parameters.timeFormat {
                 case .iso8601: out.localTime(time + Int64(times.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))))
@@ -212,16 +232,16 @@ struct OpenMeteoRenderer {
                 }
             }
             out.raw("]")
-            for column in parameters.hourlyColumns {
+            for column in columns {
                 out.member(column.name); out.raw("[")
                 // No series: the place's times lie outside every cycle (`placeOrNulls`).
-                if let variable = Self.answering(column, place), let series = place.hourly.values[variable] {
+                if let variable = Self.answering(column, place), let series = forecast?.values[variable] {
                     for (k, value) in series.enumerated() {
                         if k > 0 { out.raw(",") }
                         out.raw(Self.value(value, variable, units))
                     }
                 } else {
-                    out.nulls(times.hourly.count)
+                    out.nulls(blockTimes.count)
                 }
                 out.raw("]")
             }
@@ -292,13 +312,17 @@ struct OpenMeteoRenderer {
                              }.joined(separator: ","))
             }
         }
-        if !parameters.hourlyColumns.isEmpty {
+        // Open-Meteo's order: current, minutely_15, hourly, daily.
+        for (blockColumns, blockTimes, blockSeries) in [
+            (parameters.minutely15Columns, { (place: PlaceForecast) in place.times.minutely15 }, { (place: PlaceForecast) in place.minutely15 }),
+            (parameters.hourlyColumns, { (place: PlaceForecast) in place.times.hourly }, { (place: PlaceForecast) -> PointForecast? in place.hourly }),
+        ] where !blockColumns.isEmpty {
             lines.append("")
-            lines.append(header(parameters.hourlyColumns) { unit($0, $1) })
+            lines.append(header(blockColumns) { unit($0, $1) })
             for (k, place) in places.enumerated() {
-                let columns = parameters.hourlyColumns.map { column in Self.answering(column, place).map { place.hourly.values[$0] ?? [] } ?? [] }
-                let variables = parameters.hourlyColumns.map { Self.answering($0, place) }
-                for (t, time) in place.times.hourly.enumerated() {
+                let columns = blockColumns.map { column in Self.answering(column, place).map { blockSeries(place)?.values[$0] ?? [] } ?? [] }
+                let variables = blockColumns.map { Self.answering($0, place) }
+                for (t, time) in blockTimes(place).enumerated() {
                     var row = (several ? "\(locationID(k))," : "") + plain(timeValue(time, place.times))
                     for (c, variable) in variables.enumerated() {
                         row += "," + (variable.map { plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, $0, units)) } ?? Self.csvNull)

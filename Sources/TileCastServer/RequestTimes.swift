@@ -18,6 +18,11 @@ package struct RequestTimes: Sendable {
     package let dailyHours: [Int64]
     /// The `current` block's time: now, to the quarter hour below (Open-Meteo's 15 minutes).
     package let current: Int64
+    /// The `minutely_15` block's times: start_minutely_15..end_minutely_15; or the steps of
+    /// forecast_minutely_15 / past_minutely_15 around the current quarter hour; or the days
+    /// (start_date..end_date, or past_days and forecast_days, 3 by default), every 15 minutes
+    /// (Open-Meteo's ForecastapiQuery.swift, `getTimerange2`).
+    package let minutely15: [Int64]
 
     package static let currentInterval: Int64 = 900
 
@@ -79,6 +84,27 @@ package struct RequestTimes: Sendable {
             hourly = hours(from: rangeStart, to: rangeEnd)
         }
         current = now >= 0 ? now / Self.currentInterval * Self.currentInterval : now
+
+        let quarter = Int64(Self.currentInterval)
+        func quarters(from start: Int64, to end: Int64) -> [Int64] {
+            guard end > start else { return [] }
+            return Array(stride(from: start, to: end, by: Int(quarter)))
+        }
+        if let span = selection.minutely15 {
+            minutely15 = try quarters(from: local(span.start), to: local(span.end) + 1)
+        } else if selection.forecastMinutely15 != nil || selection.pastMinutely15 != nil {
+            let start = current - Int64(selection.pastMinutely15 ?? 0) * quarter
+            minutely15 = quarters(from: start, to: current + Int64(selection.forecastMinutely15 ?? 3 * 96) * quarter)
+        } else if let span = selection.hours {
+            minutely15 = try quarters(from: local(span.start), to: local(span.end) + 1)
+        } else if selection.dates != nil || selection.forecastDaysGiven {
+            minutely15 = quarters(from: rangeStart, to: rangeEnd)
+        } else {
+            let today = calendar.startOfDay(for: nowDate)
+            let start = calendar.date(byAdding: .day, value: -selection.pastDays, to: today).map(seconds) ?? rangeStart
+            let end = calendar.date(byAdding: .day, value: 3, to: today).map(seconds) ?? rangeEnd
+            minutely15 = quarters(from: start, to: end)
+        }
     }
 
     /// The moment the header's offset and abbreviation describe: the first answered time.

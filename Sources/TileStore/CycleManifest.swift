@@ -18,6 +18,8 @@ package struct CycleManifest: Codable, Sendable, Equatable {
         package var bytes: Int
         package var frames: Int
         package var variables: [String]
+        /// The output stream of a fast stream's file ("auxhist2"); nil for a domain's history.
+        package var stream: String?
 
         package init(domain: String, file: String, bytes: Int, frames: Int, variables: [String]) {
             self.domain = domain
@@ -27,7 +29,7 @@ package struct CycleManifest: Codable, Sendable, Equatable {
             self.variables = variables
         }
 
-        enum CodingKeys: String, CodingKey { case domain, file, bytes, frames, variables }
+        enum CodingKeys: String, CodingKey { case domain, file, bytes, frames, variables, stream }
 
         /// Reads today's form and the first one (0.1.0 wrote sizes as strings and the
         /// variables as one comma-separated string).
@@ -50,6 +52,7 @@ package struct CycleManifest: Codable, Sendable, Equatable {
             } else {
                 variables = try c.decode(String.self, forKey: .variables).split(separator: ",").map(String.init)
             }
+            stream = try c.decodeIfPresent(String.self, forKey: .stream)
         }
     }
 
@@ -68,8 +71,15 @@ package struct CycleManifest: Codable, Sendable, Equatable {
     package var growing: Bool?
     /// The last time every domain of the cycle holds ("2026-11-22T18:00:00Z").
     package var reaches: String?
+    /// Domains' fast streams (surface fields every 15 minutes beside an hourly history), one
+    /// file each; nil when the run had none. A separate key, so that a reader older than fast
+    /// streams ignores them and answers from the history, as before.
+    package var streams: [DomainEntry]?
 
-    enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt, growing, reaches }
+    enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt, growing, reaches, streams }
+
+    /// Every file the cycle lists: its domains', then its fast streams'.
+    package var files: [DomainEntry] { domains + (streams ?? []) }
 
     package init(model: String, cycle: String, modelTitle: String, domains: [DomainEntry], inputs: [String],
                 warnings: [String], createdBy: String, createdAt: String) {
@@ -93,8 +103,10 @@ package struct CycleManifest: Codable, Sendable, Equatable {
     /// - Throws: `.corrupt` naming the file, what it holds and what the manifest lists.
     package func requireListed(_ metadata: DomainFileMetadata, size: Int, entry: DomainEntry, path: String) throws(StoreError) {
         let held = "\(metadata.model) cycle \(CycleStore.cycleName(metadata.cycle)) \(CycleStore.domainName(metadata.domain))"
-        guard metadata.model == model, CycleStore.cycleName(metadata.cycle) == cycle, CycleStore.domainName(metadata.domain) == entry.domain else {
-            throw .corrupt(path: path, detail: "holds \(held), but the cycle's manifest lists \(model) cycle \(cycle) \(entry.domain) there: a file of another run or domain")
+        guard metadata.model == model, CycleStore.cycleName(metadata.cycle) == cycle, CycleStore.domainName(metadata.domain) == entry.domain,
+              metadata.stream == entry.stream else {
+            let listed = "\(model) cycle \(cycle) \(entry.domain)" + (entry.stream.map { " (stream \($0))" } ?? "")
+            throw .corrupt(path: path, detail: "holds \(held)\(metadata.stream.map { " (stream \($0))" } ?? ""), but the cycle's manifest lists \(listed) there: a file of another run, domain or stream")
         }
         guard size == entry.bytes else {
             throw .corrupt(path: path, detail: "is \(size) bytes, but the cycle's manifest lists \(entry.bytes) for \(entry.domain)")
@@ -151,8 +163,11 @@ package struct CycleManifest: Codable, Sendable, Equatable {
             throw .corrupt(path: path, detail: "is the manifest of \(model) cycle \(cycle), not of \(expectedModel) cycle \(expectedCycle ?? "latest")")
         }
         guard !domains.isEmpty else { throw .corrupt(path: path, detail: "the cycle's manifest lists no domain") }
-        for entry in domains where !StoreFileSystem.isPlainName(entry.file) {
+        for entry in files where !StoreFileSystem.isPlainName(entry.file) {
             throw .corrupt(path: path, detail: "lists a domain file \"\(entry.file)\" that is not a plain name")
+        }
+        for entry in streams ?? [] where entry.stream == nil || !domains.contains(where: { $0.domain == entry.domain }) {
+            throw .corrupt(path: path, detail: "lists a stream file \"\(entry.file)\" without a stream name or of a domain it does not list")
         }
     }
 }

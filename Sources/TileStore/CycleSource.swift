@@ -1,8 +1,9 @@
 import Catalog
 
 /// A published cycle opened for reading: its manifest, checked (`CycleManifest.check`), and a
-/// reader for each domain file it lists, in its order, each checked against its entry
-/// (`CycleManifest.requireListed`: model, cycle, domain and size).
+/// reader for each domain file it lists (`CycleManifest.files`: domains, then fast streams), in
+/// its order, each checked against its entry (`CycleManifest.requireListed`: model, cycle,
+/// domain, stream and size).
 package struct OpenedCycle: Sendable {
     /// "2026-11-22T00Z".
     package let name: String
@@ -10,13 +11,18 @@ package struct OpenedCycle: Sendable {
     /// it with what `latest` names now to see that a new cycle was published.
     package let publication: String
     package let manifest: CycleManifest
+    /// The domains' files (their histories).
     package let readers: [DomainFileReader]
+    /// The domains' fast streams' files (`DomainFileMetadata.stream`).
+    package let streamReaders: [DomainFileReader]
 
+    /// - Parameter readers: one per file of `manifest.files`, histories and fast streams alike.
     package init(name: String, publication: String, manifest: CycleManifest, readers: [DomainFileReader]) {
         self.name = name
         self.publication = publication
         self.manifest = manifest
-        self.readers = readers
+        self.readers = readers.filter { $0.metadata.stream == nil }
+        streamReaders = readers.filter { $0.metadata.stream != nil }
     }
 }
 
@@ -57,7 +63,7 @@ package struct LocalCycleSource: CycleSource {
                 // (exit 5), never an answer from the coarser domain instead.
                 let published = try CycleStore.openCycle(root: root, model: model, cycle: cycle)
                 var readers: [DomainFileReader] = []
-                for (path, entry) in zip(published.domainPaths, published.manifest.domains) {
+                for (path, entry) in zip(published.domainPaths, published.manifest.files) {
                     let reader = try DomainFileReader(path: path)
                     try published.manifest.requireListed(reader.metadata, size: reader.fileSize, entry: entry, path: path)
                     readers.append(reader)

@@ -132,7 +132,7 @@ package enum CycleStore {
         }
         try manifest.check(model: model, cycle: name, path: folder + "/" + CycleManifest.fileName)
         var paths: [String] = []
-        for entry in manifest.domains {
+        for entry in manifest.files {
             let path = folder + "/" + entry.file
             guard StoreFileSystem.kind(path) != nil else {
                 if !stillNamed() { throw .missing(path: path, what: "domain file") }
@@ -145,6 +145,16 @@ package enum CycleStore {
 
     /// The file name of a domain: "d01.tcs".
     package static func domainFileName(_ domain: Int) -> String { domainName(domain) + ".tcs" }
+
+    /// A domain's file, or its fast stream's ("d02-auxhist2.tcs"): the stream name is kept to
+    /// letters, digits and underscores, so that it is always a plain file name.
+    package static func domainFileName(_ domain: Int, stream: String?) -> String {
+        guard let stream else { return domainFileName(domain) }
+        let plain = String(stream.unicodeScalars.map { scalar -> Character in
+            (scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_")) ? Character(scalar) : "_"
+        })
+        return domainName(domain) + "-" + plain + ".tcs"
+    }
 
     /// A domain's name: "d01", "d02", ..., "d10".
     package static func domainName(_ domain: Int) -> String { Catalog.domainName(domain) }

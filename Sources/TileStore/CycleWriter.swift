@@ -59,7 +59,9 @@ package final class CycleWriter {
     }
 
     /// Where a domain's file is written before publication.
-    package func domainPath(_ domain: Int) -> String { stagingFolder + "/" + CycleStore.domainFileName(domain) }
+    package func domainPath(_ domain: Int, stream: String? = nil) -> String {
+        stagingFolder + "/" + CycleStore.domainFileName(domain, stream: stream)
+    }
 
     /// The manifest of the cycle this writer would replace, when that cycle is published.
     package func replacedManifest() -> CycleManifest? {
@@ -87,7 +89,7 @@ package final class CycleWriter {
         let cycleTemporary = try temporaryLink(for: cycleLink, to: ".data/" + finalFolderName)
         let latestTemporary: String
         do {
-            latestTemporary = try temporaryLink(for: latestLink, to: try newestCycle().name)
+            latestTemporary = try temporaryLink(for: latestLink, to: try latestCycle(publishing: manifest).name)
         } catch {
             unlink(cycleTemporary)
             throw error
@@ -127,10 +129,28 @@ package final class CycleWriter {
         if !published, let unpublishedFolder { try? StoreFileSystem.removeTree(unpublishedFolder) }
     }
 
-    /// `latest` names the newest published cycle, so re-extracting an older cycle does not
-    /// move it backwards.
-    private func newestCycle() throws(StoreError) -> CycleID {
-        (try CycleStore.cycles(root: root, model: model) + [cycle]).max() ?? cycle
+    /// What `latest` names once this cycle is published: the newest cycle that covers now (its
+    /// cycle time at or before now, and it reaches now); when none does, the newest cycle.
+    ///
+    /// So re-extracting an older cycle never moves `latest` backwards, and a cycle still being
+    /// written (`extract --grow`) whose first hours do not reach now yet leaves `latest` on the
+    /// cycle before it, which does: a client asking for the coming hours keeps its answer until
+    /// the new run has them. A store of past runs (none covers now) keeps the newest.
+    private func latestCycle(publishing manifest: CycleManifest) throws(StoreError) -> CycleID {
+        let cycles = Set(try CycleStore.cycles(root: root, model: model) + [cycle]).sorted()
+        let now = Int64(Date().timeIntervalSince1970)
+        for candidate in cycles.reversed() where candidate.seconds <= now {
+            let reaches = candidate == cycle ? manifest.reaches : reachOfPublished(candidate)
+            if let reaches, let time = ModelTime.parseUser(reaches), time >= now { return candidate }
+        }
+        return cycles.last ?? cycle
+    }
+
+    /// How far a published cycle reaches, from its manifest; nil when unreadable or not said
+    /// (manifests written before `reaches` existed).
+    private func reachOfPublished(_ id: CycleID) -> String? {
+        guard let name = CycleStore.dataFolderName(linkedFrom: modelFolder + "/" + id.name) else { return nil }
+        return (try? CycleManifest.read(folder: dataFolder + "/" + name))?.reaches
     }
 
     /// A new link "PATH.new-PID" to `destination`, to be renamed over `path`.

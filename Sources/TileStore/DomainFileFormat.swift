@@ -88,7 +88,7 @@ package struct DomainFileMetadata: Codable, Sendable, Equatable {
         case southWestCorner, times, tileWidth, tileHeight, variables, sources, createdBy
         /// Added within version 1: optional, absent in older files and ignored by older readers
         /// (docs/STORE-FORMAT.md, "Versioning").
-        case unavailable, motion
+        case unavailable, motion, stream
     }
 
     package var model: String
@@ -119,6 +119,10 @@ package struct DomainFileMetadata: Codable, Sendable, Equatable {
     /// position it took); nil for a grid that stays put. An older reader, which ignores it,
     /// finds missing values wherever the nest was not, never another place's numbers.
     package var motion: StoredMotion?
+    /// The output stream of a domain's fast stream ("auxhist2": surface fields every 15
+    /// minutes beside the hourly history); nil for the domain's history. The manifest lists
+    /// such a file under `streams`, which older readers ignore.
+    package var stream: String?
 
     /// A moving nest's grid: its size, and per frame its cell [0, 0] on the covering grid.
     package struct StoredMotion: Codable, Sendable, Equatable {
@@ -146,7 +150,7 @@ package struct DomainFileMetadata: Codable, Sendable, Equatable {
                 parentStart: [Int]?, projection: ProjectionParameters, westEast: Int, southNorth: Int,
                 southWestCorner: GeoPoint, times: [Int64], tileWidth: Int = 8, tileHeight: Int = 8,
                 variables: [StoredVariable] = [], sources: [String], createdBy: String, unavailable: [String: String]? = nil,
-                motion: StoredMotion? = nil) {
+                motion: StoredMotion? = nil, stream: String? = nil) {
         self.model = model
         self.modelTitle = modelTitle
         self.cycle = cycle
@@ -166,6 +170,7 @@ package struct DomainFileMetadata: Codable, Sendable, Equatable {
         self.createdBy = createdBy
         self.unavailable = unavailable
         self.motion = motion
+        self.stream = stream
     }
 
     package var tilesAcross: Int { (westEast + tileWidth - 1) / max(tileWidth, 1) }

@@ -9,7 +9,7 @@ extension StoreDescription {
 
     /// A domain file's entry from its opened reader.
     package static func domainEntry(file: String, bytes: Int, metadata m: DomainFileMetadata, blocksVerified: Int?) -> DomainEntry {
-        DomainEntry(domain: CycleStore.domainName(m.domain), file: file, bytes: bytes, grid: "\(m.westEast) x \(m.southNorth)",
+        DomainEntry(domain: CycleStore.domainName(m.domain) + (m.stream.map { " \($0)" } ?? ""), file: file, bytes: bytes, grid: "\(m.westEast) x \(m.southNorth)",
                     spacingKilometres: m.projection.dx / 1000, frames: m.times.count, firstTime: m.times.first ?? 0,
                     lastTime: m.times.last ?? 0, variables: m.variables.map(\.name), blocksVerified: blocksVerified)
     }

@@ -62,17 +62,11 @@ public struct StoreDescription: Codable, Sendable {
                 // openCycle has checked the manifest is this model's and this cycle's.
                 let manifest = published.manifest
                 var domains: [DomainEntry] = []
-                for (entry, path) in zip(manifest.domains, published.domainPaths) {
+                for (entry, path) in zip(manifest.files, published.domainPaths) {
                     let reader = try DomainFileReader(path: path, cacheBudget: 1 << 20)
-                    let m = reader.metadata
-                    let name = CycleStore.domainName(m.domain)
-                    try manifest.requireListed(m, size: reader.fileSize, entry: entry, path: path)
-                    domains.append(DomainEntry(
-                        domain: name,
-                        file: (path as NSString).lastPathComponent, bytes: reader.fileSize,
-                        grid: "\(m.westEast) x \(m.southNorth)", spacingKilometres: m.projection.dx / 1000,
-                        frames: m.times.count, firstTime: m.times.first ?? 0, lastTime: m.times.last ?? 0,
-                        variables: m.variables.map(\.name), blocksVerified: verify ? try reader.verifyAll() : nil))
+                    try manifest.requireListed(reader.metadata, size: reader.fileSize, entry: entry, path: path)
+                    domains.append(Self.domainEntry(file: (path as NSString).lastPathComponent, bytes: reader.fileSize,
+                                                    metadata: reader.metadata, blocksVerified: verify ? try reader.verifyAll() : nil))
                 }
                 cycles.append(CycleEntry(cycle: cycle.name, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains,
                                          growingReaches: manifest.growing == true ? manifest.reaches ?? "?" : nil))

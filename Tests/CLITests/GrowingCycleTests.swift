@@ -117,4 +117,70 @@ final class GrowingCycleTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("the cycle stays published, growing, wrf up to 2026-11-22T05:00:00Z"), result.stderr)
         XCTAssertEqual(manifest()?["growing"] as? Bool, true)
     }
+
+    /// `latest` is the newest cycle that covers now: a cycle still being written whose hours do
+    /// not reach now yet leaves it on the cycle before, which does, and takes it once it
+    /// reaches now. (Before: `latest` moved to the growing cycle at its first publication, and
+    /// a client asking for the coming hours got nothing.) The hourly run is shifted to the
+    /// real clock: an older cycle 6 hours before this hour, complete, and a newer one 2 hours
+    /// before it, arriving hour by hour.
+    func testAGrowingCycleTakesLatestOnceItReachesNow() throws {
+        let base = try XCTUnwrap(ModelTimeForTests.seconds("2026-11-22T00:00:00Z"))
+        let hour = Int64(Date().timeIntervalSince1970) / 3600 * 3600
+        let shift = { (hours: Int64) -> String in String((hour - base) / 3600 - hours) }
+        let script = Repository.root.appendingPathComponent("Scripts/shift_run.py").path
+        let older = directory.path("older"), newer = directory.path("newer")
+        for (folder, hours) in [(older, Int64(6)), (newer, Int64(2))] {
+            let shifted = try runTool("python3", [script, source, folder, shift(hours)])
+            XCTAssertEqual(shifted.status, 0, shifted.stderr)
+        }
+        let stamp = { (hours: Int64) in ModelTimeForTests.cycleName(hour - hours * 3600) }
+        let first = try runTool(try tilecastBinary(), ["extract", older, "--store", store, "--quiet"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: store + "/wrf/latest"), stamp(6))
+
+        // The newer run's first two hours (it reaches an hour before this one): published,
+        // growing, but `latest` stays on the older cycle, which covers now.
+        try FileManager.default.createDirectory(atPath: runFolder, withIntermediateDirectories: true)
+        // The files of each output time (d01 and d02), in time order: "wrfout_d01_<time>".
+        let names = try FileManager.default.contentsOfDirectory(atPath: newer)
+        let stamps = Array(Set(names.map { String($0.dropFirst("wrfout_d01_".count)) })).sorted()
+        XCTAssertEqual(stamps.count, 25)
+        func arrive(_ hours: Range<Int>) throws {
+            for name in names.sorted() where hours.contains(stamps.firstIndex(of: String(name.dropFirst("wrfout_d01_".count))) ?? -1) {
+                try FileManager.default.copyItem(atPath: newer + "/" + name, toPath: directory.path(".arriving"))
+                try FileManager.default.moveItem(atPath: directory.path(".arriving"), toPath: runFolder + "/" + name)
+            }
+        }
+        try arrive(0..<2)
+        let growing = try runTool("timeout", ["-k", "5", "60", try tilecastBinary(), "extract", runFolder, "--store", store, "--grow",
+                                              "--expect-hours", "24", "--wait", "3", "--poll", "1", "--quiet"])
+        XCTAssertEqual(growing.status, 3, growing.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store + "/wrf/" + stamp(2) + "/cycle.json"), "the growing cycle is published")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: store + "/wrf/latest"), stamp(6))
+
+        // The rest of the run: it reaches now, and then its end; `latest` names it.
+        try arrive(2..<25)
+        let complete = try runTool("timeout", ["-k", "5", "60", try tilecastBinary(), "extract", runFolder, "--store", store, "--grow",
+                                               "--expect-hours", "24", "--wait", "30", "--poll", "1", "--quiet"])
+        XCTAssertEqual(complete.status, 0, complete.stderr)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: store + "/wrf/latest"), stamp(2))
+    }
+}
+
+/// Times for the test above, by arithmetic (not the engine's code).
+private enum ModelTimeForTests {
+    static func seconds(_ iso: String) -> Int64? {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: iso).map { Int64($0.timeIntervalSince1970) }
+    }
+
+    /// "2026-11-22T06Z"
+    static func cycleName(_ seconds: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH'Z'"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
 }

@@ -3,26 +3,11 @@ import TestSupport
 import XCTest
 
 /// format=flatbuffers read by the official Open-Meteo Python SDK (openmeteo-requests with
-/// openmeteo-sdk from PyPI, installed here when missing; skipped, saying so, only when they
-/// cannot be installed): several places, hourly, daily and current, equal to the JSON.
+/// openmeteo-sdk from PyPI at pinned versions, installed here when missing; skipped, saying so,
+/// only when they cannot be installed): several places, hourly, daily and current, equal to the JSON.
 final class FlatBuffersTests: XCTestCase {
-    /// The SDK lives in its own virtual environment (kept in TMPDIR between runs): it brings
-    /// urllib3-future, which would shadow urllib3 for everything else in the system's Python.
-    private func requireSDK() throws -> String {
-        let venv = FileManager.default.temporaryDirectory.appendingPathComponent("tilecast-openmeteo-sdk-venv").path
-        let python = venv + "/bin/python"
-        if FileManager.default.isExecutableFile(atPath: python),
-           try runTool(python, ["-c", "import openmeteo_requests, openmeteo_sdk"]).status == 0 {
-            return python
-        }
-        let create = try runTool("python3", ["-m", "venv", venv])
-        guard create.status == 0 else { throw XCTSkip("python3 -m venv failed: \(create.stderr.prefix(300))") }
-        let install = try runTool(python, ["-m", "pip", "install", "-q", "openmeteo-requests", "openmeteo-sdk"])
-        guard install.status == 0 else {
-            throw XCTSkip("openmeteo-requests could not be installed from PyPI: \(install.stderr.prefix(300))")
-        }
-        return python
-    }
+    /// The SDK at its pinned versions, in its own virtual environment (PythonVenv).
+    private func requireSDK() throws -> String { try ClientLibraryPins.sdkPython() }
 
     func testOfficialSDKReadsFlatBuffers() async throws {
         let python = try requireSDK()

@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import TileCastServer
+import XCTest
+
+/// Past hours from the older cycles a store keeps: a request reaching days back is one
+/// continuous series, each hour from the newest cycle that covers it.
+final class CycleContinuityTests: XCTestCase {
+    /// 2026-11-22T00Z, the sample run's start.
+    private static let base: Int64 = 1_795_305_600
+
+    /// Twelve cycles of a 00/06/12/18Z model (the sample d01 run, 24 h long, filed 6 h apart
+    /// from 2026-11-22T00Z to 2026-11-24T18Z) and `past_days=3&forecast_days=2` asked at
+    /// 2026-11-25T00:10Z: every hour from 22 Nov 00Z to the newest cycle's end (25 Nov 18Z) has
+    /// a value, the hours after it are null, and each hour's value is the one of the cycle that
+    /// should answer it, read at the grid node with netCDF4-python.
+    ///
+    /// The rule, as Open-Meteo's users see it: its downloaders write each run into one time
+    /// series per variable, so a newer run replaces the hours it covers and older runs' hours
+    /// stay; an accumulated field's first step (step range "0-0") is skipped
+    /// (`deaccumulateIfRequired` returns false, Sources/App/Helper/Writer/GenericVariableHandle.swift),
+    /// so the hour a run starts on keeps the older run's value. The sample's runs are copies
+    /// with the dates moved, so the cycle starting at hour c answers hour h with the source's
+    /// frame h - c: for h > 0 the cycle of the largest c < h, for h = 0 the oldest cycle.
+    func testTwelveCyclesAnswerPastDaysWithoutHoles() async throws {
+        let directory = try TemporaryDirectory("tilecast-continuity")
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let store = directory.path("store")
+        let starts = (0..<12).map { $0 * 6 }
+        for start in starts {
+            let run = directory.path("run-\(start)")
+            let shift = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)])
+            XCTAssertEqual(shift.status, 0, shift.stderr)
+            let extract = try StoreMaker.run(["extract", run, "--store", store, "--keep", "12"])
+            XCTAssertEqual(extract.status, 0, extract.stderr)
+        }
+        let reference = try Self.reference(source)
+        let temperature = try XCTUnwrap(reference["temperature"] as? [Double])
+        let precipitation = try XCTUnwrap(reference["precipitation"] as? [Double])
+        let latitude = try XCTUnwrap(reference["latitude"] as? Double), longitude = try XCTUnwrap(reference["longitude"] as? Double)
+        XCTAssertGreaterThan(precipitation[6], 0.2, "the node is wet in the hour a newer cycle starts on")
+
+        /// The hour's cycle start (hours after 22 Nov 00Z) by the rule above.
+        func owner(_ hour: Int) -> Int { hour == 0 ? 0 : min((hour - 1) / 6 * 6, starts.last ?? 0) }
+        let lastCovered = (starts.last ?? 0) + 24
+
+        var settings = ServerConfiguration(storeRoot: store)
+        settings.now = { Self.base + 3 * 86400 + 600 }
+        try await LiveServer.with(settings) { server in
+            let place = String(format: "latitude=%.4f&longitude=%.4f", latitude, longitude)
+            let reply = try await server.get("/v1/forecast?\(place)&hourly=temperature_2m,precipitation&daily=temperature_2m_max,precipitation_sum"
+                                             + "&past_days=3&forecast_days=2&timezone=GMT")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let object = try XCTUnwrap(reply.object)
+            let hourly = try XCTUnwrap(object["hourly"] as? [String: Any])
+            let times = try XCTUnwrap(hourly["time"] as? [String])
+            XCTAssertEqual(times.count, 120)
+            XCTAssertEqual(times.first, "2026-11-22T00:00")
+            let temperatures = try XCTUnwrap(hourly["temperature_2m"] as? [Any])
+            let amounts = try XCTUnwrap(hourly["precipitation"] as? [Any])
+            for hour in 0..<times.count {
+                if hour > lastCovered {
+                    XCTAssertTrue(temperatures[hour] is NSNull && amounts[hour] is NSNull, "\(times[hour]) is after every cycle")
+                    continue
+                }
+                let frame = hour - owner(hour)
+                guard let t = temperatures[hour] as? Double, let p = amounts[hour] as? Double else {
+                    XCTFail("\(times[hour]): a hole (\(temperatures[hour]), \(amounts[hour])) inside the kept cycles' range")
+                    continue
+                }
+                // Stored to 0.05 K and 0.1 mm, printed to 0.1: one printed step of either.
+                XCTAssertEqual(t, temperature[frame], accuracy: 0.11, "\(times[hour]) from frame \(frame) of cycle +\(owner(hour)) h")
+                XCTAssertEqual(p, precipitation[frame], accuracy: 0.11, "\(times[hour]) from frame \(frame) of cycle +\(owner(hour)) h")
+            }
+
+            // The daily values of the three whole days, from the same hours.
+            let daily = try XCTUnwrap(object["daily"] as? [String: Any])
+            let maxima = try XCTUnwrap(daily["temperature_2m_max"] as? [Any]), sums = try XCTUnwrap(daily["precipitation_sum"] as? [Any])
+            for day in 0..<3 {
+                let hot = (day * 24..<(day + 1) * 24).map { temperature[$0 - owner($0)] }.max() ?? .nan
+                // An amount belongs to the day its hour lies in: the hours ending 01..24.
+                let wet = (day * 24 + 1...(day + 1) * 24).map { precipitation[$0 - owner($0)] }.reduce(0, +)
+                XCTAssertEqual(maxima[day] as? Double ?? .nan, hot, accuracy: 0.11, "day \(day)")
+                XCTAssertEqual(sums[day] as? Double ?? .nan, wet, accuracy: 0.3, "day \(day)")
+            }
+
+            // The tilecast key names the header's cycle (the newest) and which cycle answered which hours.
+            let provenance = try XCTUnwrap(object["tilecast"] as? [String: Any])
+            XCTAssertEqual(provenance["cycle"] as? String, "2026-11-24T18:00Z")
+            let runs = try XCTUnwrap(provenance["cycles"] as? [[String: Any]])
+            XCTAssertEqual(runs.count, 12, "\(runs)")
+            XCTAssertEqual(runs.first?["cycle"] as? String, "2026-11-24T18:00Z")
+            XCTAssertEqual(runs.first?["from"] as? String, "2026-11-24T19:00")
+            XCTAssertEqual(runs.first?["to"] as? String, "2026-11-25T18:00")
+            XCTAssertEqual(runs.last?["cycle"] as? String, "2026-11-22T00:00Z")
+            XCTAssertEqual(runs.last?["from"] as? String, "2026-11-22T00:00")
+            XCTAssertEqual(runs.last?["to"] as? String, "2026-11-22T06:00")
+            XCTAssertEqual(Set(runs.compactMap { $0["domain"] as? String }), ["d01"])
+        }
+    }
+
+    /// A range that starts before every kept cycle and ends before the newest one starts is
+    /// answered from the older cycles, not refused and not all null (the newest cycle covers
+    /// none of it).
+    func testRangeBeforeTheNewestCycleComesFromOlderOnes() async throws {
+        let directory = try TemporaryDirectory("tilecast-continuity-old")
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let store = directory.path("store")
+        for start in [0, 48] {
+            let run = directory.path("run-\(start)")
+            XCTAssertEqual(try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)]).status, 0)
+            XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store, "--keep", "4"]).status, 0)
+        }
+        let reference = try Self.reference(source)
+        let temperature = try XCTUnwrap(reference["temperature"] as? [Double])
+        let latitude = try XCTUnwrap(reference["latitude"] as? Double), longitude = try XCTUnwrap(reference["longitude"] as? Double)
+        var settings = ServerConfiguration(storeRoot: store)
+        settings.now = { Self.base + 2 * 86400 + 600 }
+        try await LiveServer.with(settings) { server in
+            let place = String(format: "latitude=%.4f&longitude=%.4f", latitude, longitude)
+            let reply = try await server.get("/v1/forecast?\(place)&hourly=temperature_2m&start_date=2026-11-22&end_date=2026-11-22&timezone=GMT")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let hourly = try XCTUnwrap(reply.object?["hourly"] as? [String: Any])
+            let values = try XCTUnwrap(hourly["temperature_2m"] as? [Any])
+            XCTAssertEqual(values.count, 24)
+            for (hour, value) in values.enumerated() {
+                XCTAssertEqual(value as? Double ?? .nan, temperature[hour], accuracy: 0.11, "hour \(hour)")
+            }
+            XCTAssertEqual((reply.object?["tilecast"] as? [String: Any])?["cycle"] as? String, "2026-11-22T00:00Z")
+        }
+    }
+
+    /// The reference node's coordinates and per-frame values (cycle_continuity_reference.py).
+    private static func reference(_ source: String) throws -> [String: Any] {
+        let script = Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path
+        let output = try runTool("python3", [script, source])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+}
