@@ -132,8 +132,10 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// The unit values are stored and computed in (query output converts from these).
     public var unit: String { spec.unit }
     /// The precision kept in the store, in `unit` (0 for the query's own). Quantisation may use
-    /// a step up to twice this (rounding error at most half a step).
-    package var precision: Double { spec.stored?.precision ?? 0 }
+    /// a step up to twice this (rounding error at most half a step). The weather code keeps the
+    /// whole-code step older stores wrote it at, so files of their shape can still be written
+    /// (the tests of how such stores are answered do).
+    package var precision: Double { spec.stored?.precision ?? (self == .weatherCode ? 1 : 0) }
     /// True for the one variable that does not change with time.
     package var isStatic: Bool { spec.stored?.kind == .constant }
     /// True for amounts over an output interval (summed, not averaged, over a window).

@@ -61,6 +61,9 @@ package final class VariableSpec: Sendable {
     package let stored: Stored?
     /// The stored variables a query computes it from (empty for a stored variable: itself).
     package let sources: [ForecastVariable]
+    /// Stored variables the query also uses when the store holds them (weather code's showers,
+    /// visibility, CAPE, ...); their absence never makes the variable unavailable.
+    package let optionalSources: [ForecastVariable]
     /// For a variable a query computes value by value from its `sources` (in their store units,
     /// moved to a requested elevation as they are when answered alone): the formula.
     package let pointwise: (@Sendable ([Float]) -> Float)?
@@ -80,7 +83,7 @@ package final class VariableSpec: Sendable {
     package let shortName: String?
 
     init(_ summary: String, unit: String, quantity: Quantity = .fixed, decimals: Int, inchDecimals: Int? = nil,
-         stored: Stored?, field: DirectField? = nil, sources: [ForecastVariable] = [], pointwise: (@Sendable ([Float]) -> Float)? = nil, isOutput: Bool = true, isDefault: Bool = false,
+         stored: Stored?, field: DirectField? = nil, sources: [ForecastVariable] = [], optionalSources: [ForecastVariable] = [], pointwise: (@Sendable ([Float]) -> Float)? = nil, isOutput: Bool = true, isDefault: Bool = false,
          movedByElevation: Bool = false, sdk: SDKCode?, openMeteoAliases: [String] = [], wrfNames: [String] = [],
          shortName: String? = nil) {
         self.summary = summary
@@ -91,6 +94,7 @@ package final class VariableSpec: Sendable {
         self.inchDecimals = inchDecimals
         self.stored = stored
         self.sources = sources
+        self.optionalSources = optionalSources
         self.pointwise = pointwise
         self.isOutput = isOutput
         self.isDefault = isDefault
@@ -197,9 +201,14 @@ extension ForecastVariable {
                                 stored: instant(11, 1, limits: radiationLimits), isDefault: true,
                                 sdk: sdk(32), wrfNames: ["swdown"], shortName: "sw")
         case .weatherCode:
-            return VariableSpec("WMO weather code", unit: "wmo code", decimals: 0,
-                                stored: instant(12, 1, limits: 0...99), isDefault: true,
-                                sdk: sdk(56), openMeteoAliases: ["weathercode"], shortName: "code")
+            // Computed from the row's interpolated quantities (WeatherCode.swift, Open-Meteo's
+            // rule). Stores before this kept it per cell under catalog index 12, which stays
+            // retired; such a store without cloud cover and precipitation still answers its
+            // stored codes (PointForecaster).
+            return VariableSpec("WMO weather code, from the row's cloud cover, precipitation, snowfall, showers, visibility and CAPE",
+                                unit: "wmo code", decimals: 0, stored: nil, sources: [.cloudCover, .precipitation],
+                                optionalSources: [.snowfall, .showers, .visibility, .cape, .windGusts10m, .boundaryLayerHeight],
+                                isDefault: true, sdk: sdk(56), openMeteoAliases: ["weathercode"], shortName: "code")
         case .albedo:
             return VariableSpec("surface albedo, the share of the shortwave radiation the ground reflects (ALBEDO)", unit: "%",
                                 decimals: 0, stored: instant(37, 1, optional: true, limits: percentLimits),

@@ -1,87 +1,40 @@
-// WMO weather interpretation code (WMO 306, code table 4677 "ww") as the common open
-// weather APIs use it for `weather_code`, derived from model output.
+// WMO weather interpretation code (WMO 306, code table 4677 "ww") as Open-Meteo serves it for
+// `weather_code`, derived from model output.
 //
-// A model has no observer, so the code is classified from rates. The bands follow the
-// open-meteo derivation (open-meteo `WeatherCode.calculate`, after DWD/COSMO, Hoffmann 2006
-// "ww in the COSMO model", COSMO Newsletter 6), so our codes mean what users of those APIs
-// expect; the rain bands 2.5 / 7.6 mm/h are the AMS Glossary's light / moderate / heavy rain.
-// Rates are per hour: divide an interval's amount by the interval's hours first.
+// A model has no observer, so the code is classified from the hour's quantities. The rule is
+// Open-Meteo's (open-meteo `Sources/App/Helper/WeatherCode.swift`, `calculate`, after DWD/COSMO,
+// Hoffmann 2006 "ww in the COSMO model", COSMO Newsletter 6), which Open-Meteo applies at query
+// time to the interpolated series of the hour (`Sources/App/Helper/Reader/DerivedMapping.swift`,
+// case `.weatherCode`). We do the same, so a row never contradicts its own cloud cover or
+// precipitation, and a client switching from Open-Meteo reads the same code from the same
+// numbers. Amounts are over the row's window (an hour, or 15 minutes) and turned into rates
+// per hour first. In order, the first that applies:
 //
-//   input (per hour)                                   code
-//   ---------------------------------------------------------------------------------
-//   any given input NaN                                 none (NaN): missing stays missing
-//   water < 0.1 mm, visibility <= 1000 m                45 fog (48 depositing rime fog with T2 < 0 °C)
-//   water < 0.1 mm, cloud cover < 20 %                  0  clear sky
-//   water < 0.1 mm, cloud cover 20 ..< 50 %             1  mainly clear
-//   water < 0.1 mm, cloud cover 50 ..< 80 %             2  partly cloudy
-//   water < 0.1 mm, cloud cover >= 80 %                 3  overcast
-//   snow, showery,       snowfall < 0.8 cm              85 slight snow showers
-//   snow, showery,       snowfall >= 0.8 cm             86 heavy snow showers
-//   snow, not showery,   snowfall < 0.2 cm              71 slight snow
-//   snow, not showery,   snowfall 0.2 ..< 0.8 cm        73 moderate snow
-//   snow, not showery,   snowfall >= 0.8 cm             75 heavy snow
-//   rain, showery,       rate < 2.5 mm                  80 slight rain showers
-//   rain, showery,       rate 2.5 ..< 7.6 mm            81 moderate rain showers
-//   rain, showery,       rate >= 7.6 mm                 82 violent rain showers
-//   rain, not showery,   rate 0.1 ..< 0.5 mm            51 light drizzle
-//   rain, not showery,   rate 0.5 ..< 1.0 mm            53 moderate drizzle
-//   rain, not showery,   rate 1.0 ..< 1.3 mm            55 dense drizzle
-//   rain, not showery,   rate 1.3 ..< 2.5 mm            61 slight rain
-//   rain, not showery,   rate 2.5 ..< 7.6 mm            63 moderate rain
-//   rain, not showery,   rate >= 7.6 mm                 65 heavy rain
-//   any rain or drizzle code above with T2 < 0 °C: freezing precipitation (WMO 4677 56/57/66/67)
-//     51                                                56 light freezing drizzle
-//     53, 55                                            57 moderate or dense freezing drizzle
-//     61, 80                                            66 light freezing rain
-//     63, 65, 81, 82                                    67 moderate or heavy freezing rain
+//   input                                                                  code
+//   -----------------------------------------------------------------------------------------
+//   cloud cover, precipitation or snowfall unknown (NaN)                   none (NaN)
+//   CAPE held and the thunderstorm probability (below) > 85 %              96 thunderstorm, strong
+//   CAPE held and the thunderstorm probability > 60 %                      95 thunderstorm
+//   showers > 0 mm or CAPE >= 800 J/kg, snowfall 0.01 ..< 0.8 cm/h         85 slight snow showers
+//                                       snowfall >= 0.8 cm/h               86 heavy snow showers
+//                                       precipitation 1.3 ..< 2.5 mm/h     80 slight rain showers
+//                                       precipitation 2.5 ..< 7.6 mm/h     81 moderate rain showers
+//                                       precipitation >= 7.6 mm/h          82 violent rain showers
+//   snowfall 0.01 ..< 0.2 / 0.2 ..< 0.8 / >= 0.8 cm/h                      71 / 73 / 75 snow
+//   precipitation 0.01 ..< 0.5 / 0.5 ..< 1.0 / 1.0 ..< 1.3 mm/h            51 / 53 / 55 drizzle
+//   precipitation 1.3 ..< 2.5 / 2.5 ..< 7.6 / >= 7.6 mm/h                  61 / 63 / 65 rain
+//   visibility held and <= 1000 m                                          45 fog
+//   cloud cover 0 ..< 20 / 20 ..< 50 / 50 ..< 80 / >= 80 %                 0 / 1 / 2 / 3
+//   cloud cover below 0                                                    none (NaN)
 //
-// where water = max(precipitation rate, snowfall / 0.7 cm per mm); "snow" means snow makes
-// at least half of that water; "showery" means the cumulus scheme's part (RAINC) makes at
-// least half of it (showers come from convective cloud; a grid-scale rate cannot tell).
-// Every lower bound is inclusive, so a value on a boundary takes the higher band.
-//
-// Open-Meteo's rule (open-meteo `Sources/App/Helper/WeatherCode.swift`, `calculate`), read
-// for comparison, per hour: thunderstorm from CAPE/lifted index first; freezing codes when
-// the model's categorical freezing rain flag is set (0.01..<0.5 mm -> 56, 0.5..<1.3 -> 57,
-// 1.3..<2.5 -> 66, >= 2.5 -> 67); showers when the convective precipitation is > 0 (or
-// CAPE >= 800): snow showers 0.01..<0.8 cm -> 85, >= 0.8 -> 86, rain showers 1.3..<2.5 mm
-// -> 80, 2.5..<7.6 -> 81, >= 7.6 -> 82 (below 1.3 mm it falls through to drizzle); snow
-// 0.01..<0.2 cm -> 71, 0.2..<0.8 -> 73, >= 0.8 -> 75; drizzle/rain 0.01..<0.5 mm -> 51,
-// 0.5..<1.0 -> 53, 1.0..<1.3 -> 55, 1.3..<2.5 -> 61, 2.5..<7.6 -> 63, >= 7.6 -> 65; fog
-// when visibility <= 1000 m; otherwise cloud cover 20 / 50 / 80 % as here. The rate bands
-// above (0.5, 1.0, 1.3, 2.5, 7.6 mm/h; 0.2, 0.8 cm/h; the cloud bands) are the same.
-//
-// Where we part from open-meteo, and why:
-// * Precipitation starts at 0.1 mm/h, not 0.01: 0.1 mm is the smallest amount a rain gauge
-//   reports, so an hour with less is dry to anyone checking against observations.
-// * Snow needs half the water, not any trace (0.01 cm/h), so rain with a few flakes of
-//   graupel stays rain.
-// * Showery means the cumulus scheme (RAINC) gives at least half of the water, not any
-//   trace of it: an hour whose water is mostly grid-scale (RAINNC) is steady rain with a
-//   convective fringe, and calling it showers would hide the steady rain.
-// * Showers start at the precipitation threshold, not at 1.3 mm/h: drizzle falls from
-//   stratiform cloud, so a convective 0.5 mm/h is a slight shower, not drizzle; and the
-//   violent band (82) is used for >= 7.6 mm/h, mirroring heavy rain (65).
-// * Freezing precipitation from T2 < 0 °C, not from a categorical freezing-rain field: WRF's
-//   standard history output has none. Liquid water reaching ground below 0 °C freezes on
-//   contact, which is what WMO 4677 codes 56/57/66/67 report; freezing rain with a warm
-//   ground (T2 >= 0 °C) cannot be seen from the surface set. Rain showers below 0 °C become
-//   freezing rain as well (WMO 4677 has no freezing-shower code, and the ice is the hazard).
-// * No thunderstorm (95/96/99): open-meteo needs CAPE and lifted index, which WRF's 2-D
-//   output does not carry, and rate alone would label heavy frontal rain a thunderstorm.
-// * Fog (45) from the model's `visibility` (Visibility.swift, after UPP's CALVIS_GSD) at
-//   Open-Meteo's threshold, visibility <= 1000 m, in Open-Meteo's place: after every
-//   precipitation code, before the cloud codes. Only when the run has visibility's sources
-//   (QCLOUD ... QSNOW); without them the code is never fog. Our dry threshold
-//   is 0.1 mm/h, so fog with 0.01-0.1 mm/h is 45 here and drizzle (51) at Open-Meteo.
-// * Depositing rime fog (48) when that fog has T2 < 0 °C: WMO 4677 48 is fog whose
-//   supercooled droplets freeze on what they touch, which is fog below freezing. Open-Meteo
-//   never gives 48. Unknown T2 (NaN) leaves a fog code unknown, as a rain code.
+// Open-Meteo's freezing codes (56/57/66/67) need a model's categorical freezing-rain field,
+// which WRF's history output does not have, so, as Open-Meteo does for such models, none is
+// given. An optional input that is NaN counts as not held.
 //
 // Daily code: the most severe code of the day by `WeatherCode.severity` (below), not the
 // numeric maximum, which would rank slight showers (80) above heavy rain (65).
 
-/// The codes this module can produce (a subset of WMO 4677 ww).
+/// The codes this module can produce (a subset of WMO 4677 ww), and those older stores hold.
 @usableFromInline package enum WeatherCode: Int, Sendable, CaseIterable {
     case clearSky = 0
     case mainlyClear = 1
@@ -107,6 +60,9 @@
     case violentRainShowers = 82
     case slightSnowShowers = 85
     case heavySnowShowers = 86
+    case thunderstorm = 95
+    case thunderstormWithSlightHail = 96
+    case thunderstormWithHeavyHail = 99
 
     /// Short English text for tables, in the wording of the open weather APIs.
     package var summary: String {
@@ -135,6 +91,9 @@
         case .violentRainShowers: return "Violent rain showers"
         case .slightSnowShowers: return "Slight snow showers"
         case .heavySnowShowers: return "Heavy snow showers"
+        case .thunderstorm: return "Thunderstorm"
+        case .thunderstormWithSlightHail: return "Thunderstorm with slight hail"
+        case .thunderstormWithHeavyHail: return "Thunderstorm with heavy hail"
         }
     }
 }
@@ -144,173 +103,164 @@ extension WeatherCode {
     /// slight, moderate and heavy precipitation, in the rate bands of the table above), and
     /// within one intensity the harder to live with comes later: showers before steady rain
     /// (a shower passes), rain before snow (snow blocks roads), snow before freezing
-    /// precipitation (glaze ice). So heavy rain (65) outranks slight showers (80), and
-    /// moderate-or-heavy freezing rain (67) is the most severe code we produce. Fog (and rime
-    /// fog, which glazes roads) ranks above any dry sky and below any precipitation, as in
-    /// WMO 4677's numbering and Open-Meteo's daily maximum.
+    /// precipitation (glaze ice); thunderstorms above all. So heavy rain (65) outranks slight
+    /// showers (80). Fog (and rime fog, which glazes roads) ranks above any dry sky and below
+    /// any precipitation, as in WMO 4677's numbering and Open-Meteo's daily maximum.
     package static let severityOrder: [WeatherCode] = [
         .clearSky, .mainlyClear, .partlyCloudy, .overcast, .fog, .depositingRimeFog,
         .lightDrizzle, .moderateDrizzle, .denseDrizzle, .lightFreezingDrizzle, .denseFreezingDrizzle,
         .slightRainShowers, .slightRain, .slightSnowShowers, .slightSnowfall, .lightFreezingRain,
         .moderateRainShowers, .moderateRain, .moderateSnowfall,
         .violentRainShowers, .heavyRain, .heavySnowShowers, .heavySnowfall, .heavyFreezingRain,
+        .thunderstorm, .thunderstormWithSlightHail, .thunderstormWithHeavyHail,
     ]
 
     /// Rank in `severityOrder` (0 is the least severe).
     package var severity: Int { Self.severityOrder.firstIndex(of: self) ?? 0 }
 
-    /// The most severe of some stored codes (as numbers); NaN when any is NaN or none is given.
+    /// The most severe of some codes (as numbers); NaN when any is NaN or none is given.
     /// A number that is no code of ours ranks below clear sky.
     package static func mostSevere(_ codes: [Float]) -> Float {
         guard !codes.isEmpty, !codes.contains(where: \.isNaN) else { return .nan }
         func rank(_ value: Float) -> Int { WeatherCode(rawValue: Int(value)).map(\.severity) ?? -1 }
         return codes.max { rank($0) < rank($1) } ?? .nan
     }
-
-    /// The freezing counterpart of a rain, drizzle or fog code (T2 below 0 °C); other codes as they are.
-    @usableFromInline package var freezing: WeatherCode {
-        switch self {
-        case .fog: return .depositingRimeFog
-        case .lightDrizzle: return .lightFreezingDrizzle
-        case .moderateDrizzle, .denseDrizzle: return .denseFreezingDrizzle
-        case .slightRain, .slightRainShowers: return .lightFreezingRain
-        case .moderateRain, .heavyRain, .moderateRainShowers, .violentRainShowers: return .heavyFreezingRain
-        default: return self
-        }
-    }
 }
 
-/// The thresholds of the table above. Lower bounds, inclusive.
-@usableFromInline package enum WeatherCodeThresholds {
-    /// Cloud cover (%) from which the sky is mainly clear rather than clear.
-    @inlinable package static var mainlyClearCloudCover: Float { 20 }
-    /// Cloud cover (%) from which the sky is partly cloudy.
-    @inlinable package static var partlyCloudyCloudCover: Float { 50 }
-    /// Cloud cover (%) from which the sky is overcast.
-    @inlinable package static var overcastCloudCover: Float { 80 }
-    /// Water (mm/h) from which it precipitates; the smallest amount a rain gauge reports.
-    @inlinable package static var precipitation: Float { 0.1 }
-    /// Drizzle (mm/h) from which it is moderate.
-    @inlinable package static var moderateDrizzle: Float { 0.5 }
-    /// Drizzle (mm/h) from which it is dense.
-    @inlinable package static var denseDrizzle: Float { 1.0 }
-    /// Rate (mm/h) from which steady precipitation is rain rather than drizzle.
-    @inlinable package static var slightRain: Float { 1.3 }
-    /// Rate (mm/h) from which rain and showers are moderate (AMS Glossary).
-    @inlinable package static var moderateRain: Float { 2.5 }
-    /// Rate (mm/h) from which rain is heavy and showers violent (AMS Glossary).
-    @inlinable package static var heavyRain: Float { 7.6 }
-    /// Snowfall (cm/h) from which steady snow is moderate.
-    @inlinable package static var moderateSnow: Float { 0.2 }
-    /// Snowfall (cm/h) from which snow and snow showers are heavy.
-    @inlinable package static var heavySnow: Float { 0.8 }
-    /// Share of the water that must be snow for a snow code.
-    @inlinable package static var snowShare: Float { 0.5 }
-    /// Share of the water that must be convective (RAINC) for a shower code.
-    @inlinable package static var convectiveShare: Float { 0.5 }
-    /// 2 m temperature (°C) below which rain and drizzle freeze on contact (and fog deposits rime).
-    @inlinable package static var freezingTemperature: Float { 0 }
-    /// Visibility (m) at or below which a dry hour is fog (Open-Meteo's `<= 1000`).
-    @inlinable package static var fogVisibility: Float { 1000 }
+/// One row's quantities at the place, as the query interpolated them, that the code is made
+/// from. Amounts are over the row's window of `hours`; nil marks an input the store does not hold.
+package struct WeatherCodeInputs: Sendable {
+    /// %.
+    package var cloudCover: Float
+    /// mm over the window.
+    package var precipitation: Float
+    /// cm over the window (0 for a model without snowfall).
+    package var snowfall: Float
+    /// The convective part of the precipitation (`showers`), mm over the window.
+    package var showers: Float?
+    /// m.
+    package var visibility: Float?
+    /// J/kg.
+    package var cape: Float?
+    /// 10 m gusts, m/s.
+    package var gusts: Float?
+    /// m.
+    package var boundaryLayerHeight: Float?
+    /// The window's length in hours (1 for hourly rows).
+    package var hours: Float
+    /// Degrees north of the place: convection is weighed down towards the equator.
+    package var latitude: Float
+
+    package init(cloudCover: Float, precipitation: Float, snowfall: Float, showers: Float? = nil, visibility: Float? = nil,
+                 cape: Float? = nil, gusts: Float? = nil, boundaryLayerHeight: Float? = nil, hours: Float = 1, latitude: Float = 45) {
+        self.cloudCover = cloudCover
+        self.precipitation = precipitation
+        self.snowfall = snowfall
+        self.showers = showers.flatMap(Self.known)
+        self.visibility = visibility.flatMap(Self.known)
+        self.cape = cape.flatMap(Self.known)
+        self.gusts = gusts.flatMap(Self.known)
+        self.boundaryLayerHeight = boundaryLayerHeight.flatMap(Self.known)
+        self.hours = hours
+        self.latitude = latitude
+    }
+
+    /// An optional input that is NaN counts as not held.
+    private static func known(_ value: Float) -> Float? { value.isNaN ? nil : value }
 }
 
 extension WeatherCode {
-    /// Classifies one place and time by the table at the top of this file.
-    ///
-    /// - Parameters:
-    ///   - cloudCover: %, 0...100.
-    ///   - precipitationRate: total precipitation, mm/h.
-    ///   - snowfallRate: snowfall, cm/h; nil when the model has no snow field.
-    ///   - convectivePrecipitationRate: the cumulus-scheme part (RAINC), mm/h; nil when
-    ///     unknown, which classifies as steady precipitation.
-    ///   - temperature2m: 2 m temperature, °C; below 0 rain, drizzle and fog codes become
-    ///     freezing ones. nil when unknown (no freezing codes).
-    ///   - visibility: m; nil when the model has no visibility (never fog).
-    /// - Returns: the code, or nil when a given input is NaN.
-    @inlinable
-    package static func classify(
-        cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
-        convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil, visibility: Float? = nil
-    ) -> WeatherCode? {
-        guard let code = classifyLiquid(cloudCover: cloudCover, precipitationRate: precipitationRate,
-                                        snowfallRate: snowfallRate, convectivePrecipitationRate: convectivePrecipitationRate,
-                                        visibility: visibility)
-        else { return nil }
-        guard let temperature2m else { return code }
-        if temperature2m.isNaN { return code.freezing == code ? code : nil }
-        return temperature2m < WeatherCodeThresholds.freezingTemperature ? code.freezing : code
+    /// The code of one row by the table at the top of this file; nil when cloud cover,
+    /// precipitation or snowfall is unknown, or cloud cover is below 0.
+    package static func calculate(_ x: WeatherCodeInputs) -> WeatherCode? {
+        guard x.cloudCover.isFinite, x.precipitation.isFinite, x.snowfall.isFinite else { return nil }
+        if let storm = thunderstorm(x) { return storm }
+        let rain = x.precipitation / x.hours, snow = x.snowfall / x.hours
+        if (x.showers ?? 0) > 0 || (x.cape ?? 0) >= 800, let shower = shower(rain: rain, snow: snow) { return shower }
+        if let steady = steady(rain: rain, snow: snow) { return steady }
+        if let visibility = x.visibility, visibility <= 1000 { return .fog }
+        return sky(cloudCover: x.cloudCover)
     }
 
-    /// The table without the freezing rule.
-    @inlinable
-    static func classifyLiquid(
-        cloudCover: Float, precipitationRate: Float, snowfallRate: Float?, convectivePrecipitationRate: Float?,
-        visibility: Float? = nil
-    ) -> WeatherCode? {
-        let t = WeatherCodeThresholds.self
-        let snowfall = snowfallRate ?? 0
-        let convective = convectivePrecipitationRate ?? 0
-        let seen = visibility ?? .infinity
-        if cloudCover.isNaN || precipitationRate.isNaN || snowfall.isNaN || convective.isNaN || seen.isNaN { return nil }
-
-        let water = max(precipitationRate, snowWaterEquivalentMillimetres(snowfallCentimetres: snowfall))
-        if water < t.precipitation {
-            if seen <= t.fogVisibility { return .fog }
-            if cloudCover >= t.overcastCloudCover { return .overcast }
-            if cloudCover >= t.partlyCloudyCloudCover { return .partlyCloudy }
-            if cloudCover >= t.mainlyClearCloudCover { return .mainlyClear }
-            return .clearSky
-        }
-        let showery = convective >= t.convectiveShare * water
-        if snowWaterEquivalentMillimetres(snowfallCentimetres: snowfall) >= t.snowShare * water {
-            if showery { return snowfall >= t.heavySnow ? .heavySnowShowers : .slightSnowShowers }
-            if snowfall >= t.heavySnow { return .heavySnowfall }
-            if snowfall >= t.moderateSnow { return .moderateSnowfall }
-            return .slightSnowfall
-        }
-        let rate = water
-        if showery {
-            if rate >= t.heavyRain { return .violentRainShowers }
-            if rate >= t.moderateRain { return .moderateRainShowers }
-            return .slightRainShowers
-        }
-        if rate >= t.heavyRain { return .heavyRain }
-        if rate >= t.moderateRain { return .moderateRain }
-        if rate >= t.slightRain { return .slightRain }
-        if rate >= t.denseDrizzle { return .denseDrizzle }
-        if rate >= t.moderateDrizzle { return .moderateDrizzle }
-        return .lightDrizzle
+    /// 95 or 96 when CAPE is held and the thunderstorm probability passes 60 or 85 %.
+    private static func thunderstorm(_ x: WeatherCodeInputs) -> WeatherCode? {
+        guard let cape = x.cape else { return nil }
+        let probability = thunderstormProbability(x, cape: cape)
+        if probability > 85 { return .thunderstormWithSlightHail }
+        if probability > 60 { return .thunderstorm }
+        return nil
     }
-}
 
-/// `WeatherCode.classify` as a number for storage: the code, or NaN when unknown.
-@inlinable
-package func weatherCode(
-    cloudCover: Float, precipitationRate: Float, snowfallRate: Float? = nil,
-    convectivePrecipitationRate: Float? = nil, temperature2m: Float? = nil, visibility: Float? = nil
-) -> Float {
-    guard let code = WeatherCode.classify(
-        cloudCover: cloudCover, precipitationRate: precipitationRate, snowfallRate: snowfallRate,
-        convectivePrecipitationRate: convectivePrecipitationRate, temperature2m: temperature2m, visibility: visibility)
-    else { return .nan }
-    return Float(code.rawValue)
-}
-
-/// Weather codes over whole fields (NaN where unknown); `output` may be the memory of any
-/// input. Pass nil for `snowfallRate` or `convectivePrecipitationRate` when the model lacks it.
-package func weatherCode(
-    cloudCover: UnsafeBufferPointer<Float>, precipitationRate: UnsafeBufferPointer<Float>,
-    snowfallRate: UnsafeBufferPointer<Float>?, convectivePrecipitationRate: UnsafeBufferPointer<Float>?,
-    into output: UnsafeMutableBufferPointer<Float>
-) throws(MeteorologyError) {
-    try requireLength(output.count, [
-        "cloudCover": cloudCover.count, "precipitationRate": precipitationRate.count,
-        "snowfallRate": snowfallRate?.count ?? output.count,
-        "convectivePrecipitationRate": convectivePrecipitationRate?.count ?? output.count,
-    ])
-    for i in 0..<output.count {
-        output[i] = weatherCode(
-            cloudCover: cloudCover[i], precipitationRate: precipitationRate[i],
-            snowfallRate: snowfallRate?[i], convectivePrecipitationRate: convectivePrecipitationRate?[i])
+    /// Shower codes for convective rows (per-hour rates); nil below the rain-shower band, which
+    /// then falls through to the steady codes (Open-Meteo's light convective rain is drizzle).
+    private static func shower(rain: Float, snow: Float) -> WeatherCode? {
+        if snow >= 0.8 { return .heavySnowShowers }
+        if snow >= 0.01 { return .slightSnowShowers }
+        if rain >= 7.6 { return .violentRainShowers }
+        if rain >= 2.5 { return .moderateRainShowers }
+        if rain >= 1.3 { return .slightRainShowers }
+        return nil
     }
+
+    /// Snow, then drizzle and rain codes (per-hour rates); nil for a dry row.
+    private static func steady(rain: Float, snow: Float) -> WeatherCode? {
+        if snow >= 0.8 { return .heavySnowfall }
+        if snow >= 0.2 { return .moderateSnowfall }
+        if snow >= 0.01 { return .slightSnowfall }
+        if rain >= 7.6 { return .heavyRain }
+        if rain >= 2.5 { return .moderateRain }
+        if rain >= 1.3 { return .slightRain }
+        if rain >= 1.0 { return .denseDrizzle }
+        if rain >= 0.5 { return .moderateDrizzle }
+        if rain >= 0.01 { return .lightDrizzle }
+        return nil
+    }
+
+    /// The dry sky by cloud cover (%); nil below 0.
+    private static func sky(cloudCover: Float) -> WeatherCode? {
+        if cloudCover >= 80 { return .overcast }
+        if cloudCover >= 50 { return .partlyCloudy }
+        if cloudCover >= 20 { return .mainlyClear }
+        if cloudCover >= 0 { return .clearSky }
+        return nil
+    }
+
+    /// Open-Meteo's thunderstorm probability (%, `calculateThunderstormProbability` in the same
+    /// file), with the inputs a WRF store can hold: CAPE, showers, precipitation, cloud cover,
+    /// gusts and boundary-layer height (no lifted index or convective inhibition, whose terms
+    /// it then leaves out). A weighted score of the inputs held, damped by little cloud, no
+    /// convective rain and low latitude; Float arithmetic in Open-Meteo's order, so the 60 and
+    /// 85 % thresholds fall where they fall there.
+    package static func thunderstormProbability(_ x: WeatherCodeInputs, cape: Float) -> Float {
+        if cape <= 10 || x.cloudCover < 30 { return 0 }
+        let absLatitude = abs(x.latitude)
+        let tropical: Float = 1 - min(absLatitude, 30) / 30
+        let latitudeFactor: Float = absLatitude >= 30 ? 1 : 0.8 + 0.2 * (absLatitude / 30)
+        var score: Float = 0, weight: Float = 0
+        func add(_ value: Float, _ w: Float) {
+            score += clampUnit(value) * w
+            weight += w
+        }
+        let capeCeiling: Float = 2500 + 1500 * tropical
+        add((cape - 300) / (capeCeiling - 300), 0.25)
+        // Rain expected of a storm in the window: convective rain when there is some, else the
+        // total against a higher bar and with less weight.
+        let reference: Float = (2 + 3 * tropical) * x.hours
+        if let showers = x.showers, showers > 0 {
+            add(showers / reference, 0.25)
+        } else {
+            score += clampUnit(x.precipitation / (reference * 1.6)) * 0.25 * 0.6
+            weight += 0.25 * 0.6
+        }
+        if let height = x.boundaryLayerHeight { add((height - 300) / 1200, 0.075) }
+        if let gusts = x.gusts { add((gusts - 5) / 13, 0.075) }
+        var probability = score / weight * 100
+        if (x.showers ?? x.precipitation) <= 0 { probability *= 0.7 }
+        probability *= x.cloudCover >= 60 ? 1 : 0.6 + 0.4 * ((x.cloudCover - 30) / 30)
+        probability *= latitudeFactor
+        return max(0, min(probability, 100))
+    }
+
+    /// 0...1 (NaN stays NaN, as Open-Meteo's min/max leave it).
+    private static func clampUnit(_ value: Float) -> Float { max(0, min(value, 1)) }
 }

@@ -45,7 +45,6 @@ package enum Derivations {
                    orAllOf: modelLevels),
         Derivation(variable: .cloudCover, allOf: [.cloudFraction], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .shortwaveRadiation, allOf: [.shortwaveDown], oneOf: [], from: [], orDirectly: nil),
-        Derivation(variable: .weatherCode, allOf: [], oneOf: [], from: [.cloudCover, .precipitation], orDirectly: nil),
         Derivation(variable: .elevation, allOf: [.terrainHeight], oneOf: [], from: [], orDirectly: nil),
         // Grid-scale liquid: RAINNC less its frozen parts; without SNOWNC the split is unknown.
         Derivation(variable: .rain, allOf: [.rainNonConvective, .snowWater], oneOf: [], from: [], orDirectly: nil),

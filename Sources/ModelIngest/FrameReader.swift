@@ -68,18 +68,15 @@ package struct FrameReader {
     /// of the covering grid it passed over (the stored elevation).
     private var placedAt: CellOffset?
     private let coveringElevation: [Float]?
-    /// Whether the domain has visibility's sources: then it is made for the weather code's
-    /// fog even when not stored.
+    /// Whether the domain has visibility's sources.
     private let hasVisibility: Bool
     private var rain: Deaccumulator?
-    private var convective: Deaccumulator?
     private var snow: Deaccumulator?
     /// Open-Meteo's rain/showers split (docs/VARIABLES.md): grid-scale total (RAINNC), its
     /// frozen parts, and convective (showers).
     private var gridScale: Deaccumulator?
     private var frozen: Deaccumulator?
     private var showers: Deaccumulator?
-    private var previousTime: Int64?
     /// Staggered levels of PH + PHB the cloud layers read first: the previous frame's need
     /// and a level of margin (nil: the whole column).
     private var layerGeopotentialLevels: Int?
@@ -125,11 +122,10 @@ package struct FrameReader {
             && !(first.variables[.rainNonConvective] != nil && first.variables[.bucketNonConvective] == nil)
         let settings = AccumulationSettings(bucketMillimetres: bucket, bucketCountsComplete: countsComplete,
                                             firstFrameIsSimulationStart: startsAtSimulationStart)
-        if self.variables.contains(.precipitation) || self.variables.contains(.weatherCode) {
+        if self.variables.contains(.precipitation) {
             rain = Deaccumulator(cellCount: cells, settings: settings)
-            if first.variables[.rainConvective] != nil { convective = Deaccumulator(cellCount: cells, settings: settings) }
         }
-        if first.variables[.snowWater] != nil && (self.variables.contains(.snowfall) || self.variables.contains(.weatherCode)) {
+        if first.variables[.snowWater] != nil && self.variables.contains(.snowfall) {
             var snowSettings = settings
             snowSettings.bucketMillimetres = 0
             snow = Deaccumulator(cellCount: cells, settings: snowSettings)
@@ -348,8 +344,8 @@ package struct FrameReader {
     private func deriveClouds(_ raw: RawFrame, kept: LowestLevels, geopotential: Geopotential?, wants: Set<ForecastVariable>,
                               into out: inout [ForecastVariable: [Float]]) throws {
         // CLDFRA is read once for the column maximum and the three layers.
-        if wants.contains(.cloudCover) || wants.contains(.weatherCode) || Self.wantsLayers(wants), let fraction = try raw.column(.cloudFraction) {
-            if wants.contains(.cloudCover) || wants.contains(.weatherCode) { out[.cloudCover] = try raw.columnMaximumCloudPercent(fraction) }
+        if wants.contains(.cloudCover) || Self.wantsLayers(wants), let fraction = try raw.column(.cloudFraction) {
+            if wants.contains(.cloudCover) { out[.cloudCover] = try raw.columnMaximumCloudPercent(fraction) }
             if Self.wantsLayers(wants), let elevation, let geopotential {
                 let layers = try raw.cloudLayers(fraction: fraction.values, geopotential: geopotential.values, levels: fraction.levels,
                                                  heightLevels: geopotential.heightLevels, terrainHeight: elevation)
@@ -358,35 +354,20 @@ package struct FrameReader {
                 out[.cloudCoverHigh] = layers.high
             }
         }
-        if hasVisibility && (wants.contains(.visibility) || wants.contains(.weatherCode)) {
+        if hasVisibility && wants.contains(.visibility) {
             out[.visibility] = try raw.visibility(reusing: kept)
         }
 
     }
 
-    /// Amounts over the interval ending at the frame, and the weather code that needs them.
+    /// Amounts over the interval ending at the frame.
     private mutating func deriveAmounts(_ raw: RawFrame, _ surface: SurfaceInputs, frame: DomainFrame, file: SourceFile,
                                         wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws {
-        let t2 = surface.t2
         let amounts = try accumulate(raw, time: frame.time, path: file.path)
-        let hours = amounts.hours, convectiveRate = amounts.convectiveRate
         if let precipitation = amounts.precipitation { out[.precipitation] = precipitation }
         if let snowfall = amounts.snowfall { out[.snowfall] = snowfall }
         if let rain = amounts.rain { out[.rain] = rain }
         if let showers = amounts.showers { out[.showers] = showers }
-        if wants.contains(.weatherCode), let cover = out[.cloudCover], let rain = out[.precipitation] {
-            let perHour = hours.map { $0 > 0 ? 1 / $0 : 0 } ?? 0
-            let snowfall = out[.snowfall]
-            // Fog only where the run has visibility; without it the code is never fog.
-            let visibility = out[.visibility]
-            out[.weatherCode] = (0..<cells).map { cell in
-                weatherCode(cloudCover: cover[cell], precipitationRate: rain[cell] * perHour,
-                            snowfallRate: snowfall.map { $0[cell] * perHour },
-                            convectivePrecipitationRate: convectiveRate.map { $0[cell] * perHour },
-                            temperature2m: t2.map { celsius(fromKelvin: $0[cell]) },
-                            visibility: visibility.map { $0[cell] })
-            }
-        }
     }
 
     /// The cells a reader's frames cover in the stored grid: its band, or for a moving nest
@@ -406,7 +387,7 @@ package struct FrameReader {
         guard placedAt != offset else { return }
         if let previous = placedAt {
             let (columns, rows) = (offset.i - previous.i, offset.j - previous.j)
-            for keyPath in [\FrameReader.rain, \.convective, \.snow, \.gridScale, \.frozen, \.showers] {
+            for keyPath in [\FrameReader.rain, \.snow, \.gridScale, \.frozen, \.showers] {
                 self[keyPath: keyPath]?.shift(columns: columns, rows: rows, westEast: motion.westEast)
             }
         }
@@ -467,10 +448,7 @@ package struct FrameReader {
     /// this order, so the state after a frame is the same whether the frame was produced or
     /// skipped (`skip(to:)`).
     struct FrameAmounts {
-        /// Hours since the previous frame (nil for the first).
-        var hours: Float?
         var precipitation: [Float]?
-        var convectiveRate: [Float]?
         var snowfall: [Float]?
         var rain: [Float]?
         var showers: [Float]?
@@ -478,8 +456,7 @@ package struct FrameReader {
 
     /// De-accumulates one frame's accumulated fields (see `FrameAmounts`).
     private mutating func accumulate(_ raw: RawFrame, time: Int64, path: String) throws -> FrameAmounts {
-        var amounts = FrameAmounts(hours: previousTime.map { Float(time - $0) / 3600 })
-        previousTime = time
+        var amounts = FrameAmounts()
         if rain != nil {
             // Each part with its own bucket count (zeros when it has none), so resets can be
             // found per part when a count is missing.
@@ -491,12 +468,6 @@ package struct FrameReader {
                 counts.append(try countRole.flatMap(raw.field) ?? [Float](repeating: 0, count: cells))
             }
             amounts.precipitation = try Self.deaccumulate(&rain, parts: parts, counts: counts, report: &accumulationReport, path: path)
-        }
-        if convective != nil, let part = try raw.field(.rainConvective) {
-            let counts = try [RawFrame.Role.bucketConvective].compactMap(raw.field)
-            // Its resets are the total's resets again: counted once, by the total.
-            var uncounted = DeaccumulationReport()
-            amounts.convectiveRate = try Self.deaccumulate(&convective, parts: [part], counts: counts, report: &uncounted, path: path)
         }
         if snow != nil, let water = try raw.field(.snowWater) {
             amounts.snowfall = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: path).map(snowfallCentimetres(waterEquivalentMillimetres:))

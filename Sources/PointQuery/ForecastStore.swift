@@ -66,7 +66,13 @@ package struct StoredDomain: Sendable {
     /// Whether the domain stores what a variable is computed from.
     package func holds(_ variable: ForecastVariable) -> Bool {
         // is_day has no source: the place and time alone make it.
-        variable.sources.allSatisfy { reader.steps($0) > 0 }
+        variable.sources.allSatisfy { reader.steps($0) > 0 } || holdsStoredCodes(variable)
+    }
+
+    /// Whether the file is from a store that kept the weather code per cell (before it was
+    /// computed by the query), which it answers when it lacks the code's sources.
+    package func holdsStoredCodes(_ variable: ForecastVariable) -> Bool {
+        variable == .weatherCode && reader.steps(.weatherCode) > 0
     }
 
     package var metadata: DomainFileMetadata { reader.metadata }

@@ -184,7 +184,7 @@ public struct PointForecaster: Sendable {
             case .isDay:
                 values[variable] = zeniths().map(SolarPosition.isDay(zenith:))
             case .weatherCode:
-                values[variable] = try reader.nearest(.weatherCode) { plan.intervalValues($0) }
+                values[variable] = try Self.weatherCodes(c)
             case .et0FaoEvapotranspiration:
                 values[variable] = try Self.referenceEvapotranspiration(c, zeniths: zeniths()).map { units.convert($0, quantity) }
             case .sunshineDuration:
@@ -217,6 +217,41 @@ public struct PointForecaster: Sendable {
         let quantity = variable.quantity
         return c.times.indices.map { k in
             c.units.convert(formula(inputs.map { k < $0.count ? $0[k] : .nan }), quantity)
+        }
+    }
+
+    /// The weather code of each row from the row's own interpolated quantities at the place
+    /// (`WeatherCode.calculate`, Open-Meteo's rule): the amounts over the row's window and the
+    /// instantaneous values at its time, each read only when the domain stores it. A file of
+    /// an older store that kept codes per cell but not their sources answers its stored codes
+    /// (the nearest cell's, of the interval holding the time).
+    static func weatherCodes(_ c: Context) throws(QueryError) -> [Float] {
+        let domain = c.reader.domain
+        guard ForecastVariable.weatherCode.sources.allSatisfy({ domain.reader.steps($0) > 0 }) else {
+            return try c.reader.nearest(.weatherCode) { c.plan.intervalValues($0) }
+        }
+        func held(_ variable: ForecastVariable) -> Bool { domain.reader.steps(variable) > 0 }
+        func amounts(_ variable: ForecastVariable) throws(QueryError) -> [Float]? {
+            guard held(variable) else { return nil }
+            return try c.reader.amounts(variable, plan: c.plan) { $0 }
+        }
+        func instants(_ variable: ForecastVariable) throws(QueryError) -> [Float]? {
+            guard held(variable) else { return nil }
+            return try c.atTimes(variable)
+        }
+        let cloudCover = try c.atTimes(.cloudCover)
+        let precipitation = try c.reader.amounts(.precipitation, plan: c.plan) { $0 }
+        let snowfall = try amounts(.snowfall), showers = try amounts(.showers)
+        let visibility = try instants(.visibility), cape = try instants(.cape)
+        let gusts = try instants(.windGusts10m), height = try instants(.boundaryLayerHeight)
+        let hours = Float(c.window) / 3600, latitude = Float(c.latitude)
+        func at(_ series: [Float]?, _ k: Int) -> Float? { series.map { k < $0.count ? $0[k] : .nan } }
+        return c.times.indices.map { k in
+            let inputs = WeatherCodeInputs(
+                cloudCover: at(cloudCover, k) ?? .nan, precipitation: at(precipitation, k) ?? .nan,
+                snowfall: at(snowfall, k) ?? 0, showers: at(showers, k), visibility: at(visibility, k), cape: at(cape, k),
+                gusts: at(gusts, k), boundaryLayerHeight: at(height, k), hours: hours, latitude: latitude)
+            return WeatherCode.calculate(inputs).map { Float($0.rawValue) } ?? .nan
         }
     }
 
@@ -452,6 +487,9 @@ struct SeriesReader {
                 if variable == .windDirection10m || variable == .windU10m || variable == .windV10m,
                    variables.contains(.windSpeed10m) { continue }
                 for source in variable.sources { corners(source, payloads) }
+                if variable == .weatherCode {
+                    for source in variable.spec.optionalSources where reader.steps(source) > 0 { corners(source, payloads) }
+                }
             }
         }
     }

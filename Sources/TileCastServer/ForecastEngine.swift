@@ -370,14 +370,15 @@ package struct ForecastEngine: Sendable {
         return Meteogram.svg(place: place, units: parameters.units, now: now)
     }
 
-    /// Answers a whole request: the body and its content type.
+    /// Answers a whole request: the body, its content type, and for CSV the
+    /// `Content-Disposition` that names the file as Open-Meteo names it.
     ///
     /// - Parameter now: seconds since 1970 (a parameter so tests can fix it).
     /// - Parameter admit: asked, once the request's size is known and before any place is
     ///   computed, whether an answer of about this many bytes may be made now (the server's
     ///   answer budget, `ConnectionLedger`); false answers 503.
     package func respond(_ parameters: ForecastParameters, now: Int64,
-                         admit: ((Int) -> Bool)? = nil) throws(APIError) -> (body: [UInt8], contentType: String) {
+                         admit: ((Int) -> Bool)? = nil) throws(APIError) -> (body: [UInt8], contentType: String, disposition: String?) {
         let started = DispatchTime.now().uptimeNanoseconds
         let stores = try stores(for: parameters.model)
         // The times of each zone the places are in (one zone unless timezone=auto).
@@ -437,10 +438,10 @@ package struct ForecastEngine: Sendable {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
         let renderer = OpenMeteoRenderer(parameters: parameters, generationMilliseconds: elapsed)
         switch parameters.format {
-        case .json: return (renderer.json(places), "application/json; charset=utf-8")
-        case .csv: return (Array(renderer.csv(places).utf8), "text/csv; charset=utf-8")
+        case .json: return (renderer.json(places), "application/json; charset=utf-8", nil)
+        case .csv: return (Array(renderer.csv(places).utf8), "text/csv; charset=utf-8", OpenMeteoRenderer.csvDisposition(places))
         case .flatbuffers:
-            return (OpenMeteoFlatBuffers.encode(places, parameters: parameters, milliseconds: elapsed), "application/octet-stream")
+            return (OpenMeteoFlatBuffers.encode(places, parameters: parameters, milliseconds: elapsed), "application/octet-stream", nil)
         }
     }
 }

@@ -9,6 +9,9 @@ package struct TimeSelection: Sendable, Equatable {
     package var pastDays: Int = 0
     package var forecastHours: Int?
     package var pastHours: Int?
+    /// initial_hours: with forecast_hours or past_hours, the hourly range starts this many
+    /// hours after today's local midnight instead of at the current hour.
+    package var initialHours: Int?
     /// start_date/end_date: local dates, inclusive.
     var dates: (start: DateComponents, end: DateComponents)?
     /// start_hour/end_hour: local times, inclusive.
@@ -24,7 +27,7 @@ package struct TimeSelection: Sendable, Equatable {
 
     package static func == (a: Self, b: Self) -> Bool {
         a.forecastDays == b.forecastDays && a.pastDays == b.pastDays && a.forecastHours == b.forecastHours
-            && a.pastHours == b.pastHours && a.dates?.start == b.dates?.start && a.dates?.end == b.dates?.end
+            && a.pastHours == b.pastHours && a.initialHours == b.initialHours && a.dates?.start == b.dates?.start && a.dates?.end == b.dates?.end
             && a.hours?.start == b.hours?.start && a.hours?.end == b.hours?.end && a.forecastDaysGiven == b.forecastDaysGiven
             && a.forecastMinutely15 == b.forecastMinutely15 && a.pastMinutely15 == b.pastMinutely15
             && a.minutely15?.start == b.minutely15?.start && a.minutely15?.end == b.minutely15?.end
@@ -220,6 +223,8 @@ package struct ForecastParameters: Sendable {
         if let text = values.single("precipitation_unit") {
             guard let unit = PrecipitationUnit(rawValue: text) else { throw APIError("Parameter 'precipitation_unit' must be mm or inch. Given: \(text)") }
             units.precipitation = unit
+        } else if try Self.isImperial(values) {
+            units.precipitation = .inch
         }
         if let text = values.single("timeformat") {
             guard let value = TimeFormat(rawValue: text) else { throw APIError("Parameter 'timeformat' must be iso8601 or unixtime. Given: \(text)") }
@@ -239,6 +244,18 @@ package struct ForecastParameters: Sendable {
 
     }
 
+    /// Whether `length_unit` asks for imperial lengths. Open-Meteo reads it only as the default
+    /// of `precipitation_unit` (Sources/App/Helper/SiUnit.swift, `convertAndRound`): inches for
+    /// precipitation and snowfall, and feet for what is in metres (snow depth, visibility).
+    private static func isImperial(_ values: QueryValues) throws(APIError) -> Bool {
+        guard let text = values.single("length_unit") else { return false }
+        switch text {
+        case "imperial": return true
+        case "metric": return false
+        default: throw APIError("Parameter 'length_unit' must be metric or imperial. Given: \(text)")
+        }
+    }
+
     /// forecast_days, past_days, forecast_hours, past_hours, start/end dates and hours.
     private mutating func parseTimeRange(_ values: QueryValues) throws(APIError) {
         // Each limited on its own, as Open-Meteo limits them (Sources/App/Helper/ForecastapiQuery.swift,
@@ -251,6 +268,8 @@ package struct ForecastParameters: Sendable {
         times.pastDays = try values.integer("past_days", 0...Self.maxPastDays) ?? 0
         times.forecastHours = try values.integer("forecast_hours", 0...(Self.maxDays * 24))
         times.pastHours = try values.integer("past_hours", 0...(Self.maxPastDays * 24))
+        // Open-Meteo takes any integer; bounded here to the hours a range can reach.
+        times.initialHours = try values.integer("initial_hours", -(Self.maxPastDays * 24)...(Self.maxDays * 24))
         switch (values.single("start_date"), values.single("end_date")) {
         case (nil, nil): break
         case (let start?, let end?):

@@ -353,19 +353,20 @@ package struct ForecastServer: Sendable {
         // replaces it: requests arriving together cannot all pass an empty budget.
         let reservation = AnswerReservation(ledger: ledger)
         defer { reservation.release() }
-        let result: Result<(body: [UInt8], contentType: String, encoding: ContentEncoding?), APIError> = await Self.compute {
+        let result: Result<(body: [UInt8], contentType: String, disposition: String?, encoding: ContentEncoding?), APIError> = await Self.compute {
             do throws(APIError) {
                 let answer = try engine.respond(parameters, now: now, admit: reservation.reserve)
                 // Compressed off the event loop, like the answer itself.
                 if let encoding, answer.body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(answer.body) {
-                    return .success((packed, answer.contentType, encoding))
+                    return .success((packed, answer.contentType, answer.disposition, encoding))
                 }
-                return .success((answer.body, answer.contentType, nil))
+                return .success((answer.body, answer.contentType, answer.disposition, nil))
             } catch { return .failure(error) }
         }
         let answer = try result.get()
         var headers: HTTPFields = [.contentType: answer.contentType, .vary: "Accept-Encoding"]
         if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
+        if let disposition = answer.disposition { headers[.contentDisposition] = disposition }
         return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
     }
 

@@ -20,6 +20,7 @@ enum MeteogramSymbols {
         case .slightRainShowers, .moderateRainShowers, .violentRainShowers: return [light + "-behind", "cloud", "rain"]
         case .slightSnowfall, .moderateSnowfall, .heavySnowfall: return ["dark-cloud", "snow"]
         case .slightSnowShowers, .heavySnowShowers: return [light + "-behind", "cloud", "snow"]
+        case .thunderstorm, .thunderstormWithSlightHail, .thunderstormWithHeavyHail: return ["dark-cloud", "rain", "lightning"]
         }
     }
 
@@ -44,6 +45,7 @@ enum MeteogramSymbols {
         out += symbol("fog", "<g stroke=\"#7b8794\" stroke-width=\"2.2\" stroke-linecap=\"round\"><line x1=\"5\" y1=\"11\" x2=\"27\" y2=\"11\"/><line x1=\"3\" y1=\"17\" x2=\"25\" y2=\"17\"/><line x1=\"7\" y1=\"23\" x2=\"29\" y2=\"23\"/></g>")
         out += symbol("drizzle", "<g fill=\"#2e86c1\"><circle cx=\"12\" cy=\"29\" r=\"1.3\"/><circle cx=\"17\" cy=\"30\" r=\"1.3\"/><circle cx=\"22\" cy=\"29\" r=\"1.3\"/></g>")
         out += symbol("rain", "<g stroke=\"#2e86c1\" stroke-width=\"2\" stroke-linecap=\"round\"><line x1=\"12\" y1=\"27\" x2=\"10.5\" y2=\"31\"/><line x1=\"17\" y1=\"27\" x2=\"15.5\" y2=\"31\"/><line x1=\"22\" y1=\"27\" x2=\"20.5\" y2=\"31\"/></g>")
+        out += symbol("lightning", "<path d=\"M17 17l-4 7h3.5l-2 6 6-8.5h-3.5l2-4.5z\" fill=\"#f5b700\" stroke=\"#b07d00\" stroke-width=\".6\"/>")
         out += symbol("snow", "<g stroke=\"#5dade2\" stroke-width=\"1.3\" stroke-linecap=\"round\">" + [11.0, 17, 23].map { cx in
             "<path d=\"M\(cx) 26.5v5M\(cx - 2.2) 27.8l4.4 2.4M\(cx - 2.2) 30.2l4.4-2.4\"/>"
         }.joined() + "</g>")

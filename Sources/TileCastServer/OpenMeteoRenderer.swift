@@ -289,9 +289,12 @@ struct OpenMeteoRenderer {
         for (k, place) in places.enumerated() {
             let f = place.forecast
             lines.append((several ? "\(locationID(k))," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
-                         + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "") + ",\(place.times.utcOffset),\(place.times.zoneName),\(place.times.abbreviation)")
+                         + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? Self.csvNull) + ",\(place.times.utcOffset),\(place.times.zoneName),\(place.times.abbreviation)")
         }
-        func plain(_ text: String) -> String { text == "null" ? "" : text.replacingOccurrences(of: "\"", with: "") }
+        // A missing number is NaN and a missing time of day (sunrise) an empty cell, as
+        // Open-Meteo's CSV writes them (Sources/App/Helper/Writer/CsvWriter.swift).
+        func plain(_ text: String) -> String { text == "null" ? Self.csvNull : text.replacingOccurrences(of: "\"", with: "") }
+        func time(_ text: String) -> String { text == "null" ? "" : plain(text) }
         // One header for all places: a column's unit is "undefined" only where no place has it.
         func header<V: Hashable & Sendable>(_ columns: [RequestedColumn<V>], _ unit: (RequestedColumn<V>, PlaceForecast) -> String) -> String {
             id + "time," + columns.map { column in
@@ -299,15 +302,13 @@ struct OpenMeteoRenderer {
                 return "\(column.name) (\(named))"
             }.joined(separator: ",")
         }
-        // A null is an empty cell, as every null of this CSV, though Open-Meteo writes NaN here
-        // (its Sources/App/Helper/Writer/CsvWriter.swift): one spelling of null in one file.
         if !parameters.currentColumns.isEmpty {
             lines.append("")
             lines.append(header(parameters.currentColumns) { unit($0, $1) })
             for (k, place) in places.enumerated() {
                 lines.append((several ? "\(locationID(k))," : "") + plain(timeValue(place.times.current, place.times)) + ","
                              + parameters.currentColumns.map { column in
-                                 Self.answering(column, place).map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) } ?? ""
+                                 Self.answering(column, place).map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) } ?? Self.csvNull
                              }.joined(separator: ","))
             }
         }
@@ -324,7 +325,7 @@ struct OpenMeteoRenderer {
                 for (t, time) in blockTimes(place).enumerated() {
                     var row = (several ? "\(locationID(k))," : "") + plain(timeValue(time, place.times))
                     for (c, variable) in variables.enumerated() {
-                        row += "," + (variable.map { plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, $0, units)) } ?? "")
+                        row += "," + (variable.map { plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, $0, units)) } ?? Self.csvNull)
                     }
                     lines.append(row)
                 }
@@ -338,15 +339,42 @@ struct OpenMeteoRenderer {
                 for d in place.times.days.indices {
                     var row = (several ? "\(locationID(k))," : "") + plain(dayValue(d, place.times))
                     for field in fields {
-                        guard let field else { row += ","; continue }
+                        guard let field else { row += "," + Self.csvNull; continue }
                         let series = place.daily[field] ?? []
-                        row += "," + plain(dailyValue(d < series.count ? series[d] : .nan, field, day: d, place.times))
+                        let text = dailyValue(d < series.count ? series[d] : .nan, field, day: d, place.times)
+                        row += "," + (field.isTimeOfDay ? time(text) : plain(text))
                     }
                     lines.append(row)
                 }
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// How Open-Meteo's CSV writes a missing number.
+    static let csvNull = "NaN"
+
+    /// The CSV answer's `Content-Disposition`, as Open-Meteo names the file
+    /// (Sources/App/Helper/Writer/CsvWriter.swift; `formatedCoordinatesFilename` in
+    /// Sources/App/Helper/Writer/ForecastApiResult.swift): the first place's latitude and
+    /// longitude to 2 decimals with N/S and E/W, then its elevation in whole metres when known,
+    /// e.g. `attachment; filename="open-meteo-38.72N9.14W45m.csv"`.
+    static func csvDisposition(_ places: [PlaceForecast]) -> String {
+        var name = ""
+        if let first = places.first?.forecast {
+            let latitude = Float(first.latitude), longitude = Float(first.longitude)
+            name = hundredths(abs(latitude)) + (latitude < 0 ? "S" : "N") + hundredths(abs(longitude)) + (longitude < 0 ? "W" : "E")
+            if let elevation = first.elevation, elevation.isFinite { name += "\(Int(elevation.rounded()))m" }
+        }
+        return "attachment; filename=\"open-meteo-\(name).csv\""
+    }
+
+    /// A non-negative number to exactly 2 decimals, rounded half away from zero in Float as
+    /// Open-Meteo's `formatted(decimals:)` (Sources/App/Helper/NumberExtensions.swift) rounds.
+    private static func hundredths(_ value: Float) -> String {
+        let scaled = Int((value * 100).rounded())
+        let fraction = scaled % 100
+        return "\(scaled / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
     }
 }
 

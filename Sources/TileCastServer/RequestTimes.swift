@@ -74,8 +74,11 @@ package struct RequestTimes: Sendable {
         if let span = selection.hours {
             hourly = try hours(from: local(span.start), to: local(span.end) + 1)
         } else if selection.forecastHours != nil || selection.pastHours != nil {
-            let start = currentHour - Int64(selection.pastHours ?? 0) * 3600
-            let end = selection.forecastHours.map { currentHour + Int64($0) * 3600 } ?? rangeEnd
+            // From the current hour, or from an hour of today given by initial_hours, as
+            // Open-Meteo's `forecastTimeRange2` (Sources/App/Helper/ForecastapiQuery.swift).
+            let first = selection.initialHours.map { seconds(calendar.startOfDay(for: nowDate)) + Int64($0) * 3600 } ?? currentHour
+            let start = first - Int64(selection.pastHours ?? 0) * 3600
+            let end = selection.forecastHours.map { first + Int64($0) * 3600 } ?? rangeEnd
             hourly = hours(from: start, to: end)
         } else {
             hourly = hours(from: rangeStart, to: rangeEnd)

@@ -16,7 +16,7 @@ struct ExtractCommand: ParsableCommand {
         commandName: "extract",
         abstract: "Extract a model run into the tile store (atomically, one cycle).",
         discussion: """
-        Reads only the surface fields the catalog needs, derives humidity, dew point, earth-relative wind, hourly precipitation, sea-level pressure, cloud cover and weather code, and writes one small file per domain. The new cycle becomes visible only when every file is complete and synced; a failed or killed run leaves the store as it was, and running it again finishes the job. A second extraction on the same store at once stops with a message.
+        Reads only the surface fields the catalog needs, derives humidity, dew point, earth-relative wind, hourly precipitation, sea-level pressure and cloud cover (the query computes the weather code from them), and writes one small file per domain. The new cycle becomes visible only when every file is complete and synced; a failed or killed run leaves the store as it was, and running it again finishes the job. A second extraction on the same store at once stops with a message.
 
         After each model run, a cron job or timer can wait for the run to be complete: --expect-hours 72 refuses a run whose domains end earlier, and --wait 3600 keeps checking (every --poll seconds) until it is complete and its files stopped growing.
 
@@ -160,7 +160,9 @@ enum VariableList {
             if let variable = ForecastVariable.stored(named: name) {
                 result.append(variable)
             } else if let outputs = ForecastVariable.parse(name) {
-                result += outputs.flatMap(\.sources)
+                // What the query computes it from, with what it uses when held (weather code's
+                // showers, visibility, CAPE, ...): extraction keeps those the run provides.
+                result += outputs.flatMap { $0.sources + $0.spec.optionalSources }
             } else {
                 throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.stored.map(\.rawValue).joined(separator: ", "))")
             }

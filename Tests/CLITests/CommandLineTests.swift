@@ -387,7 +387,7 @@ final class CommandLineTests: XCTestCase {
     /// visibility and the fog codes through extract and query, on `Scripts/make_fog_sample.py`'s
     /// copy of the real allvars sample: at two grid nodes at 06Z the queried visibility is
     /// `Scripts/visibility_reference.py`'s (within the 5 m store step), the code is 45 (fog)
-    /// at 9 °C and 48 (rime fog) at -3 °C; with inches it is in feet; and a store without the
+    /// at 9 °C and at -3 °C (Open-Meteo's rule has no rime fog, 48); with inches it is in feet; and a store without the
     /// sources refuses visibility naming them.
     func testVisibilityAndFogCodesThroughExtractAndQuery() throws {
         let check = try runTool("python3", ["-c", "import numpy, netCDF4"])
@@ -407,7 +407,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(extract.status, 0, extract.stderr)
         // Grid nodes (XLAT, XLONG of the file): (j 2, i 2) at 9.4 °C, (j 3, i 1) at -3 °C.
         let nodes: [(j: Int, i: Int, lat: String, lon: String, code: Int)] = [
-            (2, 2, "29.592853546142578", "86.22445678710938", 45), (3, 1, "29.86025619506836", "85.91107177734375", 48),
+            (2, 2, "29.592853546142578", "86.22445678710938", 45), (3, 1, "29.86025619506836", "85.91107177734375", 45),
         ]
         for node in nodes {
             let want = try expected(node.j, node.i)

@@ -226,7 +226,7 @@ final class EdgeCaseFieldTests: XCTestCase {
                 let finite = values.filter(\.isFinite)
                 XCTAssertTrue(finite.allSatisfy { abs($0) < 2000 }, "\(variable.rawValue) frame \(index): a fill value came out as a number")
             }
-            for variable in [ForecastVariable.precipitation, .cloudCover, .weatherCode] {
+            for variable in [ForecastVariable.precipitation, .cloudCover] {
                 let values = try XCTUnwrap(frame.values[variable])
                 XCTAssertTrue(values.allSatisfy(\.isFinite), "\(variable.rawValue) frame \(index) uses none of the bad cells")
             }

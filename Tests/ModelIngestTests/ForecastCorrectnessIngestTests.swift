@@ -5,8 +5,7 @@ import NetCDF
 import TestSupport
 import XCTest
 
-/// Issue 15, the ingest side: uncounted bucket tips, sea-level pressure over terrain, and
-/// freezing precipitation codes.
+/// Issue 15, the ingest side: uncounted bucket tips and sea-level pressure over terrain.
 final class ForecastCorrectnessIngestTests: XCTestCase {
     /// Item 2: `bucket_tipping.nc` without I_RAINC/I_RAINNC (BUCKET_MM = 10 kept). Where
     /// RAINNC tips while RAINC rises by more (cell i 7 j 5, frames 2-4: +2.5 and -1 mm), the
@@ -57,36 +56,6 @@ final class ForecastCorrectnessIngestTests: XCTestCase {
         // Cell (7, 5), frames 2-4: RAINNC tips while RAINC rises by more.
         for frame in 2...4 { XCTAssertTrue(precipitation[frame][5 * we + 7].isNaN, "frame \(frame)") }
         XCTAssertGreaterThan(reader.accumulationReport.resetCells, 0)
-    }
-
-    /// Item 8, on the real SampleGrids run: no rain or drizzle code (51-65, 80-82) where T2 is
-    /// below 0 °C (there were 62 such node-hours); freezing codes (56/57/66/67) there instead,
-    /// and only there.
-    func testRainBelowFreezingIsFreezingRainOnTheSampleGridsRun() throws {
-        let liquid: Set<Int> = [51, 53, 55, 61, 63, 65, 80, 81, 82]
-        let freezing: Set<Int> = [56, 57, 66, 67]
-        var liquidBelowZero = 0, freezingCodes = 0, freezingAboveZero = 0
-        for name in [Fixture.d01, Fixture.d02, Fixture.mm5] {
-            let run = try ModelRun.read(paths: [Fixture.grid(name)])
-            for domain in run.domains where domain.variables.available.contains(.weatherCode) {
-                for frame in try readAllFrames(domain, variables: [.weatherCode, .temperature2m]) {
-                    let codes = try XCTUnwrap(frame.values[.weatherCode], name)
-                    let t2 = try XCTUnwrap(frame.values[.temperature2m], name)
-                    for (code, temperature) in zip(codes, t2) where !code.isNaN {
-                        let c = Int(code)
-                        if liquid.contains(c) && temperature < 0 { liquidBelowZero += 1 }
-                        if freezing.contains(c) {
-                            freezingCodes += 1
-                            if !(temperature < 0) { freezingAboveZero += 1 }
-                        }
-                    }
-                }
-            }
-        }
-        print("SampleGrids run: \(freezingCodes) freezing codes, \(liquidBelowZero) rain/drizzle codes below 0 °C")
-        XCTAssertEqual(liquidBelowZero, 0, "rain or drizzle codes at T2 below 0 °C")
-        XCTAssertGreaterThan(freezingCodes, 0)
-        XCTAssertEqual(freezingAboveZero, 0)
     }
 
     /// Item 7, on the real allvars sample (a crop of the Tibetan plateau, terrain 4,500-5,000 m):

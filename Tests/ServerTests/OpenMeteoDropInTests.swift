@@ -301,12 +301,12 @@ final class OpenMeteoDropInTests: XCTestCase {
             XCTAssertTrue(why["cloud_base"]?.contains("does not compute") == true, "\(why)")
             XCTAssertNil(why["temperature_2m"])
 
-            // CSV: the same columns, unit "undefined", empty cells (this CSV's null).
+            // CSV: the same columns, unit "undefined", NaN cells (Open-Meteo's CsvWriter.swift).
             let csv = try await server.get("/v1/forecast?\(place)&start_hour=2026-11-22T00:00&end_hour=2026-11-22T01:00&hourly=temperature_2m,precipitation_probability,snow_depth&format=csv")
             XCTAssertEqual(csv.status, 200, csv.body)
             let lines = csv.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             XCTAssertEqual(lines[3], "time,temperature_2m (°C),precipitation_probability (undefined),snow_depth (undefined)")
-            XCTAssertTrue(lines[4].hasPrefix("2026-11-22T00:00,") && lines[4].hasSuffix(",,"), lines[4])
+            XCTAssertTrue(lines[4].hasPrefix("2026-11-22T00:00,") && lines[4].hasSuffix(",NaN,NaN"), lines[4])
 
             // Only names Open-Meteo does not know are refused.
             for name in ["temprature_2m", "temperature_850", "uv_indexx"] {
