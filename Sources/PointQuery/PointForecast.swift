@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import GridGeometry
 import Meteorology
 
 /// Where an answer came from: model, run, domain, grid spacing and the grid position used.
@@ -22,7 +23,8 @@ public struct Provenance: Codable, Sendable, Equatable {
 
 /// One place's forecast: values per variable per time, in the requested units.
 public struct PointForecast: Sendable {
-    /// The place as given, rounded to 4 decimals (about 10 m).
+    /// The place as given, rounded to 4 decimals (about 10 m); with `CellSelection.nearest`,
+    /// the answering grid cell's centre.
     public let latitude: Double
     public let longitude: Double
     public let provenance: Provenance
@@ -91,6 +93,8 @@ public struct ForecastRequest: Sendable {
     /// Read what a domain's fast stream holds (its 15-minute output) from the stream rather
     /// than interpolating the history in time: for answers finer than the history's frames.
     public var prefersFastStreams = false
+    /// Which grid values answer the place: interpolated (the default) or the nearest cell's.
+    public var cellSelection: CellSelection = .land
 
     public init(times: [Int64], variables: [ForecastVariable]? = nil, units: OutputUnits = OutputUnits(),
                 accumulationWindow: Int64 = 3600) {
@@ -109,6 +113,24 @@ public struct ForecastRequest: Sendable {
     public static func series(from start: Int64, hours: Int, step: Int64) -> [Int64] {
         guard step > 0 else { return [] }
         return (0..<(Int64(max(hours, 0)) * 3600 / step)).map { start + $0 * step }
+    }
+}
+
+/// Open-Meteo's `cell_selection`: which grid values answer a place.
+///
+/// `land` and `sea` interpolate bilinearly between the four cells around the place, as every
+/// answer does by default: the store keeps no land-sea mask to pick a cell of one kind by.
+/// `nearest` answers the values of the grid cell nearest the place (in grid space), with no
+/// interpolation between cells, and reports that cell's centre and terrain height.
+public enum CellSelection: String, CaseIterable, Sendable {
+    case land
+    case sea
+    case nearest
+
+    /// The grid position whose values answer a place at `position`.
+    package func answering(_ position: GridPosition) -> GridPosition {
+        guard self == .nearest else { return position }
+        return GridPosition(i: position.i.rounded(), j: position.j.rounded())
     }
 }
 

@@ -29,7 +29,8 @@ public struct PointForecaster: Sendable {
         guard let first = times.min(), let last = times.max() else { throw .badRequest("no times requested") }
         // Accumulations need the window before the first time as well, but only when the run
         // has frames there; the first frame's own interval is stored.
-        let (domain, position) = try store.choose(latitude: latitude, longitude: longitude, first: first, last: last)
+        let (domain, place) = try store.choose(latitude: latitude, longitude: longitude, first: first, last: last)
+        let position = request.cellSelection.answering(place)
         guard let stencil = BilinearStencil(i: position.i, j: position.j, westEast: domain.metadata.westEast,
                                             southNorth: domain.metadata.southNorth) else {
             throw .outsideDomains(latitude: latitude, longitude: longitude, extents: store.domains.map(\.extent))
@@ -60,10 +61,23 @@ public struct PointForecaster: Sendable {
             gridSpacingKilometres: domain.metadata.projection.dx / 1000,
             gridI: (position.i * 1000).rounded() / 1000, gridJ: (position.j * 1000).rounded() / 1000,
             stream: fast?.stream.metadata.stream, streamVariables: fast?.variables.map(\.rawValue))
-        return PointForecast(latitude: latitude, longitude: point.longitude > 180 ? longitude + 360 : longitude,
+        let reported = Self.reportedPlace(latitude: latitude, longitude: longitude, cellSelection: request.cellSelection,
+                                          grid: domain.grid, position: position)
+        return PointForecast(latitude: reported.latitude, longitude: point.longitude > 180 ? reported.longitude + 360 : reported.longitude,
                              provenance: provenance, elevation: point.elevation.map { Float($0) } ?? elevation,
                              modelElevation: elevation, isDownscaled: point.elevation != nil, times: times, values: values,
                              units: units, variables: variables)
+    }
+
+    /// The coordinates an answer reports: the place as asked, or with `nearest` the centre of
+    /// the cell that answered (as Open-Meteo echoes its grid cell's), rounded alike. The cell's
+    /// centre is worked out only then: it costs an inverse projection per forecast.
+    private static func reportedPlace(latitude: Double, longitude: Double, cellSelection: CellSelection,
+                                      grid: ProjectedGrid, position: GridPosition) -> (latitude: Double, longitude: Double) {
+        guard cellSelection == .nearest else { return (latitude, longitude) }
+        let cell = grid.point(at: position)
+        guard cell.latitude.isFinite, cell.longitude.isFinite else { return (latitude, longitude) }
+        return (roundCoordinate(cell.latitude), roundCoordinate(cell.longitude))
     }
 
     /// Some variables of one place's forecast, read from one domain file (a domain's history

@@ -86,6 +86,9 @@ package struct QueryOptions: ParsableArguments {
     @Option(help: "Precipitation unit (snowfall: cm, or inch with inch).")
     package var precipitationUnit: PrecipitationUnit = .mm
 
+    @Option(help: "Which grid values answer a place: land or sea (default land; both interpolate bilinearly between the four cells around it, the store keeps no land-sea mask), or nearest (the nearest grid cell's values, and that cell's coordinates and terrain height reported).")
+    package var cellSelection: CellSelection = .land
+
     @Option(help: "Output format.")
     package var format: ForecastRenderer.Format = .json
 
@@ -174,6 +177,9 @@ extension TemperatureUnit: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
 }
 extension WindSpeedUnit: ExpressibleByArgument {
+    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
+}
+extension CellSelection: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
 }
 extension PrecipitationUnit: ExpressibleByArgument {

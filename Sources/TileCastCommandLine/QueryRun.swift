@@ -35,6 +35,7 @@ package struct QueryRun {
                                                          precipitation: options.precipitationUnit),
                                       accumulationWindow: Int64(options.every) * 60)
         request.prefersFastStreams = options.every < 60
+        request.cellSelection = options.cellSelection
         let assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
         let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)

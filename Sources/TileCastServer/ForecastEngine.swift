@@ -163,7 +163,7 @@ package struct ForecastEngine: Sendable {
         let statistics = held.daily
         let variables = held.variables
         cycles.prefetch(store, latitude: latitude, longitude: longitude, times: shares[0].times, variables: variables)
-        let (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units,
+        let (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection,
                                           latitude: latitude, longitude: longitude, elevation: elevation)
 
         // The daily summaries are the command line's (`AnswerAssembly`'s policy) over the hours
@@ -189,9 +189,10 @@ package struct ForecastEngine: Sendable {
         if !currentVariables.isEmpty {
             let now = keptCycles(from: store, for: [times.current]).first { !ModelChoice.covered([times.current], by: $0).isEmpty }
             let values: PointForecast? = now.flatMap { cycle in
-                try? Self.forecast(store: cycle, request: ForecastRequest(times: [times.current], variables: currentVariables.filter(cycle.availableVariables.contains),
-                                                                         units: parameters.units),
-                                   latitude: latitude, longitude: longitude, elevation: elevation).forecast
+                var request = ForecastRequest(times: [times.current], variables: currentVariables.filter(cycle.availableVariables.contains),
+                                              units: parameters.units)
+                request.cellSelection = parameters.cellSelection
+                return try? Self.forecast(store: cycle, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast
             }
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
@@ -220,6 +221,7 @@ package struct ForecastEngine: Sendable {
         var request = ForecastRequest(times: covered, variables: held.variables, units: parameters.units,
                                       accumulationWindow: RequestTimes.currentInterval)
         request.prefersFastStreams = true
+        request.cellSelection = parameters.cellSelection
         let answer = try forecast(store: store, request: request, latitude: latitude, longitude: longitude, elevation: elevation)
         return (answer.forecast.padded(to: times.minutely15), held.missing)
     }
@@ -261,12 +263,13 @@ package struct ForecastEngine: Sendable {
     /// One place's forecast from each cycle's share of the hours, as one forecast. The newest
     /// cycle's failure is the answer's; an older cycle that cannot answer the place (it did
     /// not hold it then) leaves its hours null, but its damage is never hidden.
-    func joinedForecast(_ shares: [CycleContinuity.Share], variables: [ForecastVariable], units: OutputUnits,
+    func joinedForecast(_ shares: [CycleContinuity.Share], variables: [ForecastVariable], units: OutputUnits, cellSelection: CellSelection,
                         latitude: Double, longitude: Double, elevation: Double?) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast]) {
         var parts: [PointForecast] = []
         for (k, share) in shares.enumerated() {
-            let request = ForecastRequest(times: share.times, variables: k == 0 ? variables : variables.filter(share.store.availableVariables.contains),
+            var request = ForecastRequest(times: share.times, variables: k == 0 ? variables : variables.filter(share.store.availableVariables.contains),
                                           units: units)
+            request.cellSelection = cellSelection
             do throws(APIError) {
                 parts.append(try Self.forecast(store: share.store, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast)
             } catch {

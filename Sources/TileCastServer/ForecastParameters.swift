@@ -85,6 +85,8 @@ package struct ForecastParameters: Sendable {
     package var units = OutputUnits()
     package var timeFormat = TimeFormat.iso8601
     package var format = Format.json
+    /// Open-Meteo's `cell_selection` (`CellSelection`: land and sea interpolate, nearest does not).
+    package var cellSelection = CellSelection.land
     /// nil: best_match.
     package var model: String?
     package var times = TimeSelection()
@@ -234,8 +236,11 @@ package struct ForecastParameters: Sendable {
             guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(text)") }
             format = value
         }
-        if let text = values.single("cell_selection"), !["land", "sea", "nearest"].contains(text) {
-            throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(text)")
+        if let text = values.single("cell_selection") {
+            guard let value = CellSelection(rawValue: text) else {
+                throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(text)")
+            }
+            cellSelection = value
         }
         if let names = values.list("models"), !names.isEmpty {
             guard names.count == 1 else { throw APIError("Parameter 'models': one model a request. Given: \(names.joined(separator: ","))") }
