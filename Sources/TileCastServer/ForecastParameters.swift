@@ -283,25 +283,13 @@ package struct ForecastParameters: Sendable {
             try Self.checkSpan(first, last, limit: Self.maxDays * 24 - 24, what: "start_date and end_date")
         default: throw APIError("Parameter 'start_date' and 'end_date' must both be set")
         }
-        switch (values.single("start_hour"), values.single("end_hour")) {
-        case (nil, nil): break
-        case (let start?, let end?):
-            let first = try Self.hour(start, "start_hour"), last = try Self.hour(end, "end_hour")
-            times.hours = (first, last)
-            try Self.checkSpan(first, last, limit: Self.maxDays * 24, what: "start_hour and end_hour")
-        default: throw APIError("Parameter 'start_hour' and 'end_hour' must both be set")
-        }
-        switch (values.single("start_minutely_15"), values.single("end_minutely_15")) {
-        case (nil, nil): break
-        case (let start?, let end?):
-            let first = try Self.hour(start, "start_minutely_15"), last = try Self.hour(end, "end_minutely_15")
-            times.minutely15 = (first, last)
-            try Self.checkSpan(first, last, limit: Self.maxDays * 24, what: "start_minutely_15 and end_minutely_15")
+        times.hours = try Self.timeSpan(values, "start_hour", "end_hour")
+        times.minutely15 = try Self.timeSpan(values, "start_minutely_15", "end_minutely_15")
+        if times.minutely15 != nil {
             // Open-Meteo refuses step counts beside a range (ForecastapiQuery.swift, getStartEndDates).
             for (name, steps) in [("past_minutely_15", times.pastMinutely15), ("forecast_minutely_15", times.forecastMinutely15)] where (steps ?? 0) != 0 {
                 throw APIError("Parameter '\(name)' is mutually exclusive with 'start_date' and 'end_date'")
             }
-        default: throw APIError("Parameter 'start_minutely_15' and 'end_minutely_15' must both be set")
         }
     }
 
@@ -409,6 +397,20 @@ package struct ForecastParameters: Sendable {
         components.hour = h
         components.minute = m
         return components
+    }
+
+    /// A pair of local times (start_hour/end_hour, start_minutely_15/end_minutely_15): both or
+    /// neither, each yyyy-MM-ddTHH:mm, at most 16 days apart.
+    private static func timeSpan(_ values: QueryValues, _ startName: String,
+                                 _ endName: String) throws(APIError) -> (start: DateComponents, end: DateComponents)? {
+        switch (values.single(startName), values.single(endName)) {
+        case (nil, nil): return nil
+        case (let start?, let end?):
+            let first = try hour(start, startName), last = try hour(end, endName)
+            try checkSpan(first, last, limit: maxDays * 24, what: "\(startName) and \(endName)")
+            return (first, last)
+        default: throw APIError("Parameter '\(startName)' and '\(endName)' must both be set")
+        }
     }
 
     /// Refuses a range that ends before it starts or spans more than `limit` hours.

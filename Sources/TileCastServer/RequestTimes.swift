@@ -36,10 +36,12 @@ package struct RequestTimes: Sendable {
             guard let date = calendar.date(from: components) else { throw APIError("invalid local time \(components)") }
             return seconds(date)
         }
-        func hours(from start: Int64, to end: Int64) -> [Int64] {
+        /// Times from `start` (inclusive) to `end` (exclusive), every `step` seconds.
+        func times(from start: Int64, to end: Int64, step: Int64 = 3600) -> [Int64] {
             guard end > start else { return [] }
-            return Array(stride(from: start, to: end, by: 3600))
+            return Array(stride(from: start, to: end, by: Int(step)))
         }
+        func hours(from start: Int64, to end: Int64) -> [Int64] { times(from: start, to: end) }
         let nowDate = Date(timeIntervalSince1970: TimeInterval(now))
         // Days: start_date..end_date, or past_days before today and forecast_days from it.
         var dayDates: [Date] = []
@@ -86,10 +88,7 @@ package struct RequestTimes: Sendable {
         current = now >= 0 ? now / Self.currentInterval * Self.currentInterval : now
 
         let quarter = Int64(Self.currentInterval)
-        func quarters(from start: Int64, to end: Int64) -> [Int64] {
-            guard end > start else { return [] }
-            return Array(stride(from: start, to: end, by: Int(quarter)))
-        }
+        func quarters(from start: Int64, to end: Int64) -> [Int64] { times(from: start, to: end, step: quarter) }
         if let span = selection.minutely15 {
             minutely15 = try quarters(from: local(span.start), to: local(span.end) + 1)
         } else if selection.forecastMinutely15 != nil || selection.pastMinutely15 != nil {
