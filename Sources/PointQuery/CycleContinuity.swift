@@ -27,10 +27,13 @@ package enum CycleContinuity {
     /// are in no share (answered null by an API, refused by the command line).
     ///
     /// - Parameter cycles: one model's cycles, newest first.
-    package static func shares(of times: [Int64], among cycles: [ForecastStore]) -> [Share] {
+    /// - Parameter window: the interval an amount at each time covers (an hour; a step of
+    ///   `temporal_resolution`): a time whose interval begins before a cycle's start goes to an
+    ///   older cycle covering it, as the first hour does.
+    package static func shares(of times: [Int64], among cycles: [ForecastStore], window: Int64 = 3600) -> [Share] {
         var owner = [Int?](repeating: nil, count: times.count)
         for (k, time) in times.enumerated() {
-            owner[k] = cycles.indices.first { c in claims(cycles[c], time, older: cycles[(c + 1)...]) }
+            owner[k] = cycles.indices.first { c in claims(cycles[c], time, older: cycles[(c + 1)...], window: window) }
         }
         return cycles.indices.compactMap { c in
             let mine = times.indices.filter { owner[$0] == c }.map { times[$0] }
@@ -38,11 +41,11 @@ package enum CycleContinuity {
         }
     }
 
-    /// Whether `cycle` answers `time`: inside its run, and not its first frame when an older
-    /// cycle covers that hour.
-    static func claims(_ cycle: ForecastStore, _ time: Int64, older: ArraySlice<ForecastStore>) -> Bool {
+    /// Whether `cycle` answers `time`: inside its run, and not within its first `window` (its
+    /// first frame, for hourly times) when an older cycle covers that time.
+    static func claims(_ cycle: ForecastStore, _ time: Int64, older: ArraySlice<ForecastStore>, window: Int64 = 3600) -> Bool {
         guard let first = cycle.runTimes.first, let last = cycle.runTimes.last, time >= first, time <= last else { return false }
-        guard time == first else { return true }
+        guard time < first + max(window, 1) else { return true }
         return !older.contains { !ModelChoice.covered([time], by: $0).isEmpty }
     }
 }

@@ -171,7 +171,7 @@ enum OpenMeteoFlatBuffers {
     }
 
     static func unit(_ symbol: String) -> UInt8 {
-        let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
+        let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "mp/h": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
                                       "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
                                       "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10, "s": 36]
         return units[symbol] ?? 0
@@ -201,10 +201,12 @@ enum OpenMeteoFlatBuffers {
     /// The printed number as a Float (NaN for null): the same values as the JSON.
     static func printed(_ text: String) -> Float { Float(text) ?? .nan }
 
-    static func encode(_ places: [PlaceForecast], parameters: ForecastParameters, milliseconds: Double) -> [UInt8] {
+    /// One size-prefixed message per location and model, as Open-Meteo's FlatBuffersWriter.swift
+    /// streams them (each model's message under the location's number).
+    static func encode(_ locations: [LocationAnswer], parameters: ForecastParameters, milliseconds: Double) -> [UInt8] {
         let units = parameters.units
         var out: [UInt8] = []
-        for (k, place) in places.enumerated() {
+        for (locationID, place) in locations.flatMap({ location in location.parts.map { (location.locationID, $0) } }) {
             let f = place.forecast
             let times = place.times
             var root: [FlatBufferWriter.Field?] = Array(repeating: nil, count: 15)
@@ -212,7 +214,7 @@ enum OpenMeteoFlatBuffers {
             root[1] = .f32(Float(f.longitude))
             root[2] = .f32(f.elevation.map { printed(ForecastRenderer.number($0, 0) ?? "") } ?? .nan)
             root[3] = .f32(Float(milliseconds))
-            root[4] = .i64(Int64(k))
+            root[4] = .i64(Int64(locationID))
             root[6] = .i32(Int32(times.utcOffset))
             root[7] = .object { $0.string(times.zoneName) }
             root[8] = .object { $0.string(times.abbreviation) }
@@ -240,7 +242,7 @@ enum OpenMeteoFlatBuffers {
                     }
                     let values = series.indices.map { d in
                         printed(OpenMeteoRenderer.dailyValue(series[d], field, units, dayStart: d < times.dayStarts.count ? times.dayStarts[d] : 0,
-                                                             timeZone: parameters.timeZone, timeFormat: parameters.timeFormat))
+                                                             timeZone: times.zone, timeFormat: parameters.timeFormat))
                     }
                     return variableTable(field.variable, code: dailyCode(field), unit: unit(OpenMeteoRenderer.dailyUnit(field, units)), values: .object { $0.floats(values) },
                                          aggregation: aggregation(field))
@@ -255,7 +257,9 @@ enum OpenMeteoFlatBuffers {
                     let values = (place.hourly.values[v] ?? Array(repeating: .nan, count: times.hourly.count)).map { printed(OpenMeteoRenderer.value($0, v, units)) }
                     return variableTable(v, unit: unit(units.symbol(v)), values: .object { $0.floats(values) })
                 }
-                root[11] = .object { w in w.table([.i64(first), .i64(last + 3600), .i32(3600), .object { $0.tables(variables) }]) }
+                // The block's step: an hour, or `temporal_resolution`'s.
+                let step = times.hourlyStep
+                root[11] = .object { w in w.table([.i64(first), .i64(last + step), .i32(Int32(step)), .object { $0.tables(variables) }]) }
             }
             // minutely_15 (field 12 of WeatherApiResponse in openmeteo-sdk's weather_api.fbs).
             if !parameters.minutely15Columns.isEmpty, let first = times.minutely15.first, let last = times.minutely15.last {

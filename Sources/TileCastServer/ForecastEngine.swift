@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import GridGeometry
 import Meteorology
 import ObjectStore
 import PointQuery
@@ -28,6 +29,23 @@ package struct PlaceForecast: Sendable {
     package var cycles: [AnsweredHours] = []
 }
 
+/// One location of an answer: its number and its forecast from each model asked for (one
+/// under best match or a named model; several with `models=a,b`).
+package struct LocationAnswer: Sendable {
+    package let locationID: Int
+    /// Non-empty, in the request's order of models.
+    package let parts: [PlaceForecast]
+    /// With several parts, each one's model name: its columns are suffixed `_<name>`, as
+    /// Open-Meteo's ForecastApiResult.swift suffixes them when more than one model answers.
+    package let modelNames: [String]
+
+    /// The part the header (place, zone, elevation) comes from.
+    package var first: PlaceForecast { parts[0] }
+
+    /// The suffix of part `k`'s column names ("" with one part).
+    package func suffix(_ k: Int) -> String { k < modelNames.count ? "_" + modelNames[k] : "" }
+}
+
 /// A run of consecutive hours one cycle answered, for the answer's `tilecast` key.
 package struct AnsweredHours: Sendable, Equatable {
     package let cycle: String
@@ -37,11 +55,11 @@ package struct AnsweredHours: Sendable, Equatable {
 
     /// One cycle's forecast's hours as runs of consecutive hours (a long run's tail beyond a
     /// newer, shorter run is a run of its own).
-    static func runs(_ part: PointForecast) -> [AnsweredHours] {
+    static func runs(_ part: PointForecast, step: Int64 = 3600) -> [AnsweredHours] {
         var runs: [AnsweredHours] = []
         var start = 0
         let times = part.times
-        for k in times.indices where k == times.count - 1 || times[k + 1] - times[k] > 3600 {
+        for k in times.indices where k == times.count - 1 || times[k + 1] - times[k] > step {
             runs.append(AnsweredHours(cycle: part.provenance.cycle, domain: part.provenance.domain, first: times[start], last: times[k]))
             start = k + 1
         }
@@ -136,8 +154,12 @@ package struct ForecastEngine: Sendable {
     package func place(latitude: Double, longitude: Double, elevation: Double? = nil, parameters: ForecastParameters,
                        times: RequestTimes, stores: [ForecastStore]) throws(APIError) -> PlaceForecast {
         let wantsDaily = !parameters.daily.isEmpty
-        var blockTimes = Array(Set((parameters.hourly.isEmpty ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
-        // A request of `minutely_15` alone chooses its model by those times.
+        // `temporal_resolution` other than hourly: the `hourly` block is a forecast of its own
+        // (amounts over each step), the daily summaries still come from every hour.
+        let stepped = !parameters.hourly.isEmpty && (times.hourlyStep != 3600 || parameters.times.temporalResolution == .native)
+        var blockTimes = Array(Set((parameters.hourly.isEmpty || stepped ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
+        // A request of a stepped `hourly` or of `minutely_15` alone chooses its model by those times.
+        if blockTimes.isEmpty && stepped { blockTimes = times.hourly }
         if blockTimes.isEmpty && !parameters.minutely15.isEmpty { blockTimes = times.minutely15 }
         let store: ForecastStore
         var shares: [CycleContinuity.Share] = []
@@ -196,12 +218,28 @@ package struct ForecastEngine: Sendable {
             }
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
         }
-        var place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
-        if parts.count > 1 { place.cycles = parts.flatMap(AnsweredHours.runs) }
+        var place: PlaceForecast
+        if stepped {
+            // The block's own times (`native`: the answering domain's output interval) and
+            // forecast, from the chosen model's cycles as the hourly one.
+            let own = parameters.times.temporalResolution == .native ? times.withHourlyStep(Self.outputInterval(of: store)) : times
+            let step = own.hourlyStep
+            let newest = stores.first { $0.model == store.model } ?? store
+            let steps = CycleContinuity.shares(of: own.hourly, among: keptCycles(from: newest, for: own.hourly), window: step)
+            let series = steps.isEmpty ? nil
+                : try joinedForecast(steps, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection,
+                                     latitude: latitude, longitude: longitude, elevation: elevation, window: step, prefersFastStreams: step < 3600)
+            place = PlaceForecast(forecast: forecast, times: own, hourly: series?.forecast.padded(to: own.hourly) ?? forecast.padded(to: []).padded(to: own.hourly),
+                                  daily: daily, current: current)
+            if let series, series.parts.count > 1 { place.cycles = series.parts.flatMap { AnsweredHours.runs($0, step: step) } }
+        } else {
+            place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
+            if parts.count > 1 { place.cycles = parts.flatMap { AnsweredHours.runs($0) } }
+        }
         place.unavailable = held.missing.merging(heldNow.missing) { first, _ in first }
         if !parameters.minutely15.isEmpty {
-            let (values, missing) = try Self.minutely15(parameters, store: store, times: times, latitude: latitude, longitude: longitude,
-                                                        elevation: elevation)
+            let (values, missing) = try minutely15(parameters, store: store, stores: stores, times: times, latitude: latitude, longitude: longitude,
+                                                   elevation: elevation)
             place.minutely15 = values
             place.unavailable.merge(missing) { first, _ in first }
         }
@@ -213,17 +251,27 @@ package struct ForecastEngine: Sendable {
     /// (`ForecastRequest.prefersFastStreams`), otherwise the history interpolated in time;
     /// precipitation and other amounts over each 15 minutes. Times the cycle does not cover
     /// are null; what it does not hold is named, as for `hourly`.
-    static func minutely15(_ parameters: ForecastParameters, store: ForecastStore, times: RequestTimes, latitude: Double, longitude: Double,
-                           elevation: Double?) throws(APIError) -> (PointForecast?, [ForecastVariable: String]) {
+    /// Quarter hours before the newest cycle come from the older cycles the store keeps, as
+    /// hours do (`CycleContinuity`); a cycle's first quarter hour from the cycle before it.
+    func minutely15(_ parameters: ForecastParameters, store: ForecastStore, stores: [ForecastStore], times: RequestTimes, latitude: Double,
+                    longitude: Double, elevation: Double?) throws(APIError) -> (PointForecast?, [ForecastVariable: String]) {
         let held = HeldVariables(store, hourly: parameters.minutely15, daily: [])
-        let covered = ModelChoice.covered(times.minutely15, by: store)
-        guard !covered.isEmpty, !held.variables.isEmpty else { return (nil, held.missing) }
-        var request = ForecastRequest(times: covered, variables: held.variables, units: parameters.units,
-                                      accumulationWindow: RequestTimes.currentInterval)
-        request.prefersFastStreams = true
-        request.cellSelection = parameters.cellSelection
-        let answer = try forecast(store: store, request: request, latitude: latitude, longitude: longitude, elevation: elevation)
+        let newest = stores.first { $0.model == store.model } ?? store
+        let shares = CycleContinuity.shares(of: times.minutely15, among: keptCycles(from: newest, for: times.minutely15),
+                                            window: RequestTimes.currentInterval)
+        guard !shares.isEmpty, !held.variables.isEmpty else { return (nil, held.missing) }
+        let answer = try joinedForecast(shares, variables: held.variables, units: parameters.units, cellSelection: parameters.cellSelection,
+                                        latitude: latitude, longitude: longitude, elevation: elevation,
+                                        window: RequestTimes.currentInterval, prefersFastStreams: true)
         return (answer.forecast.padded(to: times.minutely15), held.missing)
+    }
+
+    /// A domain's output interval (`temporal_resolution=native`): its first two frames apart,
+    /// an hour for a one-frame run.
+    static func outputInterval(of store: ForecastStore) -> Int64 {
+        let times = store.runTimes
+        guard times.count > 1, times[1] > times[0] else { return 3600 }
+        return times[1] - times[0]
     }
 
     /// The model to answer a place from and which of its kept cycles answers which hours,
@@ -263,13 +311,18 @@ package struct ForecastEngine: Sendable {
     /// One place's forecast from each cycle's share of the hours, as one forecast. The newest
     /// cycle's failure is the answer's; an older cycle that cannot answer the place (it did
     /// not hold it then) leaves its hours null, but its damage is never hidden.
+    /// - Parameters:
+    ///   - window: the interval an amount covers at each time (`ForecastRequest.accumulationWindow`).
+    ///   - prefersFastStreams: read a domain's 15-minute stream where it has one (`minutely_15`).
     func joinedForecast(_ shares: [CycleContinuity.Share], variables: [ForecastVariable], units: OutputUnits, cellSelection: CellSelection,
-                        latitude: Double, longitude: Double, elevation: Double?) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast]) {
+                        latitude: Double, longitude: Double, elevation: Double?, window: Int64 = 3600,
+                        prefersFastStreams: Bool = false) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast]) {
         var parts: [PointForecast] = []
         for (k, share) in shares.enumerated() {
             var request = ForecastRequest(times: share.times, variables: k == 0 ? variables : variables.filter(share.store.availableVariables.contains),
-                                          units: units)
+                                          units: units, accumulationWindow: window)
             request.cellSelection = cellSelection
+            request.prefersFastStreams = prefersFastStreams
             do throws(APIError) {
                 parts.append(try Self.forecast(store: share.store, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast)
             } catch {
@@ -373,6 +426,138 @@ package struct ForecastEngine: Sendable {
         return Meteogram.svg(place: place, units: parameters.units, now: now)
     }
 
+    /// One location of a request: where, for which elevation and times, under which number.
+    struct Job: Sendable {
+        let locationID: Int
+        let latitude: Double
+        let longitude: Double
+        let elevation: Double?
+        let times: RequestTimes
+        /// The one model answering it (a bounding box's cell); nil: every model asked for.
+        var source: Int? = nil
+    }
+
+    /// A bounding box's locations: for each model asked for, every mass point of one of its
+    /// domains inside the box, numbered from 0 per model (Open-Meteo's controller lists each
+    /// domain's grid points in turn). The domain is the finest whose grid holds the whole box,
+    /// else the coarsest; a moving nest is never chosen (its grid moves). Each cell is answered
+    /// by its model as a place at the cell's centre with `cell_selection=nearest` (its own
+    /// values; where a finer nest holds the cell, the nest's nearest cell, by best match).
+    static func boxJobs(_ parameters: ForecastParameters, box: BoundingBox, sources: [(name: String, stores: [ForecastStore])],
+                        now: Int64) throws(APIError) -> [Job] {
+        let selections = parameters.ranges.count > 1 ? parameters.ranges : [parameters.times]
+        var allTimes: [RequestTimes] = []
+        for selection in selections {
+            allTimes.append(try RequestTimes(selection, zone: parameters.timeZone, zoneName: parameters.timeZoneName, now: now))
+        }
+        var jobs: [Job] = []
+        for (s, source) in sources.enumerated() {
+            let domains = source.stores.flatMap(\.domains).filter { $0.motion == nil }.sorted { $0.metadata.projection.dx < $1.metadata.projection.dx }
+            let whole = domains.first { domain in
+                [(box.south, box.west), (box.south, box.east), (box.north, box.east), (box.north, box.west)].allSatisfy {
+                    domain.grid.contains(domain.grid.position(of: GeoPoint(latitude: $0.0, longitude: $0.1)), margin: domain.margin)
+                }
+            }
+            guard let domain = whole ?? domains.last else { continue }
+            let nodes = cells(of: domain.grid, in: box)
+            for times in allTimes {
+                for (k, node) in nodes.enumerated() {
+                    jobs.append(Job(locationID: k, latitude: node.latitude, longitude: node.longitude, elevation: nil, times: times, source: s))
+                }
+                guard jobs.count <= ForecastParameters.maxPlaces else {
+                    throw APIError("Only up to \(ForecastParameters.maxPlaces) locations can be requested at once (the bounding box holds more grid cells)")
+                }
+            }
+        }
+        guard !jobs.isEmpty else { throw APIError("No grid cell of the models asked for lies in the bounding box") }
+        return jobs
+    }
+
+    /// A grid's mass points inside `box`, south to north, west to east. Only the index range
+    /// the box's edges reach (sampled, with two cells to spare) is searched.
+    static func cells(of grid: ProjectedGrid, in box: BoundingBox) -> [GeoPoint] {
+        var iRange = (Double.infinity, -Double.infinity), jRange = (Double.infinity, -Double.infinity)
+        let samples = 64
+        for k in 0...samples {
+            let f = Double(k) / Double(samples)
+            let latitude = box.south + f * (box.north - box.south), longitude = box.west + f * (box.east - box.west)
+            for point in [GeoPoint(latitude: latitude, longitude: box.west), GeoPoint(latitude: latitude, longitude: box.east),
+                          GeoPoint(latitude: box.south, longitude: longitude), GeoPoint(latitude: box.north, longitude: longitude)] {
+                let position = grid.position(of: point)
+                guard position.i.isFinite, position.j.isFinite else { continue }
+                iRange = (min(iRange.0, position.i), max(iRange.1, position.i))
+                jRange = (min(jRange.0, position.j), max(jRange.1, position.j))
+            }
+        }
+        guard iRange.0 <= iRange.1, jRange.0 <= jRange.1 else { return [] }
+        let i0 = max(0, Int((iRange.0 - 2).rounded(.down))), i1 = min(grid.westEast - 1, Int((iRange.1 + 2).rounded(.up)))
+        let j0 = max(0, Int((jRange.0 - 2).rounded(.down))), j1 = min(grid.southNorth - 1, Int((jRange.1 + 2).rounded(.up)))
+        guard i0 <= i1, j0 <= j1 else { return [] }
+        var points: [GeoPoint] = []
+        for j in j0...j1 {
+            for i in i0...i1 {
+                let point = grid.point(at: GridPosition(i: Double(i), j: Double(j)))
+                if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
+            }
+        }
+        return points
+    }
+
+    /// The request's locations: each place with its times, in its zone; with lists of
+    /// start/end ranges, each place with its own range, or a single place once per range
+    /// (Open-Meteo's ForecastapiQuery.swift, `prepareCoordinates`).
+    static func jobs(_ parameters: ForecastParameters, now: Int64) throws(APIError) -> [Job] {
+        var timesByKey: [String: RequestTimes] = [:]
+        var jobs: [Job] = []
+        func add(place k: Int, selection: TimeSelection, range: Int) throws(APIError) {
+            let (latitude, longitude) = (parameters.latitudes[k], parameters.longitudes[k])
+            let zone = parameters.zone(index: k, latitude: latitude, longitude: longitude)
+            let key = "\(range) \(zone.name)"
+            let times: RequestTimes
+            if let known = timesByKey[key] { times = known } else {
+                times = try RequestTimes(selection, zone: zone.zone, zoneName: zone.name, now: now)
+                timesByKey[key] = times
+            }
+            jobs.append(Job(locationID: k < parameters.locationIDs.count ? parameters.locationIDs[k] : k, latitude: latitude, longitude: longitude,
+                            elevation: k < parameters.elevations.count ? parameters.elevations[k] : nil, times: times))
+        }
+        let places = parameters.latitudes.indices
+        jobs.reserveCapacity(max(places.count, parameters.ranges.count))
+        if parameters.ranges.count > 1 && places.count == 1 {
+            for (r, selection) in parameters.ranges.enumerated() { try add(place: 0, selection: selection, range: r) }
+        } else if parameters.ranges.count > 1 {
+            for k in places { try add(place: k, selection: parameters.ranges[k], range: k) }
+        } else {
+            for k in places { try add(place: k, selection: parameters.times, range: 0) }
+        }
+        return jobs
+    }
+
+    /// One location's answer from each model asked for. With several models, one that does
+    /// not hold the place is left out (Open-Meteo's controller keeps the models that have
+    /// readers for it); a store's damage (503) is never left out.
+    func location(_ job: Job, parameters: ForecastParameters, sources: [(name: String, stores: [ForecastStore])]) -> Result<LocationAnswer, APIError> {
+        var answered: [(name: String, place: PlaceForecast)] = []
+        var failure: APIError?
+        for source in job.source.map({ [sources[$0]] }) ?? sources {
+            do throws(APIError) {
+                answered.append((source.name, try placeOrNulls(latitude: job.latitude, longitude: job.longitude, elevation: job.elevation,
+                                                               parameters: parameters, times: job.times, stores: source.stores)))
+            } catch {
+                if error.status == .serviceUnavailable { return .failure(error) }
+                if failure == nil { failure = error }
+            }
+        }
+        guard !answered.isEmpty else { return .failure(failure ?? APIError("no model answers the place")) }
+        // `temporal_resolution=native` over models of different output intervals: Open-Meteo's
+        // `cannotReturnModelsWithDifferentTimeIntervals` (ForecastApiResult.swift, `merge`).
+        if !parameters.hourlyColumns.isEmpty, Set(answered.map { $0.place.times.hourlyStep }).count > 1 {
+            return .failure(APIError("Cannot return models with different time-intervals"))
+        }
+        return .success(LocationAnswer(locationID: job.locationID, parts: answered.map(\.place),
+                                       modelNames: answered.count > 1 ? answered.map(\.name) : []))
+    }
+
     /// Answers a whole request: the body, its content type, and for CSV the
     /// `Content-Disposition` that names the file as Open-Meteo names it.
     ///
@@ -383,49 +568,46 @@ package struct ForecastEngine: Sendable {
     package func respond(_ parameters: ForecastParameters, now: Int64,
                          admit: ((Int) -> Bool)? = nil) throws(APIError) -> (body: [UInt8], contentType: String, disposition: String?) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let stores = try stores(for: parameters.model)
-        // The times of each zone the places are in (one zone unless timezone=auto).
-        var timesByZone: [String: RequestTimes] = [:]
-        var jobs: [(latitude: Double, longitude: Double, elevation: Double?, times: RequestTimes)] = []
-        jobs.reserveCapacity(parameters.latitudes.count)
-        for (k, (latitude, longitude)) in zip(parameters.latitudes, parameters.longitudes).enumerated() {
-            let zone = parameters.zone(latitude: latitude, longitude: longitude)
-            let times: RequestTimes
-            if let known = timesByZone[zone.name] { times = known } else {
-                times = try RequestTimes(parameters.times, zone: zone.zone, zoneName: zone.name, now: now)
-                timesByZone[zone.name] = times
-            }
-            jobs.append((latitude, longitude, k < parameters.elevations.count ? parameters.elevations[k] : nil, times))
+        // The models asked for, each with the stores it may answer from: one (best match or
+        // the one named), or several with `models=a,b`.
+        let names = parameters.models.count > 1 ? parameters.models : [parameters.model ?? ForecastParameters.bestMatch]
+        var sources: [(name: String, stores: [ForecastStore])] = []
+        for name in names { sources.append((name, try stores(for: name == ForecastParameters.bestMatch ? nil : name))) }
+        var parameters = parameters
+        let jobs: [Job]
+        if let box = parameters.boundingBox {
+            // A box's cells answer their own values.
+            parameters.cellSelection = .nearest
+            jobs = try Self.boxJobs(parameters, box: box, sources: sources, now: now)
+        } else {
+            jobs = try Self.jobs(parameters, now: now)
         }
         // past_days reaches 92 (Open-Meteo's limit), but one request's size stays within
         // `maxPlaceHours`, 1000 places x 16 days (the memory bound of `ServerConfiguration.maxInFlight`).
-        // A 15-minute step is an entry of the answer as an hour is.
+        // A 15-minute step is an entry of the answer as an hour is; each model answers every place.
         let quarters = parameters.minutely15Columns.isEmpty ? 0 : 1
-        let placeHours = jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) + quarters * $1.times.minutely15.count }
+        let placeHours = sources.count * jobs.reduce(0) { $0 + max($1.times.hourly.count, $1.times.dailyHours.count) + quarters * $1.times.minutely15.count }
         guard placeHours <= Self.maxPlaceHours else {
-            throw APIError("Too much for one request: \(jobs.count) locations x \(placeHours / max(1, jobs.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations or days a request")
+            throw APIError("Too much for one request: \(jobs.count) locations x \(sources.count) models x \(placeHours / max(1, jobs.count * sources.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations, models or days a request")
         }
-        if let admit, !admit(Self.estimatedBytes(placeHours: placeHours, places: jobs.count, parameters: parameters)) {
+        if let admit, !admit(sources.count * Self.estimatedBytes(placeHours: placeHours / sources.count, places: jobs.count, parameters: parameters)) {
             throw APIError(.serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly")
         }
         // A request of a few places is computed on this worker thread; one of many places is
         // split over the cores (it holds one in-flight slot, and answers sooner: benchmark S3,
         // 100 places in one request, in benchmarks/RESULTS.md).
-        let work = jobs
+        let work = jobs, fixed = parameters, answering = sources
         let parts = work.count >= Self.placesWorthSplitting ? min(jobs.count, ProcessInfo.processInfo.activeProcessorCount) : 1
         // A remote store's reads for the whole request end by one deadline (`RemoteLimits`).
         let deadline = cycles.requestDeadline()
-        let computed = concurrentMap(parts) { part -> [Result<PlaceForecast, APIError>] in
+        let computed = concurrentMap(parts) { part -> [Result<LocationAnswer, APIError>] in
             ObjectClient.within(deadline) {
                 (part * work.count / parts..<(part + 1) * work.count / parts).map { k in
-                    do throws(APIError) {
-                        return .success(try placeOrNulls(latitude: work[k].latitude, longitude: work[k].longitude, elevation: work[k].elevation,
-                                                         parameters: parameters, times: work[k].times, stores: stores))
-                    } catch { return .failure(error) }
+                    location(work[k], parameters: fixed, sources: answering)
                 }
             }
         }
-        var places: [PlaceForecast] = []
+        var places: [LocationAnswer] = []
         places.reserveCapacity(work.count)
         // The first failing place, in the request's order, is the answer; but a store's damage
         // (503) wins over any place's own error (400), so that it is never hidden behind one.

@@ -24,6 +24,11 @@ package struct TimeSelection: Sendable, Equatable {
     package var pastMinutely15: Int?
     /// start_minutely_15/end_minutely_15: local times, inclusive.
     var minutely15: (start: DateComponents, end: DateComponents)?
+    /// initial_minutely_15: with forecast_minutely_15 or past_minutely_15, the steps start this
+    /// many quarter hours after today's local midnight instead of at the current quarter hour.
+    package var initialMinutely15: Int?
+    /// temporal_resolution: the `hourly` block's step.
+    package var temporalResolution = TemporalResolution.hourly
 
     package static func == (a: Self, b: Self) -> Bool {
         a.forecastDays == b.forecastDays && a.pastDays == b.pastDays && a.forecastHours == b.forecastHours
@@ -31,6 +36,40 @@ package struct TimeSelection: Sendable, Equatable {
             && a.hours?.start == b.hours?.start && a.hours?.end == b.hours?.end && a.forecastDaysGiven == b.forecastDaysGiven
             && a.forecastMinutely15 == b.forecastMinutely15 && a.pastMinutely15 == b.pastMinutely15
             && a.minutely15?.start == b.minutely15?.start && a.minutely15?.end == b.minutely15?.end
+            && a.initialMinutely15 == b.initialMinutely15 && a.temporalResolution == b.temporalResolution
+    }
+}
+
+/// Open-Meteo's `temporal_resolution` (its `ApiTemporalResolution`,
+/// Sources/App/Helper/ForecastapiQuery.swift): the step of the `hourly` block. Its times keep
+/// the block's range and take every step from its start; an amount (precipitation) is the sum
+/// over the step before each time; daily values are still made from every hour.
+package enum TemporalResolution: String, Sendable, CaseIterable {
+    case native, minutely_15, minutely_30, hourly, hourly_1, hourly_3, hourly_6
+
+    /// The step in seconds; nil for `native`, the answering domain's own output interval.
+    package var seconds: Int64? {
+        switch self {
+        case .native: return nil
+        case .minutely_15: return 900
+        case .minutely_30: return 1800
+        case .hourly, .hourly_1: return 3600
+        case .hourly_3: return 3 * 3600
+        case .hourly_6: return 6 * 3600
+        }
+    }
+}
+
+/// A latitude/longitude box: south <= latitude < north, west <= longitude < east (Open-Meteo's
+/// `BoundingBoxWGS84`, half-open ranges).
+package struct BoundingBox: Sendable, Equatable {
+    package let south: Double
+    package let west: Double
+    package let north: Double
+    package let east: Double
+
+    package func contains(latitude: Double, longitude: Double) -> Bool {
+        latitude >= south && latitude < north && longitude >= west && longitude < east
     }
 }
 
@@ -82,20 +121,39 @@ package struct ForecastParameters: Sendable {
     package var timeZoneName = "GMT"
     /// `timezone=auto`: each place in its own zone (`TimeZoneTable`), not `timeZone`.
     package var timeZoneAuto = false
+    /// `timezone=` with one entry per place (Open-Meteo's per-place list); empty when one zone
+    /// (above) serves every place. nil entries are `auto`.
+    package var placeZones: [(zone: TimeZone, name: String)?] = []
     package var units = OutputUnits()
     package var timeFormat = TimeFormat.iso8601
     package var format = Format.json
     /// Open-Meteo's `cell_selection` (`CellSelection`: land and sea interpolate, nearest does not).
     package var cellSelection = CellSelection.land
-    /// nil: best_match.
+    /// `bounding_box`: every grid cell of the box is a location (`ForecastEngine.boxJobs`);
+    /// latitude and longitude are then empty.
+    package var boundingBox: BoundingBox?
+    /// nil: best_match (or several models: `models`).
     package var model: String?
+    /// `models=a,b`: the models named, in order ("best_match" among them is best match);
+    /// empty or one: `model` answers.
+    package var models: [String] = []
+    package static let bestMatch = "best_match"
+    /// Models one request may name: each answers every place.
+    package static let maxModels = 8
     package var times = TimeSelection()
+    /// Several start/end ranges (lists of `start_date`... ): one selection each, answered for
+    /// the place with the same position, or all for a single place; empty: `times` for all.
+    package var ranges: [TimeSelection] = []
 
     package static let gmt = TimeZone(identifier: "GMT") ?? TimeZone(secondsFromGMT: 0) ?? .current
 
     /// The zone a place's times follow, and the name to answer.
-    package func zone(latitude: Double, longitude: Double) -> (zone: TimeZone, name: String) {
-        timeZoneAuto ? TimeZoneTable.zone(latitude: latitude, longitude: longitude) : (timeZone, timeZoneName)
+    /// - Parameter index: the place's position in the request (its entry of a per-place list).
+    package func zone(index: Int = 0, latitude: Double, longitude: Double) -> (zone: TimeZone, name: String) {
+        if index < placeZones.count {
+            return placeZones[index] ?? TimeZoneTable.zone(latitude: latitude, longitude: longitude)
+        }
+        return timeZoneAuto ? TimeZoneTable.zone(latitude: latitude, longitude: longitude) : (timeZone, timeZoneName)
     }
 
     /// Limits of one request: places and days.
@@ -143,8 +201,14 @@ package struct ForecastParameters: Sendable {
         }
     }
 
-    /// latitude, longitude and elevation.
+    /// latitude, longitude and elevation; or a bounding box.
     private mutating func parsePlaces(_ values: QueryValues) throws(APIError) {
+        if let box = values.list("bounding_box"), !box.isEmpty {
+            // Every grid cell in the box is a location (the coordinates are then not read, as
+            // Open-Meteo's `prepareCoordinates` reads the box first).
+            boundingBox = try Self.boundingBox(box)
+            return
+        }
         latitudes = try Self.coordinates(values.list("latitude"), name: "latitude", limit: 90)
         longitudes = try Self.coordinates(values.list("longitude"), name: "longitude", limit: 180)
         guard !latitudes.isEmpty else { throw APIError("Parameter 'latitude' and 'longitude' are required") }
@@ -173,6 +237,20 @@ package struct ForecastParameters: Sendable {
         }
     }
 
+    /// `bounding_box=lat1,lon1,lat2,lon2` with Open-Meteo's checks and messages
+    /// (ForecastapiQuery.swift, `getBoundingBox`): south < north and west < east.
+    private static func boundingBox(_ texts: [String]) throws(APIError) -> BoundingBox {
+        let numbers = texts.compactMap { Double($0) }.filter(\.isFinite)
+        guard numbers.count == texts.count else { throw APIError("Parameter 'bounding_box' must be numbers. Given: \(texts.joined(separator: ","))") }
+        guard numbers.count == 4 else { throw APIError("Parameter bounding_box must have 4 values") }
+        let (lat1, lon1, lat2, lon2) = (numbers[0], numbers[1], numbers[2], numbers[3])
+        guard lat1 < lat2 else { throw APIError("The first latitude must be smaller than the second latitude") }
+        guard (-90...90).contains(lat1), (-90...90).contains(lat2) else { throw APIError("Latitudes must be between -90 and 90") }
+        guard lon1 < lon2 else { throw APIError("The first longitude must be smaller than the second longitude") }
+        guard (-180...180).contains(lon1), (-180...180).contains(lon2) else { throw APIError("Longitudes must be between -180 and 180") }
+        return BoundingBox(south: lat1, west: lon1, north: lat2, east: lon2)
+    }
+
     private static func elevations(_ texts: [String]) throws(APIError) -> [Double?] {
         try texts.map { text throws(APIError) -> Double? in
             switch QueryPoint.parseElevation(text) {
@@ -199,16 +277,29 @@ package struct ForecastParameters: Sendable {
     }
 
     private mutating func parseTimeZone(_ values: QueryValues) throws(APIError) {
-        if let zone = values.single("timezone") {
-            if zone.lowercased() == "auto" {
-                timeZoneAuto = true
-            } else if let known = TimeZone(identifier: zone) {
-                timeZone = known
-                timeZoneName = zone
-            } else {
-                throw APIError("Invalid timezone '\(zone)': expected an IANA name such as Europe/Lisbon, GMT or auto")
+        // One zone for every place, or one per place (Open-Meteo's ForecastapiQuery.swift,
+        // `getCoordinatesWithTimezone`).
+        guard let zones = values.list("timezone"), !zones.isEmpty else { return }
+        let parsed = try zones.map { name throws(APIError) -> (zone: TimeZone, name: String)? in
+            if name.lowercased() == "auto" { return nil }
+            guard let known = TimeZone(identifier: name) else {
+                throw APIError("Invalid timezone '\(name)': expected an IANA name such as Europe/Lisbon, GMT or auto")
             }
+            return (known, name)
         }
+        if boundingBox != nil {
+            // Open-Meteo's messages for a box (`prepareCoordinates`).
+            guard parsed.count == 1 else { throw APIError("Only one timezone may be specified with bounding box queries") }
+            guard parsed[0] != nil else { throw APIError("Timezone 'auto' not supported with bounding box queries") }
+        }
+        if parsed.count == 1 {
+            if let fixed = parsed[0] { (timeZone, timeZoneName) = fixed } else { timeZoneAuto = true }
+            return
+        }
+        guard parsed.count == latitudes.count else {
+            throw APIError("Parameter 'timezone' and coordinates must have the same number of elements")
+        }
+        placeZones = parsed
 
     }
 
@@ -243,8 +334,15 @@ package struct ForecastParameters: Sendable {
             cellSelection = value
         }
         if let names = values.list("models"), !names.isEmpty {
-            guard names.count == 1 else { throw APIError("Parameter 'models': one model a request. Given: \(names.joined(separator: ","))") }
-            model = names[0] == "best_match" ? nil : names[0]
+            // Several models: each answers every place, its columns suffixed with its name
+            // (Open-Meteo's ForecastApiResult.swift). A name given twice is one model.
+            var unique: [String] = []
+            for name in names where !unique.contains(name) { unique.append(name) }
+            guard unique.count <= Self.maxModels else {
+                throw APIError("Parameter 'models': at most \(Self.maxModels) models a request. Given: \(unique.count)")
+            }
+            models = unique
+            model = unique.count == 1 && unique[0] != Self.bestMatch ? unique[0] : nil
         }
 
     }
@@ -275,19 +373,42 @@ package struct ForecastParameters: Sendable {
         times.pastHours = try values.integer("past_hours", 0...(Self.maxPastDays * 24))
         // Open-Meteo takes any integer; bounded here to the hours a range can reach.
         times.initialHours = try values.integer("initial_hours", -(Self.maxPastDays * 24)...(Self.maxDays * 24))
-        switch (values.single("start_date"), values.single("end_date")) {
-        case (nil, nil): break
-        case (let start?, let end?):
-            let first = try Self.date(start, "start_date"), last = try Self.date(end, "end_date")
-            times.dates = (first, last)
-            try Self.checkSpan(first, last, limit: Self.maxDays * 24 - 24, what: "start_date and end_date")
-        default: throw APIError("Parameter 'start_date' and 'end_date' must both be set")
+        times.initialMinutely15 = try values.integer("initial_minutely_15", -(Self.maxPastDays * 96)...(Self.maxDays * 96))
+        if let text = values.single("temporal_resolution") {
+            guard let resolution = TemporalResolution(rawValue: text) else {
+                throw APIError("Cannot initialize ApiTemporalResolution from invalid String value \(text) for key temporal_resolution (\(TemporalResolution.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            times.temporalResolution = resolution
         }
-        times.hours = try Self.timeSpan(values, "start_hour", "end_hour")
-        times.minutely15 = try Self.timeSpan(values, "start_minutely_15", "end_minutely_15")
-        if times.minutely15 != nil {
-            // Open-Meteo refuses step counts beside a range (ForecastapiQuery.swift, getStartEndDates).
-            for (name, steps) in [("past_minutely_15", times.pastMinutely15), ("forecast_minutely_15", times.forecastMinutely15)] where (steps ?? 0) != 0 {
+        // Each range parameter may be a list (Open-Meteo's ForecastapiQuery.swift,
+        // `getStartEndDates`): the n-th ranges of the three pairs make the n-th time selection.
+        let dates = try Self.spans(values, "start_date", "end_date", parse: Self.date, limit: Self.maxDays * 24 - 24)
+        let hours = try Self.spans(values, "start_hour", "end_hour", parse: Self.hour, limit: Self.maxDays * 24)
+        let quarters = try Self.spans(values, "start_minutely_15", "end_minutely_15", parse: Self.hour, limit: Self.maxDays * 24)
+        times.dates = dates.first
+        times.hours = hours.first
+        times.minutely15 = quarters.first
+        let count = max(dates.count, hours.count, quarters.count)
+        if count > 1 {
+            ranges = (0..<count).map { k in
+                var selection = times
+                selection.dates = k < dates.count ? dates[k] : nil
+                selection.hours = k < hours.count ? hours[k] : nil
+                selection.minutely15 = k < quarters.count ? quarters[k] : nil
+                return selection
+            }
+            // One place and several ranges: the place once per range; otherwise one range per place.
+            guard boundingBox != nil || latitudes.count == 1 || count == latitudes.count else {
+                throw APIError("Parameter 'start_date' and 'end_date' must have the same number of elements as coordinates")
+            }
+        }
+        if times.dates != nil || times.hours != nil || times.minutely15 != nil {
+            // Open-Meteo refuses any step count other than 0 beside any range, in this order
+            // (ForecastapiQuery.swift, getStartEndDates).
+            let counts: [(String, Int?)] = [("past_days", times.pastDays), ("forecast_days", forecastDays), ("past_hours", times.pastHours),
+                          ("forecast_hours", times.forecastHours), ("past_minutely_15", times.pastMinutely15),
+                          ("forecast_minutely_15", times.forecastMinutely15)]
+            for (name, steps) in counts where (steps ?? 0) != 0 {
                 throw APIError("Parameter '\(name)' is mutually exclusive with 'start_date' and 'end_date'")
             }
         }
@@ -399,18 +520,25 @@ package struct ForecastParameters: Sendable {
         return components
     }
 
-    /// A pair of local times (start_hour/end_hour, start_minutely_15/end_minutely_15): both or
-    /// neither, each yyyy-MM-ddTHH:mm, at most 16 days apart.
-    private static func timeSpan(_ values: QueryValues, _ startName: String,
-                                 _ endName: String) throws(APIError) -> (start: DateComponents, end: DateComponents)? {
-        switch (values.single(startName), values.single(endName)) {
-        case (nil, nil): return nil
-        case (let start?, let end?):
-            let first = try hour(start, startName), last = try hour(end, endName)
-            try checkSpan(first, last, limit: maxDays * 24, what: "\(startName) and \(endName)")
-            return (first, last)
-        default: throw APIError("Parameter '\(startName)' and '\(endName)' must both be set")
+    /// Pairs of local dates or times (start_date/end_date, start_hour/end_hour,
+    /// start_minutely_15/end_minutely_15): both or neither, as many starts as ends, each pair
+    /// at most `limit` hours apart.
+    private static func spans(_ values: QueryValues, _ startName: String, _ endName: String,
+                              parse: (String, String) throws(APIError) -> DateComponents,
+                              limit: Int) throws(APIError) -> [(start: DateComponents, end: DateComponents)] {
+        let starts = values.list(startName) ?? [], ends = values.list(endName) ?? []
+        if starts.isEmpty && ends.isEmpty { return [] }
+        guard !starts.isEmpty, !ends.isEmpty else { throw APIError("Parameter '\(startName)' and '\(endName)' must both be set") }
+        guard starts.count == ends.count else {
+            throw APIError("Parameter '\(startName)' and '\(endName)' must have the same number of elements")
         }
+        var spans: [(start: DateComponents, end: DateComponents)] = []
+        for (start, end) in zip(starts, ends) {
+            let first = try parse(start, startName), last = try parse(end, endName)
+            try checkSpan(first, last, limit: limit, what: "\(startName) and \(endName)")
+            spans.append((first, last))
+        }
+        return spans
     }
 
     /// Refuses a range that ends before it starts or spans more than `limit` hours.

@@ -50,7 +50,7 @@ struct OpenMeteoRenderer {
     }
 
     static func dailyUnit(_ daily: DailyVariable, _ units: OutputUnits, timeFormat: ForecastParameters.TimeFormat = .iso8601) -> String {
-        daily.isTimeOfDay ? timeFormat.rawValue : daily.unit(units)
+        daily.isTimeOfDay ? timeFormat.rawValue : label(daily.unit(units))
     }
 
     // MARK: Columns
@@ -71,25 +71,36 @@ struct OpenMeteoRenderer {
     }
 
     func unit(_ column: RequestedColumn<ForecastVariable>, _ place: PlaceForecast) -> String {
-        Self.answering(column, place).map(parameters.units.symbol) ?? Self.undefinedUnit
+        Self.answering(column, place).map { Self.label(parameters.units.symbol($0)) } ?? Self.undefinedUnit
     }
+
+    /// A unit as Open-Meteo's answers spell it (openmeteo-sdk's swift/Sources/OpenMeteoSdk/Unit.swift,
+    /// `abbreviation`): miles per hour is "mp/h" there, "mph" on the command line.
+    static func label(_ symbol: String) -> String { symbol == "mph" ? "mp/h" : symbol }
 
     func unit(_ column: RequestedColumn<DailyVariable>, _ place: PlaceForecast) -> String {
         Self.answering(column, place).map { Self.dailyUnit($0, parameters.units, timeFormat: parameters.timeFormat) } ?? Self.undefinedUnit
     }
 
-    /// Why each null column of this place is null, by the name it was asked by.
-    func unavailable(_ place: PlaceForecast) -> [(name: String, reason: String)] {
+    /// Why each null column of this location is null, by the name it was asked by (with its
+    /// model's suffix when several models answer).
+    func unavailable(_ location: LocationAnswer) -> [(name: String, reason: String)] {
         // The usual answer has none: no per-place work for it.
-        guard parameters.hasUnservedColumns || !place.unavailable.isEmpty || !place.unavailableDaily.isEmpty else { return [] }
+        guard parameters.hasUnservedColumns || location.parts.contains(where: { !$0.unavailable.isEmpty || !$0.unavailableDaily.isEmpty })
+        else { return [] }
         var reasons: [(name: String, reason: String)] = []
         func add(_ name: String, _ reason: String?) {
             if let reason, !reasons.contains(where: { $0.name == name }) { reasons.append((name, reason)) }
         }
-        for column in parameters.currentColumns + parameters.hourlyColumns {
-            add(column.name, column.unserved ?? column.variable.flatMap { place.unavailable[$0] })
+        for (k, place) in location.parts.enumerated() {
+            let suffix = location.suffix(k)
+            for column in parameters.currentColumns + parameters.minutely15Columns + parameters.hourlyColumns {
+                add(column.name + suffix, column.unserved ?? column.variable.flatMap { place.unavailable[$0] })
+            }
+            for column in parameters.dailyColumns {
+                add(column.name + suffix, column.unserved ?? column.variable.flatMap { place.unavailableDaily[$0] })
+            }
         }
-        for column in parameters.dailyColumns { add(column.name, column.unserved ?? column.variable.flatMap { place.unavailableDaily[$0] }) }
         return reasons
     }
 
@@ -98,35 +109,34 @@ struct OpenMeteoRenderer {
     /// The body: one object, or an array of them for several places. Written into one byte
     /// buffer (no String per piece joined into larger Strings: that copying and allocation
     /// was a third of a request's time).
-    func json(_ places: [PlaceForecast]) -> [UInt8] {
+    func json(_ places: [LocationAnswer]) -> [UInt8] {
         var out = JSONBytes()
         out.bytes.reserveCapacity(places.count * (1024 + parameters.hourlyColumns.count * 200))
         if places.count != 1 { out.raw("[") }
         for (k, place) in places.enumerated() {
             if k > 0 { out.raw(",") }
-            object(place, index: k, &out)
+            object(place, &out)
         }
         if places.count != 1 { out.raw("]") }
         return out.bytes
     }
 
-    /// The number a place is answered under: its `location_id`, else its position.
-    private func locationID(_ index: Int) -> Int {
-        index < parameters.locationIDs.count ? parameters.locationIDs[index] : index
-    }
-
-    private func object(_ place: PlaceForecast, index: Int, _ out: inout JSONBytes) {
-        header(place, index: index, &out)
+    /// One location: the header, `current` and `current_weather` from its first model (as
+    /// Open-Meteo's JsonWriter.swift writes them), then each block's columns of every model.
+    private func object(_ location: LocationAnswer, _ out: inout JSONBytes) {
+        let place = location.first
+        header(location, &out)
         currentBlock(place, &out)
         currentWeatherBlock(place, &out)
-        seriesBlock("minutely_15", parameters.minutely15Columns, times: place.times.minutely15, series: place.minutely15, place, &out)
-        seriesBlock("hourly", parameters.hourlyColumns, times: place.times.hourly, series: place.hourly, place, &out)
-        dailyBlock(place, &out)
+        seriesBlock("minutely_15", parameters.minutely15Columns, times: place.times.minutely15, series: { $0.minutely15 }, location, &out)
+        seriesBlock("hourly", parameters.hourlyColumns, times: place.times.hourly, series: { $0.hourly }, location, &out)
+        dailyBlock(location, &out)
         out.raw("}")
     }
 
     /// The place, its zone and elevation, and the `tilecast` key saying where the numbers came from.
-    private func header(_ place: PlaceForecast, index: Int, _ out: inout JSONBytes) {
+    private func header(_ location: LocationAnswer, _ out: inout JSONBytes) {
+        let place = location.first
         let forecast = place.forecast
         let times = place.times
         let p = forecast.provenance
@@ -140,7 +150,7 @@ struct OpenMeteoRenderer {
         out.raw(",\"elevation\":"); out.raw(forecast.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? "null")
         // The client's number for the place, or its position; Open-Meteo writes it unless 0
         // (Sources/App/Helper/Writer/JsonWriter.swift).
-        let id = locationID(index)
+        let id = location.locationID
         if id != 0 { out.raw(",\"location_id\":"); out.raw(String(id)) }
         // Where the numbers came from; clients written for Open-Meteo ignore this key.
         out.raw(",\"tilecast\":{\"model\":"); out.quoted(p.model)
@@ -170,8 +180,21 @@ struct OpenMeteoRenderer {
             }
             out.raw("]")
         }
+        // With several models, which cycle and domain of each answered.
+        if location.parts.count > 1 {
+            out.raw(",\"models\":[")
+            for (k, part) in location.parts.enumerated() {
+                let q = part.forecast.provenance
+                if k > 0 { out.raw(",") }
+                out.raw("{\"suffix\":"); out.quoted(location.suffix(k))
+                out.raw(",\"model\":"); out.quoted(q.model)
+                out.raw(",\"cycle\":"); out.quoted(q.cycle)
+                out.raw(",\"domain\":"); out.quoted(q.domain); out.raw("}")
+            }
+            out.raw("]")
+        }
         // Only when a column is null for a reason other than time: answers without keep their bytes.
-        let reasons = unavailable(place)
+        let reasons = unavailable(location)
         if !reasons.isEmpty {
             out.raw(",\"unavailable\":{")
             for (k, entry) in reasons.enumerated() {
@@ -207,7 +230,7 @@ struct OpenMeteoRenderer {
                                                       ("winddirection", .windDirection10m), ("is_day", .isDay), ("weathercode", .weatherCode)]
             out.raw(",\"current_weather_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue); out.raw(",\"interval\":\"seconds\"")
             for (name, variable) in legacy {
-                out.member(name); out.quoted(place.unavailable[variable] == nil ? units.symbol(variable) : Self.undefinedUnit)
+                out.member(name); out.quoted(place.unavailable[variable] == nil ? Self.label(units.symbol(variable)) : Self.undefinedUnit)
             }
             out.raw("},\"current_weather\":{\"time\":"); out.raw(timeValue(times.current, times))
             out.raw(",\"interval\":"); out.raw(String(RequestTimes.currentInterval))
@@ -216,13 +239,16 @@ struct OpenMeteoRenderer {
         }
     }
 
-    /// `hourly` or `minutely_15`: the block's units, times and each column's values.
+    /// `hourly` or `minutely_15`: the block's units, times and each column's values, every
+    /// model's columns in turn.
     private func seriesBlock(_ key: String, _ columns: [RequestedColumn<ForecastVariable>], times blockTimes: [Int64],
-                             series forecast: PointForecast?, _ place: PlaceForecast, _ out: inout JSONBytes) {
-        let times = place.times, units = parameters.units
+                             series: (PlaceForecast) -> PointForecast?, _ location: LocationAnswer, _ out: inout JSONBytes) {
+        let times = location.first.times, units = parameters.units
         if !columns.isEmpty {
             out.raw(",\"\(key)_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue)
-            for column in columns { out.member(column.name); out.quoted(unit(column, place)) }
+            for (m, place) in location.parts.enumerated() {
+                for column in columns { out.member(column.name + location.suffix(m)); out.quoted(unit(column, place)) }
+            }
             out.raw("},\"\(key)\":{\"time\":[")
             for (k, time) in blockTimes.enumerated() {
                 if k > 0 { out.raw(",") }
@@ -232,45 +258,52 @@ struct OpenMeteoRenderer {
                 }
             }
             out.raw("]")
-            for column in columns {
-                out.member(column.name); out.raw("[")
-                // No series: the place's times lie outside every cycle (`placeOrNulls`).
-                if let variable = Self.answering(column, place), let series = forecast?.values[variable] {
-                    for (k, value) in series.enumerated() {
-                        if k > 0 { out.raw(",") }
-                        out.raw(Self.value(value, variable, units))
+            for (m, place) in location.parts.enumerated() {
+                let forecast = series(place)
+                for column in columns {
+                    out.member(column.name + location.suffix(m)); out.raw("[")
+                    // No series: the place's times lie outside every cycle (`placeOrNulls`).
+                    if let variable = Self.answering(column, place), let series = forecast?.values[variable] {
+                        for (k, value) in series.enumerated() {
+                            if k > 0 { out.raw(",") }
+                            out.raw(Self.value(value, variable, units))
+                        }
+                    } else {
+                        out.nulls(blockTimes.count)
                     }
-                } else {
-                    out.nulls(blockTimes.count)
+                    out.raw("]")
                 }
-                out.raw("]")
             }
             out.raw("}")
         }
     }
 
-    private func dailyBlock(_ place: PlaceForecast, _ out: inout JSONBytes) {
-        let times = place.times
+    private func dailyBlock(_ location: LocationAnswer, _ out: inout JSONBytes) {
+        let times = location.first.times
         if !parameters.dailyColumns.isEmpty {
             out.raw(",\"daily_units\":{\"time\":"); out.quoted(parameters.timeFormat == .iso8601 ? "iso8601" : "unixtime")
-            for column in parameters.dailyColumns { out.member(column.name); out.quoted(unit(column, place)) }
+            for (m, place) in location.parts.enumerated() {
+                for column in parameters.dailyColumns { out.member(column.name + location.suffix(m)); out.quoted(unit(column, place)) }
+            }
             out.raw("},\"daily\":{\"time\":[")
             for index in times.days.indices {
                 if index > 0 { out.raw(",") }
                 out.raw(dayValue(index, times))
             }
             out.raw("]")
-            for column in parameters.dailyColumns {
-                out.member(column.name); out.raw("[")
-                if let field = Self.answering(column, place), let series = place.daily[field] {
-                    for (k, value) in series.enumerated() {
-                        if k > 0 { out.raw(",") }
-                        out.raw(dailyValue(value, field, day: k, times))
+            for (m, place) in location.parts.enumerated() {
+                for column in parameters.dailyColumns {
+                    out.member(column.name + location.suffix(m)); out.raw("[")
+                    if let field = Self.answering(column, place), let series = place.daily[field] {
+                        for (k, value) in series.enumerated() {
+                            if k > 0 { out.raw(",") }
+                            out.raw(dailyValue(value, field, day: k, times))
+                        }
+                    } else {
+                        out.nulls(times.days.count)
                     }
-                } else {
-                    out.nulls(times.days.count)
+                    out.raw("]")
                 }
-                out.raw("]")
             }
             out.raw("}")
         }
@@ -280,36 +313,50 @@ struct OpenMeteoRenderer {
 
     /// Open-Meteo's CSV: a header table of the places, then the current, hourly and daily
     /// tables, each after a blank line; with several places every row starts with location_id.
-    func csv(_ places: [PlaceForecast]) -> String {
-        let several = places.count > 1
+    /// With several models each table has every model's columns, suffixed with its name; the
+    /// header row is the first location's (a model that did not answer a later location
+    /// leaves its cells NaN there).
+    func csv(_ locations: [LocationAnswer]) -> String {
+        let several = locations.count > 1
         let units = parameters.units
         var lines: [String] = []
         let id = several ? "location_id," : ""
         lines.append(id + "latitude,longitude,elevation,utc_offset_seconds,timezone,timezone_abbreviation")
-        for (k, place) in places.enumerated() {
-            let f = place.forecast
-            lines.append((several ? "\(locationID(k))," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
+        for location in locations {
+            let place = location.first, f = place.forecast
+            lines.append((several ? "\(location.locationID)," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
                          + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? Self.csvNull) + ",\(place.times.utcOffset),\(place.times.zoneName),\(place.times.abbreviation)")
         }
         // A missing number is NaN and a missing time of day (sunrise) an empty cell, as
         // Open-Meteo's CSV writes them (Sources/App/Helper/Writer/CsvWriter.swift).
         func plain(_ text: String) -> String { text == "null" ? Self.csvNull : text.replacingOccurrences(of: "\"", with: "") }
         func time(_ text: String) -> String { text == "null" ? "" : plain(text) }
+        let suffixes = locations.first.map { first in first.parts.indices.map(first.suffix) } ?? [""]
+        /// The part of `location` answering the columns with `suffix`.
+        func part(_ location: LocationAnswer, _ suffix: String) -> PlaceForecast? {
+            location.parts.indices.first { location.suffix($0) == suffix }.map { location.parts[$0] }
+        }
         // One header for all places: a column's unit is "undefined" only where no place has it.
         func header<V: Hashable & Sendable>(_ columns: [RequestedColumn<V>], _ unit: (RequestedColumn<V>, PlaceForecast) -> String) -> String {
-            id + "time," + columns.map { column in
-                let named = places.first { unit(column, $0) != Self.undefinedUnit }.map { unit(column, $0) } ?? Self.undefinedUnit
-                return "\(column.name) (\(named))"
+            id + "time," + suffixes.flatMap { suffix in
+                columns.map { column in
+                    let named = locations.compactMap { part($0, suffix) }.map { unit(column, $0) }.first { $0 != Self.undefinedUnit }
+                    return "\(column.name)\(suffix) (\(named ?? Self.undefinedUnit))"
+                }
             }.joined(separator: ",")
         }
         if !parameters.currentColumns.isEmpty {
             lines.append("")
             lines.append(header(parameters.currentColumns) { unit($0, $1) })
-            for (k, place) in places.enumerated() {
-                lines.append((several ? "\(locationID(k))," : "") + plain(timeValue(place.times.current, place.times)) + ","
-                             + parameters.currentColumns.map { column in
-                                 Self.answering(column, place).map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) } ?? Self.csvNull
-                             }.joined(separator: ","))
+            for location in locations {
+                let times = location.first.times
+                let cells = suffixes.flatMap { suffix in
+                    let place = part(location, suffix)
+                    return parameters.currentColumns.map { column in
+                        place.flatMap { place in Self.answering(column, place).map { plain(Self.value(place.current[$0] ?? .nan, $0, units)) } } ?? Self.csvNull
+                    }
+                }
+                lines.append((several ? "\(location.locationID)," : "") + plain(timeValue(times.current, times)) + "," + cells.joined(separator: ","))
             }
         }
         // Open-Meteo's order: current, minutely_15, hourly, daily.
@@ -319,13 +366,21 @@ struct OpenMeteoRenderer {
         ] where !blockColumns.isEmpty {
             lines.append("")
             lines.append(header(blockColumns) { unit($0, $1) })
-            for (k, place) in places.enumerated() {
-                let columns = blockColumns.map { column in Self.answering(column, place).map { blockSeries(place)?.values[$0] ?? [] } ?? [] }
-                let variables = blockColumns.map { Self.answering($0, place) }
-                for (t, time) in blockTimes(place).enumerated() {
-                    var row = (several ? "\(locationID(k))," : "") + plain(timeValue(time, place.times))
-                    for (c, variable) in variables.enumerated() {
-                        row += "," + (variable.map { plain(Self.value(t < columns[c].count ? columns[c][t] : .nan, $0, units)) } ?? Self.csvNull)
+            for location in locations {
+                // Each cell's series and variable, model by model.
+                var cells: [(series: [Float], variable: ForecastVariable?)] = []
+                for suffix in suffixes {
+                    let place = part(location, suffix)
+                    for column in blockColumns {
+                        let variable = place.flatMap { Self.answering(column, $0) }
+                        cells.append((variable.flatMap { v in place.flatMap { blockSeries($0)?.values[v] } } ?? [], variable))
+                    }
+                }
+                let times = location.first.times
+                for (t, moment) in blockTimes(location.first).enumerated() {
+                    var row = (several ? "\(location.locationID)," : "") + plain(timeValue(moment, times))
+                    for cell in cells {
+                        row += "," + (cell.variable.map { plain(Self.value(t < cell.series.count ? cell.series[t] : .nan, $0, units)) } ?? Self.csvNull)
                     }
                     lines.append(row)
                 }
@@ -334,15 +389,18 @@ struct OpenMeteoRenderer {
         if !parameters.dailyColumns.isEmpty {
             lines.append("")
             lines.append(header(parameters.dailyColumns) { unit($0, $1) })
-            for (k, place) in places.enumerated() {
-                let fields = parameters.dailyColumns.map { Self.answering($0, place) }
-                for d in place.times.days.indices {
-                    var row = (several ? "\(locationID(k))," : "") + plain(dayValue(d, place.times))
-                    for field in fields {
-                        guard let field else { row += "," + Self.csvNull; continue }
-                        let series = place.daily[field] ?? []
-                        let text = dailyValue(d < series.count ? series[d] : .nan, field, day: d, place.times)
-                        row += "," + (field.isTimeOfDay ? time(text) : plain(text))
+            for location in locations {
+                let times = location.first.times
+                for d in times.days.indices {
+                    var row = (several ? "\(location.locationID)," : "") + plain(dayValue(d, times))
+                    for suffix in suffixes {
+                        let place = part(location, suffix)
+                        for column in parameters.dailyColumns {
+                            guard let place, let field = Self.answering(column, place) else { row += "," + Self.csvNull; continue }
+                            let series = place.daily[field] ?? []
+                            let text = dailyValue(d < series.count ? series[d] : .nan, field, day: d, times)
+                            row += "," + (field.isTimeOfDay ? time(text) : plain(text))
+                        }
                     }
                     lines.append(row)
                 }
@@ -359,9 +417,9 @@ struct OpenMeteoRenderer {
     /// Sources/App/Helper/Writer/ForecastApiResult.swift): the first place's latitude and
     /// longitude to 2 decimals with N/S and E/W, then its elevation in whole metres when known,
     /// e.g. `attachment; filename="open-meteo-38.72N9.14W45m.csv"`.
-    static func csvDisposition(_ places: [PlaceForecast]) -> String {
+    static func csvDisposition(_ places: [LocationAnswer]) -> String {
         var name = ""
-        if let first = places.first?.forecast {
+        if let first = places.first?.first.forecast {
             let latitude = Float(first.latitude), longitude = Float(first.longitude)
             name = hundredths(abs(latitude)) + (latitude < 0 ? "S" : "N") + hundredths(abs(longitude)) + (longitude < 0 ? "W" : "E")
             if let elevation = first.elevation, elevation.isFinite { name += "\(Int(elevation.rounded()))m" }

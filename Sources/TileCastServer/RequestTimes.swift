@@ -8,8 +8,13 @@ package struct RequestTimes: Sendable {
     /// The zone local days and labels follow, and the name answered in `timezone`.
     package let zone: TimeZone
     package let zoneName: String
-    /// The `hourly` block's times.
-    package let hourly: [Int64]
+    /// The `hourly` block's times, every `hourlyStep` seconds over `hourlySpan`.
+    package private(set) var hourly: [Int64]
+    /// The `hourly` block's range (start inclusive, end exclusive) and step: one hour, or
+    /// `temporal_resolution`'s (`native` is an hour until the answering domain is known:
+    /// `withHourlyStep`).
+    package let hourlySpan: Range<Int64>
+    package private(set) var hourlyStep: Int64
     /// The `daily` block's local dates ("2026-11-22") and each one's local midnight.
     package let days: [String]
     package let dayStarts: [Int64]
@@ -41,7 +46,6 @@ package struct RequestTimes: Sendable {
             guard end > start else { return [] }
             return Array(stride(from: start, to: end, by: Int(step)))
         }
-        func hours(from start: Int64, to end: Int64) -> [Int64] { times(from: start, to: end) }
         let nowDate = Date(timeIntervalSince1970: TimeInterval(now))
         // Days: start_date..end_date, or past_days before today and forecast_days from it.
         var dayDates: [Date] = []
@@ -73,18 +77,21 @@ package struct RequestTimes: Sendable {
         dailyHours = dayStarts.isEmpty ? [] : Array(stride(from: rangeStart, through: rangeEnd, by: 3600))
 
         let currentHour = now >= 0 ? now / 3600 * 3600 : (now - 3599) / 3600 * 3600
-        if let span = selection.hours {
-            hourly = try hours(from: local(span.start), to: local(span.end) + 1)
+        var span = rangeStart..<max(rangeStart, rangeEnd)
+        if let hours = selection.hours {
+            let start = try local(hours.start)
+            span = start..<max(start, try local(hours.end) + 1)
         } else if selection.forecastHours != nil || selection.pastHours != nil {
             // From the current hour, or from an hour of today given by initial_hours, as
             // Open-Meteo's `forecastTimeRange2` (Sources/App/Helper/ForecastapiQuery.swift).
             let first = selection.initialHours.map { seconds(calendar.startOfDay(for: nowDate)) + Int64($0) * 3600 } ?? currentHour
             let start = first - Int64(selection.pastHours ?? 0) * 3600
             let end = selection.forecastHours.map { first + Int64($0) * 3600 } ?? rangeEnd
-            hourly = hours(from: start, to: end)
-        } else {
-            hourly = hours(from: rangeStart, to: rangeEnd)
+            span = start..<max(start, end)
         }
+        hourlySpan = span
+        hourlyStep = selection.temporalResolution.seconds ?? 3600
+        hourly = times(from: span.lowerBound, to: span.upperBound, step: hourlyStep)
         current = now >= 0 ? now / Self.currentInterval * Self.currentInterval : now
 
         let quarter = Int64(Self.currentInterval)
@@ -92,8 +99,11 @@ package struct RequestTimes: Sendable {
         if let span = selection.minutely15 {
             minutely15 = try quarters(from: local(span.start), to: local(span.end) + 1)
         } else if selection.forecastMinutely15 != nil || selection.pastMinutely15 != nil {
-            let start = current - Int64(selection.pastMinutely15 ?? 0) * quarter
-            minutely15 = quarters(from: start, to: current + Int64(selection.forecastMinutely15 ?? 3 * 96) * quarter)
+            // From the current quarter hour, or from a quarter hour of today given by
+            // initial_minutely_15 (`forecastTimeRange2` again).
+            let first = selection.initialMinutely15.map { seconds(calendar.startOfDay(for: nowDate)) + Int64($0) * quarter } ?? current
+            let start = first - Int64(selection.pastMinutely15 ?? 0) * quarter
+            minutely15 = quarters(from: start, to: first + Int64(selection.forecastMinutely15 ?? 3 * 96) * quarter)
         } else if let span = selection.hours {
             minutely15 = try quarters(from: local(span.start), to: local(span.end) + 1)
         } else if selection.dates != nil || selection.forecastDaysGiven {
@@ -104,6 +114,16 @@ package struct RequestTimes: Sendable {
             let end = calendar.date(byAdding: .day, value: 3, to: today).map(seconds) ?? rangeEnd
             minutely15 = quarters(from: start, to: end)
         }
+    }
+
+    /// The same times with the `hourly` block every `step` seconds over its range
+    /// (`temporal_resolution=native`: the answering domain's output interval).
+    package func withHourlyStep(_ step: Int64) -> RequestTimes {
+        guard step > 0, step != hourlyStep else { return self }
+        var copy = self
+        copy.hourlyStep = step
+        copy.hourly = Array(stride(from: hourlySpan.lowerBound, to: hourlySpan.upperBound, by: Int(step)))
+        return copy
     }
 
     /// The moment the header's offset and abbreviation describe: the first answered time.

@@ -130,6 +130,63 @@ final class CycleContinuityTests: XCTestCase {
         }
     }
 
+    /// `minutely_15` and a 3-hour `temporal_resolution` are joined from older cycles as hours
+    /// are: a time whose interval (15 minutes, 3 hours) begins before a cycle's start comes from
+    /// the cycle before it. Two cycles, 00Z and 06Z (copies of the hourly sample d01 run), asked
+    /// at 12:10Z; the expected values are the sample's frames read with netCDF4-python: a
+    /// quarter hour's amount is a quarter of its hour's (totals linear in time), a 3-hour
+    /// amount the sum of its three hours, each from the owning cycle's frames.
+    func testQuarterHoursAndThreeHourStepsComeFromOlderCyclesToo() async throws {
+        let directory = try TemporaryDirectory("tilecast-continuity-steps")
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let store = directory.path("store")
+        for start in [0, 6] {
+            let run = directory.path("run-\(start)")
+            XCTAssertEqual(try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)]).status, 0)
+            XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store, "--keep", "4"]).status, 0)
+        }
+        let reference = try Self.reference(source)
+        let temperature = try XCTUnwrap(reference["temperature"] as? [Double])
+        let precipitation = try XCTUnwrap(reference["precipitation"] as? [Double])
+        let latitude = try XCTUnwrap(reference["latitude"] as? Double), longitude = try XCTUnwrap(reference["longitude"] as? Double)
+        var settings = ServerConfiguration(storeRoot: store)
+        settings.now = { Self.base + 12 * 3600 + 600 }
+        try await LiveServer.with(settings) { server in
+            let place = String(format: "latitude=%.4f&longitude=%.4f", latitude, longitude)
+            let quarters = try await server.get("/v1/forecast?\(place)&minutely_15=temperature_2m,precipitation&timezone=GMT"
+                                                + "&start_minutely_15=2026-11-22T03:00&end_minutely_15=2026-11-22T09:00")
+            XCTAssertEqual(quarters.status, 200, quarters.body)
+            let block = try XCTUnwrap(quarters.object?["minutely_15"] as? [String: Any])
+            let t = try XCTUnwrap(block["temperature_2m"] as? [Any]), p = try XCTUnwrap(block["precipitation"] as? [Any])
+            XCTAssertEqual(t.count, 25)
+            for k in 0..<25 {
+                let minutes = 180 + 15 * k
+                // The 06Z cycle answers from 06:15 on (its first quarter hour's interval starts at its start).
+                let owner = minutes >= 6 * 60 + 15 ? 6 : 0
+                let hour = (minutes + 59) / 60
+                XCTAssertEqual(p[k] as? Double ?? .nan, precipitation[hour - owner] / 4, accuracy: 0.16, "quarter \(minutes) min, cycle +\(owner) h")
+                if minutes % 60 == 0 {
+                    XCTAssertEqual(t[k] as? Double ?? .nan, temperature[hour - owner], accuracy: 0.11, "\(minutes) min, cycle +\(owner) h")
+                }
+            }
+            let steps = try await server.get("/v1/forecast?\(place)&hourly=precipitation&temporal_resolution=hourly_3&timezone=GMT"
+                                             + "&start_hour=2026-11-22T03:00&end_hour=2026-11-22T12:00")
+            XCTAssertEqual(steps.status, 200, steps.body)
+            let amounts = try XCTUnwrap((steps.object?["hourly"] as? [String: Any])?["precipitation"] as? [Any])
+            XCTAssertEqual(amounts.count, 4)
+            var telling = 0
+            for (k, hour) in [3, 6, 9, 12].enumerated() {
+                let owner = hour >= 6 + 3 ? 6 : 0
+                let sum = (hour - 2...hour).map { precipitation[$0 - owner] }.reduce(0, +)
+                XCTAssertEqual(amounts[k] as? Double ?? .nan, sum, accuracy: 0.16, "the 3 hours to \(hour)Z, cycle +\(owner) h")
+                // The other cycle's frames (where it has the hours) would give another sum.
+                let other = owner == 6 ? 0 : 6
+                if hour - 2 - other >= 1 { telling += abs((hour - 2...hour).map { precipitation[$0 - other] }.reduce(0, +) - sum) > 0.5 ? 1 : 0 }
+            }
+            XCTAssertGreaterThan(telling, 0, "the sample's rain tells the cycles apart at these hours")
+        }
+    }
+
     /// The reference node's coordinates and per-frame values (cycle_continuity_reference.py).
     private static func reference(_ source: String) throws -> [String: Any] {
         let script = Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path
