@@ -11,7 +11,7 @@ struct OpenMeteoRenderer {
 
     private func timeValue(_ time: Int64, _ times: RequestTimes) -> String {
         switch parameters.timeFormat {
-        case .iso8601: return JSONText.quoted(RequestTimes.label(time, offset: times.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))))
+        case .iso8601: return JSONText.quoted(RequestTimes.label(time, offset: times.offset(at: time)))
         case .unixtime: return String(time)
         }
     }
@@ -253,7 +253,7 @@ struct OpenMeteoRenderer {
             for (k, time) in blockTimes.enumerated() {
                 if k > 0 { out.raw(",") }
                 switch parameters.timeFormat {
-                case .iso8601: out.localTime(time + Int64(times.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))))
+                case .iso8601: out.localTime(time + Int64(times.offset(at: time)))
                 case .unixtime: out.raw(String(time))
                 }
             }

@@ -31,49 +31,51 @@ package struct RequestTimes: Sendable {
 
     package static let currentInterval: Int64 = 900
 
+    /// The zone's day arithmetic, kept for the labels' offsets.
+    private let clock: LocalClock
+
+    /// Seconds east of UTC at `time` in the zone (a label's offset).
+    package func offset(at time: Int64) -> Int { Int(clock.offset(at: time)) }
+
     package init(_ selection: TimeSelection, zone: TimeZone, zoneName: String, now: Int64) throws(APIError) {
         self.zone = zone
         self.zoneName = zoneName
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+        let clock = LocalClock(zone)
+        self.clock = clock
         func local(_ components: DateComponents) throws(APIError) -> Int64 {
-            guard let date = calendar.date(from: components) else { throw APIError("invalid local time \(components)") }
-            return seconds(date)
+            guard let time = clock.time(components) else { throw APIError("invalid local time \(components)") }
+            return time
         }
         /// Times from `start` (inclusive) to `end` (exclusive), every `step` seconds.
         func times(from start: Int64, to end: Int64, step: Int64 = 3600) -> [Int64] {
             guard end > start else { return [] }
             return Array(stride(from: start, to: end, by: Int(step)))
         }
-        let nowDate = Date(timeIntervalSince1970: TimeInterval(now))
+        let today = clock.startOfDay(now)
         // Days: start_date..end_date, or past_days before today and forecast_days from it.
-        var dayDates: [Date] = []
+        var starts: [Int64] = []
         if let dates = selection.dates {
-            guard let first = calendar.date(from: dates.start), let last = calendar.date(from: dates.end) else {
+            guard let first = clock.time(dates.start), let last = clock.time(dates.end) else {
                 throw APIError("invalid start_date or end_date")
             }
-            var day = calendar.startOfDay(for: first)
-            while day <= last, dayDates.count <= TimeSelection.maxDaysGuard {
-                dayDates.append(day)
-                guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
+            var day = clock.startOfDay(first)
+            while day <= last, starts.count <= TimeSelection.maxDaysGuard {
+                starts.append(day)
+                guard let next = clock.adding(days: 1, to: day) else { break }
                 day = next
             }
         } else {
-            let today = calendar.startOfDay(for: nowDate)
             for offset in -selection.pastDays..<selection.forecastDays {
-                if let day = calendar.date(byAdding: .day, value: offset, to: today) { dayDates.append(day) }
+                if let day = clock.adding(days: offset, to: today) { starts.append(day) }
             }
         }
-        dayStarts = dayDates.map(seconds)
+        dayStarts = starts
         // The local date of each day's midnight: its seconds plus the offset then, as digits
         // (String(format:) was a tenth of a request's time).
-        days = dayDates.map { date in
-            String(ModelTime.isoMinutes(seconds(date) + Int64(zone.secondsFromGMT(for: date))).prefix(10))
-        }
-        let rangeStart = dayStarts.first ?? seconds(calendar.startOfDay(for: nowDate))
+        days = starts.map { start in String(ModelTime.isoMinutes(start + clock.offset(at: start)).prefix(10)) }
+        let rangeStart = dayStarts.first ?? today
         var rangeEnd = rangeStart
-        if let last = dayDates.last, let end = calendar.date(byAdding: .day, value: 1, to: last) { rangeEnd = seconds(end) }
+        if let last = starts.last, let end = clock.adding(days: 1, to: last) { rangeEnd = end }
         dailyHours = dayStarts.isEmpty ? [] : Array(stride(from: rangeStart, through: rangeEnd, by: 3600))
 
         let currentHour = now >= 0 ? now / 3600 * 3600 : (now - 3599) / 3600 * 3600
@@ -84,7 +86,7 @@ package struct RequestTimes: Sendable {
         } else if selection.forecastHours != nil || selection.pastHours != nil {
             // From the current hour, or from an hour of today given by initial_hours, as
             // Open-Meteo's `forecastTimeRange2` (Sources/App/Helper/ForecastapiQuery.swift).
-            let first = selection.initialHours.map { seconds(calendar.startOfDay(for: nowDate)) + Int64($0) * 3600 } ?? currentHour
+            let first = selection.initialHours.map { today + Int64($0) * 3600 } ?? currentHour
             let start = first - Int64(selection.pastHours ?? 0) * 3600
             let end = selection.forecastHours.map { first + Int64($0) * 3600 } ?? rangeEnd
             span = start..<max(start, end)
@@ -101,7 +103,7 @@ package struct RequestTimes: Sendable {
         } else if selection.forecastMinutely15 != nil || selection.pastMinutely15 != nil {
             // From the current quarter hour, or from a quarter hour of today given by
             // initial_minutely_15 (`forecastTimeRange2` again).
-            let first = selection.initialMinutely15.map { seconds(calendar.startOfDay(for: nowDate)) + Int64($0) * quarter } ?? current
+            let first = selection.initialMinutely15.map { today + Int64($0) * quarter } ?? current
             let start = first - Int64(selection.pastMinutely15 ?? 0) * quarter
             minutely15 = quarters(from: start, to: first + Int64(selection.forecastMinutely15 ?? 3 * 96) * quarter)
         } else if let span = selection.hours {
@@ -109,9 +111,8 @@ package struct RequestTimes: Sendable {
         } else if selection.dates != nil || selection.forecastDaysGiven {
             minutely15 = quarters(from: rangeStart, to: rangeEnd)
         } else {
-            let today = calendar.startOfDay(for: nowDate)
-            let start = calendar.date(byAdding: .day, value: -selection.pastDays, to: today).map(seconds) ?? rangeStart
-            let end = calendar.date(byAdding: .day, value: 3, to: today).map(seconds) ?? rangeEnd
+            let start = clock.adding(days: -selection.pastDays, to: today) ?? rangeStart
+            let end = clock.adding(days: 3, to: today) ?? rangeEnd
             minutely15 = quarters(from: start, to: end)
         }
     }
@@ -131,7 +132,7 @@ package struct RequestTimes: Sendable {
         Date(timeIntervalSince1970: TimeInterval(hourly.first ?? dayStarts.first ?? current))
     }
     /// `utc_offset_seconds` and `timezone_abbreviation`, as of the first answered time.
-    package var utcOffset: Int { zone.secondsFromGMT(for: reference) }
+    package var utcOffset: Int { offset(at: Int64(reference.timeIntervalSince1970)) }
     package var abbreviation: String { zone.abbreviation(for: reference) ?? zoneName }
 
     /// "2026-11-22T06:00" in the zone (Open-Meteo's iso8601: local time, no offset).
@@ -143,4 +144,50 @@ package struct RequestTimes: Sendable {
 extension TimeSelection {
     /// A start_date..end_date loop never runs past this (the span is checked when parsed).
     static let maxDaysGuard = ForecastParameters.maxDays + 1
+}
+
+/// Local-day arithmetic in a zone, in seconds since 1970: plain arithmetic for GMT and UTC (the
+/// default zone and most requests: a Calendar per request was a visible share of S1's time),
+/// the zone's own Calendar otherwise (days of 23 or 25 hours).
+struct LocalClock {
+    private let calendar: Calendar?
+    private let zone: TimeZone
+
+    init(_ zone: TimeZone) {
+        self.zone = zone
+        if ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(zone.identifier), zone.secondsFromGMT() == 0 {
+            calendar = nil
+        } else {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            self.calendar = calendar
+        }
+    }
+
+    /// The local midnight starting the day that holds `time`.
+    func startOfDay(_ time: Int64) -> Int64 {
+        guard let calendar else { return time >= 0 ? time / 86_400 * 86_400 : (time - 86_399) / 86_400 * 86_400 }
+        return Int64(calendar.startOfDay(for: Date(timeIntervalSince1970: TimeInterval(time))).timeIntervalSince1970.rounded(.down))
+    }
+
+    /// The local midnight `days` days after the local midnight `day`.
+    func adding(days: Int, to day: Int64) -> Int64? {
+        guard let calendar else { return day + Int64(days) * 86_400 }
+        return calendar.date(byAdding: .day, value: days, to: Date(timeIntervalSince1970: TimeInterval(day)))
+            .map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+    }
+
+    /// The instant of a local date and time (components checked by the parser).
+    func time(_ components: DateComponents) -> Int64? {
+        guard let calendar else {
+            guard let year = components.year, let month = components.month, let day = components.day else { return nil }
+            return ModelTime.seconds(year: year, month: month, day: day, hour: components.hour ?? 0, minute: components.minute ?? 0)
+        }
+        return calendar.date(from: components).map { Int64($0.timeIntervalSince1970.rounded(.down)) }
+    }
+
+    /// Seconds east of UTC at `time`.
+    func offset(at time: Int64) -> Int64 {
+        calendar == nil ? 0 : Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time))))
+    }
 }
