@@ -80,7 +80,7 @@ extension SourceRole {
         case .timeText, .timeMinutes, .soilDepths: return .unchecked
         case .latitude, .longitude, .terrainHeight, .cosAlpha, .sinAlpha: return .staticField
         case .modelTopPressure: return .scalar
-        case .cloudFraction, .soilTemperature, .soilMoisture, .geopotentialPerturbation, .geopotentialBase,
+        case .cloudFraction, .soilTemperature, .soilMoisture, .relativeSoilMoisture, .geopotentialPerturbation, .geopotentialBase,
              .pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation, .vapourMixingRatio,
              .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio: return .column
         default: return .field
