@@ -488,8 +488,10 @@ package struct FrameReader {
         if snow != nil, let water = try raw.field(.snowWater) {
             amounts.snowfall = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: path).map(snowfallCentimetres(waterEquivalentMillimetres:))
         }
+        // HAILNC read once for hail and rain's frozen part.
+        let hailTotal = hailAmount != nil || gridScale != nil ? try raw.field(.hail) : nil
         // Resets of these are not reported: precipitation's report is the run's warning.
-        if hailAmount != nil, let hail = try raw.field(.hail) {
+        if hailAmount != nil, let hail = hailTotal {
             var uncounted = DeaccumulationReport()
             amounts.hail = try Self.deaccumulate(&hailAmount, parts: [hail], counts: [], report: &uncounted, path: path)
         }
@@ -501,7 +503,7 @@ package struct FrameReader {
             let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)
             var uncounted = DeaccumulationReport()
             let grid = try Self.deaccumulate(&gridScale, parts: [total], counts: counts, report: &uncounted, path: path)
-            let frozenParts = try [RawFrame.Role.snowWater, .graupel, .hail].compactMap(raw.field)
+            let frozenParts = try [RawFrame.Role.snowWater, .graupel].compactMap(raw.field) + [hailTotal].compactMap { $0 }
             let ice = try Self.deaccumulate(&frozen, parts: frozenParts, counts: [], report: &uncounted, path: path)
             // RAINNC is all grid-scale precipitation; what is not snow, graupel or hail fell as rain.
             amounts.rain = zip(grid, ice).map { total, ice in total.isNaN || ice.isNaN ? .nan : max(total - ice, 0) }
