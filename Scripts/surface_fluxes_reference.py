@@ -6,8 +6,9 @@ history file, written from the published definitions (not from TileCast's Swift 
     surface (its evapotranspiration = max(0, -LH 3600 / 2.5e6) needs an evaporating surface's
     flux negative), so -LH and -HFX (WRF's are upward-positive).
   * evapotranspiration (mm): max(0, LH 3600 / 2.5e6) with WRF's upward LH.
-  * snowfall_water_equivalent, hail, runoff (mm): amounts over the hour ending at the time, from
-    the accumulated SNOWNC, HAILNC and SFROFF + UDROFF: the difference of the totals between
+  * snowfall_water_equivalent, hail, runoff, potential_evapotranspiration (mm): amounts over the
+    hour ending at the time, from the accumulated SNOWNC, HAILNC, SFROFF + UDROFF and 1000 POTEVP
+    (Noah accumulates POTEVP in metres of water): the difference of the totals between
     frames, spread evenly over the frames' interval (totals linear in time); unknown (nan) in
     the first frame's hour when the file does not start at the simulation start.
   * air_density_2m (kg/m3): e = q p / (0.622 + q) from Q2 and PSFC, rho = (p - e)/(Rd T2) +
@@ -43,7 +44,7 @@ from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's pro
 LAYERS = ["0_to_10cm", "10_to_40cm", "40_to_100cm", "100_to_200cm"]
 INSTANT = ["latent_heat_flux", "sensible_heat_flux", "evapotranspiration", "air_density_2m",
            "shortwave_radiation_instant"] + [f"soil_moisture_index_{layer}" for layer in LAYERS]
-AMOUNTS = ["snowfall_water_equivalent", "hail", "runoff"]
+AMOUNTS = ["snowfall_water_equivalent", "hail", "runoff", "potential_evapotranspiration"]
 SUN = ["terrestrial_radiation", "terrestrial_radiation_instant"]
 
 
@@ -84,7 +85,10 @@ def main():
         }
         for k, layer in enumerate(LAYERS):
             instants[f"soil_moisture_index_{layer}"] = smcrel[:, k]
-        totals = {"snowfall_water_equivalent": f("SNOWNC"), "hail": f("HAILNC"), "runoff": f("SFROFF") + f("UDROFF")}
+        # POTEVP: Noah adds ETP DT / (XLV rho_w) each step, metres of water (its units attribute
+        # says W m-2).
+        totals = {"snowfall_water_equivalent": f("SNOWNC"), "hail": f("HAILNC"), "runoff": f("SFROFF") + f("UDROFF"),
+                  "potential_evapotranspiration": 1000 * f("POTEVP")}
     first_is_start = start is None or texts[0] == start
     # Each frame interval's amount per cell (frame 0's own interval: known only from the start).
     amounts = {}

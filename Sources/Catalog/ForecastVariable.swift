@@ -71,6 +71,7 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case soilMoistureIndex10to40cm = "soil_moisture_index_10_to_40cm"
     case soilMoistureIndex40to100cm = "soil_moisture_index_40_to_100cm"
     case soilMoistureIndex100to200cm = "soil_moisture_index_100_to_200cm"
+    case potentialEvapotranspiration = "potential_evapotranspiration"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)

@@ -315,6 +315,12 @@ extension ForecastVariable {
             return VariableSpec("grid-scale hail over the output interval, water equivalent (HAILNC)", unit: "mm",
                                 quantity: .precipitation, decimals: 2, inchDecimals: 3,
                                 stored: amount(41, 0.01, optional: true, limits: amountLimits), sdk: sdk(135))
+        case .potentialEvapotranspiration:
+            // Noah's POTEVP: ETP (W/m², Penman potential evaporation) x DT / (XLV rho_w) summed
+            // since the start, in metres of water whatever the file's units attribute says.
+            return VariableSpec("potential evaporation over the output interval (Noah's POTEVP, de-accumulated)", unit: "mm",
+                                quantity: .precipitation, decimals: 2, inchDecimals: 3,
+                                stored: amount(46, 0.01, optional: true, limits: amountLimits), sdk: sdk(159))
         case .soilMoistureIndex0to10cm:
             return Self.soilMoistureIndex("0-10", index: 42, depth: (0, 10), wrfNames: ["smcrel"])
         case .soilMoistureIndex10to40cm:

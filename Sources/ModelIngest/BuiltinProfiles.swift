@@ -44,6 +44,7 @@ enum BuiltinProfiles {
     "relative_soil_moisture": { "names": ["SMCREL"], "unit": "1" },
     "surface_runoff":      { "names": ["SFROFF"], "unit": "mm" },
     "underground_runoff":  { "names": ["UDROFF"], "unit": "mm" },
+    "potential_evaporation": { "names": ["POTEVP"], "unit": "m" },
     "latent_heat_flux":    { "names": ["LH"], "unit": "W/m2" },
     "sensible_heat_flux":  { "names": ["HFX"], "unit": "W/m2" },
     "shortwave_direct":    { "names": ["SWDDIR"], "unit": "W/m2" },

@@ -63,6 +63,7 @@ package enum Derivations {
         Derivation(variable: .hail, allOf: [.hail], oneOf: [], from: [], orDirectly: nil),
         // Noah writes both; one alone would be a part of the runoff under the whole's name.
         Derivation(variable: .runoff, allOf: [.surfaceRunoff, .undergroundRunoff], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .potentialEvapotranspiration, allOf: [.potentialEvaporation], oneOf: [], from: [], orDirectly: nil),
     ] + ForecastVariable.soilTemperatures.map {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {

@@ -80,6 +80,8 @@ package struct FrameReader {
     /// HAILNC, and SFROFF + UDROFF (Noah's surface and underground runoff, mm since the start).
     private var hailAmount: Deaccumulator?
     private var runoff: Deaccumulator?
+    /// Noah's POTEVP (mm since the start).
+    private var potential: Deaccumulator?
     /// Staggered levels of PH + PHB the cloud layers read first: the previous frame's need
     /// and a level of margin (nil: the whole column).
     private var layerGeopotentialLevels: Int?
@@ -145,6 +147,7 @@ package struct FrameReader {
         plain.bucketMillimetres = 0
         if self.variables.contains(.hail) { hailAmount = Deaccumulator(cellCount: cells, settings: plain) }
         if self.variables.contains(.runoff) { runoff = Deaccumulator(cellCount: cells, settings: plain) }
+        if self.variables.contains(.potentialEvapotranspiration) { potential = Deaccumulator(cellCount: cells, settings: plain) }
     }
 
     /// Reads and derives the next frame; nil after the last one.
@@ -380,6 +383,7 @@ package struct FrameReader {
         if let snowfall = amounts.snowfall { out[.snowfall] = snowfall }
         if let hail = amounts.hail { out[.hail] = hail }
         if let runoff = amounts.runoff { out[.runoff] = runoff }
+        if let potential = amounts.potential { out[.potentialEvapotranspiration] = potential }
         if let rain = amounts.rain { out[.rain] = rain }
         if let showers = amounts.showers { out[.showers] = showers }
     }
@@ -401,7 +405,7 @@ package struct FrameReader {
         guard placedAt != offset else { return }
         if let previous = placedAt {
             let (columns, rows) = (offset.i - previous.i, offset.j - previous.j)
-            for keyPath in [\FrameReader.rain, \.snow, \.gridScale, \.frozen, \.showers, \.hailAmount, \.runoff] {
+            for keyPath in [\FrameReader.rain, \.snow, \.gridScale, \.frozen, \.showers, \.hailAmount, \.runoff, \.potential] {
                 self[keyPath: keyPath]?.shift(columns: columns, rows: rows, westEast: motion.westEast)
             }
         }
@@ -466,6 +470,7 @@ package struct FrameReader {
         var snowfall: [Float]?
         var hail: [Float]?
         var runoff: [Float]?
+        var potential: [Float]?
         var rain: [Float]?
         var showers: [Float]?
     }
@@ -498,6 +503,10 @@ package struct FrameReader {
         if runoff != nil, let surface = try raw.field(.surfaceRunoff), let underground = try raw.field(.undergroundRunoff) {
             var uncounted = DeaccumulationReport()
             amounts.runoff = try Self.deaccumulate(&runoff, parts: [surface, underground], counts: [], report: &uncounted, path: path)
+        }
+        if potential != nil, let total = try raw.field(.potentialEvaporation) {
+            var uncounted = DeaccumulationReport()
+            amounts.potential = try Self.deaccumulate(&potential, parts: [total], counts: [], report: &uncounted, path: path)
         }
         if gridScale != nil, let total = try raw.field(.rainNonConvective) {
             let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)

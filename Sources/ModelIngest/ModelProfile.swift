@@ -226,6 +226,7 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
     package static let relativeSoilMoisture = SourceRole("relative_soil_moisture")
     package static let surfaceRunoff = SourceRole("surface_runoff")
     package static let undergroundRunoff = SourceRole("underground_runoff")
+    package static let potentialEvaporation = SourceRole("potential_evaporation")
     package static let frictionVelocity = SourceRole("friction_velocity")
     /// WRF's geopotential on staggered levels, perturbation and base (PH, PHB).
     package static let geopotentialPerturbation = SourceRole("geopotential_perturbation")
@@ -287,6 +288,7 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
         (.relativeSoilMoisture, "1"),
         (.surfaceRunoff, "mm"),
         (.undergroundRunoff, "mm"),
+        (.potentialEvaporation, "mm"),
         (.frictionVelocity, "m/s"),
         (.geopotentialPerturbation, "m2/s2"),
         (.geopotentialBase, "m2/s2"),

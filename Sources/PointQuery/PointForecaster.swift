@@ -193,7 +193,7 @@ public struct PointForecaster: Sendable {
                     default: return units.convert(v, quantity)
                     }
                 }
-            case .precipitation, .snowfall, .rain, .showers, .runoff, .hail:
+            case .precipitation, .snowfall, .rain, .showers, .runoff, .hail, .potentialEvapotranspiration:
                 values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, quantity) }
             case .snowfallWaterEquivalent:
                 values[variable] = try reader.amounts(.snowfall, plan: plan) {

@@ -42,7 +42,7 @@ enum OpenMeteoNames {
           leaf_wetness_probability lifted_index lightning_density lightning_potential
         mass_density_8m methane mugwort_pollen nitrogen_dioxide nitrogen_monoxide non_methane_volatile_organic_compounds
         ocean_current_direction ocean_current_velocity olive_pollen ozone peroxyacyl_nitrates pm10 pm10_wildfires pm2_5
-        pm2_5_total_organic_matter potential_evapotranspiration precipitation_probability precipitation_spread
+        pm2_5_total_organic_matter  precipitation_probability precipitation_spread
         precipitation_type pressure_msl_spread ragweed_pollen rain_probability rain_spread relative_humidity_2m_spread
         residential_elementary_carbon roughness_length  sea_ice_thickness sea_level_height_msl sea_salt_aerosol
         sea_surface_temperature sea_surface_temperature_spread sea_water_salinity secondary_inorganic_aerosol

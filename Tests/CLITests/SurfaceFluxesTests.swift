@@ -31,7 +31,7 @@ final class SurfaceFluxesTests: XCTestCase {
         // rounding over a third of a 3-hour interval; air density from the rounded T, Td, p.
         var tolerances = ["latent_heat_flux": 1.01, "sensible_heat_flux": 1.01, "evapotranspiration": 0.0013,
                           "air_density_2m": 0.0012, "shortwave_radiation_instant": 1.01,
-                          "snowfall_water_equivalent": 0.016, "hail": 0.016, "runoff": 0.016,
+                          "snowfall_water_equivalent": 0.016, "hail": 0.016, "runoff": 0.016, "potential_evapotranspiration": 0.016,
                           "terrestrial_radiation": 1.5, "terrestrial_radiation_instant": 1.5]
         for layer in ["0_to_10cm", "10_to_40cm", "40_to_100cm", "100_to_200cm"] { tolerances["soil_moisture_index_\(layer)"] = 0.0011 }
         let answer = try runTool(tilecast, ["query", "--store", store, "--points", points, "--format", "csv",
