@@ -55,6 +55,23 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case elevation = "elevation"
     case albedo = "albedo"
     case wetBulbTemperature2m = "wet_bulb_temperature_2m"
+    case latentHeatFlux = "latent_heat_flux"
+    case sensibleHeatFlux = "sensible_heat_flux"
+    case evapotranspiration = "evapotranspiration"
+    case snowfallWaterEquivalent = "snowfall_water_equivalent"
+    case runoff = "runoff"
+    case hail = "hail"
+    case airDensity2m = "air_density_2m"
+    case terrestrialRadiation = "terrestrial_radiation"
+    case terrestrialRadiationInstant = "terrestrial_radiation_instant"
+    case shortwaveRadiationInstant = "shortwave_radiation_instant"
+    case directRadiationInstant = "direct_radiation_instant"
+    case diffuseRadiationInstant = "diffuse_radiation_instant"
+    case soilMoistureIndex0to10cm = "soil_moisture_index_0_to_10cm"
+    case soilMoistureIndex10to40cm = "soil_moisture_index_10_to_40cm"
+    case soilMoistureIndex40to100cm = "soil_moisture_index_40_to_100cm"
+    case soilMoistureIndex100to200cm = "soil_moisture_index_100_to_200cm"
+    case potentialEvapotranspiration = "potential_evapotranspiration"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)
@@ -102,6 +119,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     package static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
     /// The soil moisture variables, top layer first (index = Noah layer).
     package static let soilMoistures: [ForecastVariable] = [.soilMoisture0to10cm, .soilMoisture10to40cm, .soilMoisture40to100cm, .soilMoisture100to200cm]
+    /// The soil moisture index variables (SMCREL), top layer first (index = Noah layer).
+    package static let soilMoistureIndices: [ForecastVariable] = [.soilMoistureIndex0to10cm, .soilMoistureIndex10to40cm,
+                                                                   .soilMoistureIndex40to100cm, .soilMoistureIndex100to200cm]
 
     /// A stored variable by its name (nil for the query's own and unknown names).
     package static func stored(named name: String) -> ForecastVariable? {
@@ -139,7 +159,14 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// True for the one variable that does not change with time.
     package var isStatic: Bool { spec.stored?.kind == .constant }
     /// True for amounts over an output interval (summed, not averaged, over a window).
-    public var isAccumulation: Bool { spec.stored?.kind == .amount }
+    public var isAccumulation: Bool { Self.accumulations[ordinal] }
+    /// Stored amounts, and the query's own made from amounts alone with no formula of
+    /// instants (snowfall_water_equivalent from snowfall's amounts).
+    private static let accumulations: [Bool] = allCases.map { variable in
+        let spec = variable.spec
+        if let stored = spec.stored { return stored.kind == .amount }
+        return spec.pointwise == nil && !spec.sources.isEmpty && spec.sources.allSatisfy { $0.spec.stored?.kind == .amount }
+    }
     /// True for variables made from fields many runs do not write: extraction does not warn
     /// when they are absent (every plain wrfout would), `inspect` still lists them as missing.
     package var isOptional: Bool { spec.stored?.isOptional ?? false }

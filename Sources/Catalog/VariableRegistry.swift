@@ -110,7 +110,9 @@ package final class VariableSpec: Sendable {
 /// the field (the built-in WRF profile lists WRF's name), the unit ingest reads it in (a file's
 /// `units` attribute is converted to it), and the change to the variable's own unit.
 package struct DirectField: Sendable {
-    package enum Conversion: Sendable, Equatable { case none, kelvinToCelsius }
+    /// `negated`: WRF's upward-positive surface fluxes (LH, HFX) served with Open-Meteo's sign,
+    /// positive towards the surface (docs/VARIABLES.md).
+    package enum Conversion: Sendable, Equatable { case none, kelvinToCelsius, negated }
     package let key: String
     package let unit: String
     package let conversion: Conversion
@@ -126,8 +128,8 @@ package struct DirectField: Sendable {
 private func instant(_ index: Int, _ precision: Double, optional: Bool = false, limits: ClosedRange<Float>? = nil) -> VariableSpec.Stored {
     VariableSpec.Stored(index: index, precision: precision, kind: .instant, isOptional: optional, limits: limits)
 }
-private func amount(_ index: Int, _ precision: Double, limits: ClosedRange<Float>) -> VariableSpec.Stored {
-    VariableSpec.Stored(index: index, precision: precision, kind: .amount, isOptional: false, limits: limits)
+private func amount(_ index: Int, _ precision: Double, optional: Bool = false, limits: ClosedRange<Float>) -> VariableSpec.Stored {
+    VariableSpec.Stored(index: index, precision: precision, kind: .amount, isOptional: optional, limits: limits)
 }
 private func sdk(_ code: UInt8, altitude: Int16 = 0, depth: (Int16, Int16)? = nil) -> VariableSpec.SDKCode {
     VariableSpec.SDKCode(code: code, altitude: altitude, depth: depth.map { (from: $0.0, to: $0.1) })
@@ -141,6 +143,9 @@ private let soilMoistureLimits: ClosedRange<Float> = -0.01...1.01
 private let percentLimits: ClosedRange<Float> = -1...101
 private let amountLimits: ClosedRange<Float> = -1...1000
 private let radiationLimits: ClosedRange<Float> = -10...1600
+// Turbulent surface fluxes: the strongest measured (hot dry land, cold air over warm water) are
+// below about 1000 W/m²; a model's can overshoot at the coast.
+private let surfaceFluxLimits: ClosedRange<Float> = -2000...2000
 
 extension ForecastVariable {
     /// The registry: one entry per variable (a table, so long by design: each entry is
@@ -292,7 +297,72 @@ extension ForecastVariable {
             return VariableSpec("water equivalent of the snow on the ground (SNOW)", unit: "mm", quantity: .precipitation,
                                 decimals: 2, stored: instant(36, 0.05, optional: true), field: DirectField(key: "snow_water_equivalent", unit: "mm"),
                                 sdk: sdk(140))
+        case .latentHeatFlux:
+            return VariableSpec("latent heat flux at the surface, positive towards the surface (-LH)", unit: "W/m²", decimals: 0,
+                                stored: instant(38, 1, optional: true, limits: surfaceFluxLimits),
+                                field: DirectField(key: "latent_heat_flux", unit: "W/m2", conversion: .negated), sdk: sdk(20),
+                                openMeteoAliases: ["latent_heatflux"], wrfNames: ["lh"])
+        case .sensibleHeatFlux:
+            return VariableSpec("sensible heat flux at the surface, positive towards the surface (-HFX)", unit: "W/m²", decimals: 0,
+                                stored: instant(39, 1, optional: true, limits: surfaceFluxLimits),
+                                field: DirectField(key: "sensible_heat_flux", unit: "W/m2", conversion: .negated), sdk: sdk(31),
+                                openMeteoAliases: ["sensible_heatflux"], wrfNames: ["hfx"])
+        case .runoff:
+            return VariableSpec("surface and underground runoff over the output interval (SFROFF + UDROFF)", unit: "mm",
+                                quantity: .precipitation, decimals: 2, inchDecimals: 3,
+                                stored: amount(40, 0.01, optional: true, limits: amountLimits), sdk: sdk(30))
+        case .hail:
+            return VariableSpec("grid-scale hail over the output interval, water equivalent (HAILNC)", unit: "mm",
+                                quantity: .precipitation, decimals: 2, inchDecimals: 3,
+                                stored: amount(41, 0.01, optional: true, limits: amountLimits), sdk: sdk(135))
+        case .potentialEvapotranspiration:
+            // Noah's POTEVP: ETP (W/m², Penman potential evaporation) x DT / (XLV rho_w) summed
+            // since the start, in metres of water whatever the file's units attribute says.
+            return VariableSpec("potential evaporation over the output interval (Noah's POTEVP, de-accumulated)", unit: "mm",
+                                quantity: .precipitation, decimals: 2, inchDecimals: 3,
+                                stored: amount(46, 0.01, optional: true, limits: amountLimits), sdk: sdk(159))
+        case .soilMoistureIndex0to10cm:
+            return Self.soilMoistureIndex("0-10", index: 42, depth: (0, 10), wrfNames: ["smcrel"])
+        case .soilMoistureIndex10to40cm:
+            return Self.soilMoistureIndex("10-40", index: 43, depth: (10, 40))
+        case .soilMoistureIndex40to100cm:
+            return Self.soilMoistureIndex("40-100", index: 44, depth: (40, 100))
+        case .soilMoistureIndex100to200cm:
+            return Self.soilMoistureIndex("100-200", index: 45, depth: (100, 200))
         // Computed by the query from stored variables (or from the place and time alone).
+        case .evapotranspiration:
+            // Open-Meteo's own formula (Meteorology.evapotranspiration) on the served latent heat
+            // flux; WRF's LH is Lv x QFX with Lv = 2.5e6 J/kg, so this is QFX x 3600 s (floored at 0).
+            return VariableSpec("evapotranspiration in the hour at the time's rate: max(0, -latent_heat_flux x 3600 s / 2.5e6 J/kg)",
+                                unit: "mm", quantity: .precipitation, decimals: 3, inchDecimals: 4, stored: nil,
+                                sources: [.latentHeatFlux], pointwise: { max(0, $0[0] * -3600 / 2.5e6) }, sdk: sdk(16))
+        case .snowfallWaterEquivalent:
+            // The stored snowfall's amounts (SNOWNC x 0.7 cm/mm) back in mm of water: one running
+            // total on disk for both.
+            return VariableSpec("water equivalent of the grid-scale snow and ice fallen over the output interval (SNOWNC)", unit: "mm",
+                                quantity: .precipitation, decimals: 2, inchDecimals: 3, stored: nil, sources: [.snowfall], sdk: sdk(39))
+        case .airDensity2m:
+            return VariableSpec("density of the moist air at 2 m: (p - e)/(Rd T) + e/(Rv T)", unit: "kg/m³", decimals: 3, stored: nil,
+                                sources: [.temperature2m, .dewPoint2m, .surfacePressure],
+                                pointwise: { moistAirDensity(temperature: $0[0], dewPoint: $0[1], pressure: $0[2]) },
+                                sdk: sdk(168, altitude: 2))
+        case .terrestrialRadiation:
+            // From the place and time alone, as is_day.
+            return VariableSpec("solar radiation on a horizontal surface at the top of the atmosphere, mean over the hour ending at the time",
+                                unit: "W/m²", decimals: 0, stored: nil, sdk: sdk(48))
+        case .terrestrialRadiationInstant:
+            return VariableSpec("solar radiation on a horizontal surface at the top of the atmosphere at the time", unit: "W/m²",
+                                decimals: 0, stored: nil, sdk: sdk(49))
+        case .shortwaveRadiationInstant:
+            // WRF's radiation fields are instantaneous at the output time: the stored values as they are.
+            return VariableSpec("downward shortwave radiation at the surface at the time (SWDOWN, instantaneous)", unit: "W/m²", decimals: 0,
+                                stored: nil, sources: [.shortwaveRadiation], pointwise: { $0[0] }, sdk: sdk(33))
+        case .directRadiationInstant:
+            return VariableSpec("direct shortwave radiation on the horizontal at the time (SWDDIR, instantaneous)", unit: "W/m²", decimals: 0,
+                                stored: nil, sources: [.directRadiation], pointwise: { $0[0] }, sdk: sdk(14))
+        case .diffuseRadiationInstant:
+            return VariableSpec("diffuse shortwave radiation at the time (SWDDIF, instantaneous)", unit: "W/m²", decimals: 0,
+                                stored: nil, sources: [.diffuseRadiation], pointwise: { $0[0] }, sdk: sdk(10))
         case .windSpeed10m:
             return VariableSpec("wind speed at 10 m, from the interpolated earth-relative components", unit: "m/s",
                                 quantity: .windSpeed, decimals: 2, stored: nil, sources: [.windU10m, .windV10m], isDefault: true,
@@ -325,6 +395,12 @@ extension ForecastVariable {
         VariableSpec("soil temperature, Noah layer \(layer) cm (TSLB)", unit: "°C", quantity: .temperature, decimals: 2,
                      stored: instant(index, 0.05, optional: true, limits: soilTemperatureLimits), movedByElevation: true,
                      sdk: sdk(44, depth: depth), wrfNames: wrfNames)
+    }
+
+    private static func soilMoistureIndex(_ layer: String, index: Int, depth: (Int16, Int16), wrfNames: [String] = []) -> VariableSpec {
+        // SMCREL = (SMOIS - wilting point) / (reference (field capacity) - wilting point): 1 over water.
+        VariableSpec("soil moisture index, Noah layer \(layer) cm: 0 at wilting point, 1 at field capacity (SMCREL)", unit: "fraction",
+                     decimals: 3, stored: instant(index, 0.001, optional: true, limits: -0.5...1.5), sdk: sdk(43, depth: depth), wrfNames: wrfNames)
     }
 
     private static func soilMoisture(_ layer: String, index: Int, depth: (Int16, Int16), wrfNames: [String] = []) -> VariableSpec {

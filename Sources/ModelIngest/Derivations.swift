@@ -60,10 +60,16 @@ package enum Derivations {
         Derivation(variable: .visibility, allOf: [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation,
                                                   .vapourMixingRatio, .cloudWaterMixingRatio, .rainMixingRatio,
                                                   .iceMixingRatio, .snowMixingRatio], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .hail, allOf: [.hail], oneOf: [], from: [], orDirectly: nil),
+        // Noah writes both; one alone would be a part of the runoff under the whole's name.
+        Derivation(variable: .runoff, allOf: [.surfaceRunoff, .undergroundRunoff], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .potentialEvapotranspiration, allOf: [.potentialEvaporation], oneOf: [], from: [], orDirectly: nil),
     ] + ForecastVariable.soilTemperatures.map {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {
         Derivation(variable: $0, allOf: [.soilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
+    } + ForecastVariable.soilMoistureIndices.map {
+        Derivation(variable: $0, allOf: [.relativeSoilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.stored.compactMap { variable in
         // Copied from the one field the registry names (`VariableSpec.field`).
         variable.spec.field.map { Derivation(variable: variable, allOf: [SourceRole(field: $0)], oneOf: [], from: [], orDirectly: nil) }

@@ -125,7 +125,7 @@ package struct VariableAvailability: Sendable, Equatable {
                 continue
             }
             reasons[derivation.variable] = need(derivation.allOf, anyOf: derivation.oneOf)
-            if let soilProblem, derivation.allOf.contains(where: { $0 == .soilTemperature || $0 == .soilMoisture }),
+            if let soilProblem, derivation.allOf.contains(where: { $0 == .soilTemperature || $0 == .soilMoisture || $0 == .relativeSoilMoisture }),
                (reasons[derivation.variable] ?? nil) != nil {
                 reasons[derivation.variable] = soilProblem
             }

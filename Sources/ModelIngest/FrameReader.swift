@@ -77,6 +77,11 @@ package struct FrameReader {
     private var gridScale: Deaccumulator?
     private var frozen: Deaccumulator?
     private var showers: Deaccumulator?
+    /// HAILNC, and SFROFF + UDROFF (Noah's surface and underground runoff, mm since the start).
+    private var hailAmount: Deaccumulator?
+    private var runoff: Deaccumulator?
+    /// Noah's POTEVP (mm since the start).
+    private var potential: Deaccumulator?
     /// Staggered levels of PH + PHB the cloud layers read first: the previous frame's need
     /// and a level of margin (nil: the whole column).
     private var layerGeopotentialLevels: Int?
@@ -137,6 +142,12 @@ package struct FrameReader {
             frozen = Deaccumulator(cellCount: cells, settings: frozenSettings)
         }
         if self.variables.contains(.showers) { showers = Deaccumulator(cellCount: cells, settings: settings) }
+        // Land-surface totals and hail have no bucket.
+        var plain = settings
+        plain.bucketMillimetres = 0
+        if self.variables.contains(.hail) { hailAmount = Deaccumulator(cellCount: cells, settings: plain) }
+        if self.variables.contains(.runoff) { runoff = Deaccumulator(cellCount: cells, settings: plain) }
+        if self.variables.contains(.potentialEvapotranspiration) { potential = Deaccumulator(cellCount: cells, settings: plain) }
     }
 
     /// Reads and derives the next frame; nil after the last one.
@@ -329,6 +340,7 @@ package struct FrameReader {
             switch field.conversion {
             case .none: out[variable] = values
             case .kelvinToCelsius: out[variable] = values.map(celsius(fromKelvin:))
+            case .negated: out[variable] = values.map { -$0 }
             }
         }
         // Noah's four layers (SoilLayers checked the file's ZS when it was opened).
@@ -337,6 +349,9 @@ package struct FrameReader {
         }
         if ForecastVariable.soilMoistures.contains(where: wants.contains), let layers = try raw.levels(.soilMoisture) {
             for (variable, layer) in zip(ForecastVariable.soilMoistures, layers) { out[variable] = layer }
+        }
+        if ForecastVariable.soilMoistureIndices.contains(where: wants.contains), let layers = try raw.levels(.relativeSoilMoisture) {
+            for (variable, layer) in zip(ForecastVariable.soilMoistureIndices, layers) { out[variable] = layer }
         }
     }
 
@@ -366,6 +381,9 @@ package struct FrameReader {
         let amounts = try accumulate(raw, time: frame.time, path: file.path)
         if let precipitation = amounts.precipitation { out[.precipitation] = precipitation }
         if let snowfall = amounts.snowfall { out[.snowfall] = snowfall }
+        if let hail = amounts.hail { out[.hail] = hail }
+        if let runoff = amounts.runoff { out[.runoff] = runoff }
+        if let potential = amounts.potential { out[.potentialEvapotranspiration] = potential }
         if let rain = amounts.rain { out[.rain] = rain }
         if let showers = amounts.showers { out[.showers] = showers }
     }
@@ -387,7 +405,7 @@ package struct FrameReader {
         guard placedAt != offset else { return }
         if let previous = placedAt {
             let (columns, rows) = (offset.i - previous.i, offset.j - previous.j)
-            for keyPath in [\FrameReader.rain, \.snow, \.gridScale, \.frozen, \.showers] {
+            for keyPath in [\FrameReader.rain, \.snow, \.gridScale, \.frozen, \.showers, \.hailAmount, \.runoff, \.potential] {
                 self[keyPath: keyPath]?.shift(columns: columns, rows: rows, westEast: motion.westEast)
             }
         }
@@ -450,6 +468,9 @@ package struct FrameReader {
     struct FrameAmounts {
         var precipitation: [Float]?
         var snowfall: [Float]?
+        var hail: [Float]?
+        var runoff: [Float]?
+        var potential: [Float]?
         var rain: [Float]?
         var showers: [Float]?
     }
@@ -472,11 +493,26 @@ package struct FrameReader {
         if snow != nil, let water = try raw.field(.snowWater) {
             amounts.snowfall = try Self.deaccumulate(&snow, parts: [water], counts: [], report: &accumulationReport, path: path).map(snowfallCentimetres(waterEquivalentMillimetres:))
         }
+        // HAILNC read once for hail and rain's frozen part.
+        let hailTotal = hailAmount != nil || gridScale != nil ? try raw.field(.hail) : nil
+        // Resets of these are not reported: precipitation's report is the run's warning.
+        if hailAmount != nil, let hail = hailTotal {
+            var uncounted = DeaccumulationReport()
+            amounts.hail = try Self.deaccumulate(&hailAmount, parts: [hail], counts: [], report: &uncounted, path: path)
+        }
+        if runoff != nil, let surface = try raw.field(.surfaceRunoff), let underground = try raw.field(.undergroundRunoff) {
+            var uncounted = DeaccumulationReport()
+            amounts.runoff = try Self.deaccumulate(&runoff, parts: [surface, underground], counts: [], report: &uncounted, path: path)
+        }
+        if potential != nil, let total = try raw.field(.potentialEvaporation) {
+            var uncounted = DeaccumulationReport()
+            amounts.potential = try Self.deaccumulate(&potential, parts: [total], counts: [], report: &uncounted, path: path)
+        }
         if gridScale != nil, let total = try raw.field(.rainNonConvective) {
             let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)
             var uncounted = DeaccumulationReport()
             let grid = try Self.deaccumulate(&gridScale, parts: [total], counts: counts, report: &uncounted, path: path)
-            let frozenParts = try [RawFrame.Role.snowWater, .graupel, .hail].compactMap(raw.field)
+            let frozenParts = try [RawFrame.Role.snowWater, .graupel].compactMap(raw.field) + [hailTotal].compactMap { $0 }
             let ice = try Self.deaccumulate(&frozen, parts: frozenParts, counts: [], report: &uncounted, path: path)
             // RAINNC is all grid-scale precipitation; what is not snow, graupel or hail fell as rain.
             amounts.rain = zip(grid, ice).map { total, ice in total.isNaN || ice.isNaN ? .nan : max(total - ice, 0) }

@@ -222,6 +222,11 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
     package static let soilTemperature = SourceRole("soil_temperature")
     package static let soilMoisture = SourceRole("soil_moisture")
     package static let soilDepths = SourceRole("soil_depths")
+    /// SMCREL: soil moisture relative to the wilting point and field capacity, on the soil layers.
+    package static let relativeSoilMoisture = SourceRole("relative_soil_moisture")
+    package static let surfaceRunoff = SourceRole("surface_runoff")
+    package static let undergroundRunoff = SourceRole("underground_runoff")
+    package static let potentialEvaporation = SourceRole("potential_evaporation")
     package static let frictionVelocity = SourceRole("friction_velocity")
     /// WRF's geopotential on staggered levels, perturbation and base (PH, PHB).
     package static let geopotentialPerturbation = SourceRole("geopotential_perturbation")
@@ -280,6 +285,10 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
         (.soilTemperature, "K"),
         (.soilMoisture, "m3/m3"),
         (.soilDepths, "m"),
+        (.relativeSoilMoisture, "1"),
+        (.surfaceRunoff, "mm"),
+        (.undergroundRunoff, "mm"),
+        (.potentialEvaporation, "mm"),
         (.frictionVelocity, "m/s"),
         (.geopotentialPerturbation, "m2/s2"),
         (.geopotentialBase, "m2/s2"),

@@ -11,7 +11,7 @@ enum SoilLayers {
 
     /// Why the file's TSLB/SMOIS are not on Noah's layers; nil when they are.
     static func problem(file: NetCDFFile, variables: [SourceRole: String]) -> String? {
-        for role in [SourceRole.soilTemperature, .soilMoisture] {
+        for role in [SourceRole.soilTemperature, .soilMoisture, .relativeSoilMoisture] {
             guard let name = variables[role], let variable = try? file.variable(name) else { continue }
             guard variable.shape.count == 4, variable.shape[1] == noahCentres.count else {
                 return "\(name) has \(variable.shape.count == 4 ? variable.shape[1] : 1) soil levels, not Noah's 4"

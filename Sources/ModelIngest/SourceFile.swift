@@ -205,10 +205,11 @@ package struct SourceFile: Sendable {
     ///
     /// - Returns: why they were left out, for `inspect`; nil when they are kept or absent.
     private static func dropSoilOnOtherLayers(_ found: inout [SourceRole: String], in file: NetCDFFile) -> String? {
-        guard found[.soilTemperature] != nil || found[.soilMoisture] != nil,
+        guard found[.soilTemperature] != nil || found[.soilMoisture] != nil || found[.relativeSoilMoisture] != nil,
               let why = SoilLayers.problem(file: file, variables: found) else { return nil }
         found[.soilTemperature] = nil
         found[.soilMoisture] = nil
+        found[.relativeSoilMoisture] = nil
         return why
     }
 

@@ -64,6 +64,8 @@ struct SourceLayout {
         guard var unit = variable.attributes["units"]?.string else { return profile.conversion(role) }
         if role == .timeMinutes, let since = unit.range(of: " since ") { unit = String(unit[..<since.lowerBound]) }
         guard !UnitConversion.normalized(unit).isEmpty else { return profile.conversion(role) }
+        // A units attribute the model is known to write wrongly: the profile's unit holds.
+        if role.misdeclaredUnits.contains(UnitConversion.normalized(unit)) { return profile.conversion(role) }
         guard let conversion = UnitConversion(from: unit, to: role.canonicalUnit) else {
             throw IngestError.badUnits(path: path, variable: variable.name, unit: unit, expected: role.canonicalUnit)
         }
@@ -72,6 +74,14 @@ struct SourceLayout {
 }
 
 extension SourceRole {
+    /// Units attributes a model writes for this role that are not its values' unit (normalized).
+    /// WRF's Registry gives POTEVP "W m-2", but Noah adds ETP · DT / (XLV · ρw) to it every step
+    /// (module_sf_noahdrv: `POTEVP(I,J)=POTEVP(I,J)+ETP*FDTW`, `FDTW=DT/(XLV*RHOWATER)`): metres
+    /// of water since the start.
+    var misdeclaredUnits: Set<String> {
+        self == .potentialEvaporation ? ["w m-2", "w/m2"] : []
+    }
+
     /// The layout this role's variable must have.
     var shape: SourceLayout.Shape {
         switch self {
@@ -80,7 +90,7 @@ extension SourceRole {
         case .timeText, .timeMinutes, .soilDepths: return .unchecked
         case .latitude, .longitude, .terrainHeight, .cosAlpha, .sinAlpha: return .staticField
         case .modelTopPressure: return .scalar
-        case .cloudFraction, .soilTemperature, .soilMoisture, .geopotentialPerturbation, .geopotentialBase,
+        case .cloudFraction, .soilTemperature, .soilMoisture, .relativeSoilMoisture, .geopotentialPerturbation, .geopotentialBase,
              .pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation, .vapourMixingRatio,
              .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio: return .column
         default: return .field

@@ -193,10 +193,20 @@ public struct PointForecaster: Sendable {
                     default: return units.convert(v, quantity)
                     }
                 }
-            case .precipitation, .snowfall, .rain, .showers:
+            case .precipitation, .snowfall, .rain, .showers, .runoff, .hail, .potentialEvapotranspiration:
                 values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, quantity) }
+            case .snowfallWaterEquivalent:
+                values[variable] = try reader.amounts(.snowfall, plan: plan) {
+                    units.convert(snowWaterEquivalentMillimetres(snowfallCentimetres: $0), quantity)
+                }
             case .isDay:
                 values[variable] = zeniths().map(SolarPosition.isDay(zenith:))
+            case .terrestrialRadiationInstant:
+                values[variable] = times.map { Float(TerrestrialRadiation.instant(latitude: latitude, longitude: longitude, time: Double($0))) }
+            case .terrestrialRadiation:
+                values[variable] = times.map {
+                    Float(TerrestrialRadiation.backwardsMean(latitude: latitude, longitude: longitude, end: $0, window: c.window))
+                }
             case .weatherCode:
                 values[variable] = try Self.weatherCodes(c)
             case .et0FaoEvapotranspiration:

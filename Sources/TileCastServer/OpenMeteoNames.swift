@@ -26,31 +26,31 @@ enum OpenMeteoNames {
 
     /// `ForecastSurfaceVariable` names TileCast never serves (none of its variables, nor an alias).
     static let unservedHourly: Set<String> = Set("""
-        aerosol_optical_depth air_density_2m  alder_pollen ammonia apparent_temperature_spread birch_pollen
+        aerosol_optical_depth   alder_pollen ammonia apparent_temperature_spread birch_pollen
          boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide cloud_base
         cloud_cover_2m cloud_cover_high_spread cloud_cover_low_spread cloud_cover_mid_spread cloud_cover_spread
         cloud_top convective_cloud_base convective_cloud_top convective_inhibition convective_inhibition_spread
-        dew_point_2m_spread diffuse_radiation_instant diffuse_radiation_instant_spread diffuse_radiation_spread
+        dew_point_2m_spread  diffuse_radiation_instant_spread diffuse_radiation_spread
         direct_normal_irradiance direct_normal_irradiance_instant direct_normal_irradiance_instant_spread
-        direct_normal_irradiance_spread direct_radiation_instant direct_radiation_instant_spread direct_radiation_spread
+        direct_normal_irradiance_spread  direct_radiation_instant_spread direct_radiation_spread
         dust et0_fao_evapotranspiration_spread european_aqi european_aqi_nitrogen_dioxide european_aqi_no2
         european_aqi_o3 european_aqi_ozone european_aqi_pm10 european_aqi_pm2_5 european_aqi_so2
-        european_aqi_sulphur_dioxide evapotranspiration formaldehyde freezing_level_height freezing_level_height_spread
+        european_aqi_sulphur_dioxide  formaldehyde freezing_level_height freezing_level_height_spread
         freezing_rain_probability freezinglevel_height global_tilted_irradiance global_tilted_irradiance_instant
         global_tilted_irradiance_instant_spread global_tilted_irradiance_spread glyoxal grass_pollen
-        growing_degree_days_base_0_limit_50 hail ice_pellets_probability invert_barometer_height k_index
-        latent_heat_flux latent_heatflux leaf_wetness_probability lifted_index lightning_density lightning_potential
+        growing_degree_days_base_0_limit_50  ice_pellets_probability invert_barometer_height k_index
+          leaf_wetness_probability lifted_index lightning_density lightning_potential
         mass_density_8m methane mugwort_pollen nitrogen_dioxide nitrogen_monoxide non_methane_volatile_organic_compounds
         ocean_current_direction ocean_current_velocity olive_pollen ozone peroxyacyl_nitrates pm10 pm10_wildfires pm2_5
-        pm2_5_total_organic_matter potential_evapotranspiration precipitation_probability precipitation_spread
+        pm2_5_total_organic_matter  precipitation_probability precipitation_spread
         precipitation_type pressure_msl_spread ragweed_pollen rain_probability rain_spread relative_humidity_2m_spread
-        residential_elementary_carbon roughness_length runoff sea_ice_thickness sea_level_height_msl sea_salt_aerosol
+        residential_elementary_carbon roughness_length  sea_ice_thickness sea_level_height_msl sea_salt_aerosol
         sea_surface_temperature sea_surface_temperature_spread sea_water_salinity secondary_inorganic_aerosol
-        secondary_swell_wave_direction secondary_swell_wave_height secondary_swell_wave_period sensible_heat_flux
-        sensible_heatflux shortwave_radiation_clear_sky shortwave_radiation_clear_sky_instant
-        shortwave_radiation_instant shortwave_radiation_instant_spread shortwave_radiation_spread showers_spread
+        secondary_swell_wave_direction secondary_swell_wave_height secondary_swell_wave_period 
+         shortwave_radiation_clear_sky shortwave_radiation_clear_sky_instant
+         shortwave_radiation_instant_spread shortwave_radiation_spread showers_spread
          snow_density snow_depth_spread  snow_depth_water_equivalent_spread
-        snowfall_height snowfall_height_spread snowfall_probability snowfall_spread snowfall_water_equivalent
+        snowfall_height snowfall_height_spread snowfall_probability snowfall_spread 
         snowfall_water_equivalent_spread soil_moisture_0_1cm soil_moisture_0_to_100cm soil_moisture_0_to_10cm_spread
         soil_moisture_0_to_1cm soil_moisture_0_to_7cm soil_moisture_0_to_7cm_spread soil_moisture_100_to_200cm_spread
         soil_moisture_100_to_255cm soil_moisture_100_to_255cm_spread soil_moisture_100_to_300cm soil_moisture_10_to_35cm
@@ -71,8 +71,8 @@ enum OpenMeteoNames {
         swell_wave_direction swell_wave_height swell_wave_peak_period swell_wave_period temperature_100m
         temperature_120m temperature_120m_spread temperature_150m temperature_180m temperature_200m temperature_20m
         temperature_2m_max temperature_2m_max_spread temperature_2m_min temperature_2m_min_spread temperature_2m_spread
-        temperature_40m temperature_50m temperature_80m temperature_80m_spread terrestrial_radiation
-        terrestrial_radiation_instant tertiary_swell_wave_direction tertiary_swell_wave_height
+        temperature_40m temperature_50m temperature_80m temperature_80m_spread 
+         tertiary_swell_wave_direction tertiary_swell_wave_height
         tertiary_swell_wave_period thunderstorm_probability total_column_integrated_water_vapour total_column_water
         total_elementary_carbon updraft us_aqi us_aqi_carbon_monoxide us_aqi_co us_aqi_nitrogen_dioxide us_aqi_no2
         us_aqi_o3 us_aqi_ozone us_aqi_pm10 us_aqi_pm2_5 us_aqi_so2 us_aqi_sulphur_dioxide uv_index uv_index_clear_sky
@@ -103,7 +103,7 @@ enum OpenMeteoNames {
         precipitation_probability_max precipitation_probability_mean precipitation_probability_min river_discharge
         river_discharge_max river_discharge_mean river_discharge_median river_discharge_min river_discharge_p25
         river_discharge_p75 sea_surface_temperature_max sea_surface_temperature_mean sea_surface_temperature_min
-        snowfall_water_equivalent_sum soil_moisture_0_to_100cm_mean soil_moisture_0_to_7cm_mean
+        soil_moisture_0_to_100cm_mean soil_moisture_0_to_7cm_mean
         soil_moisture_100_to_255cm_mean soil_moisture_28_to_100cm_mean soil_moisture_7_to_28cm_mean
         soil_moisture_index_0_to_100cm_mean soil_moisture_index_0_to_7cm_mean soil_moisture_index_100_to_255cm_mean
         soil_moisture_index_28_to_100cm_mean soil_moisture_index_7_to_28cm_mean soil_temperature_0_to_100cm_mean

@@ -18,7 +18,9 @@ final class CatalogIndexTests: XCTestCase {
             soil_temperature_40_to_100cm soil_temperature_100_to_200cm soil_moisture_0_to_10cm soil_moisture_10_to_40cm
             soil_moisture_40_to_100cm soil_moisture_100_to_200cm direct_radiation diffuse_radiation cape wind_gusts_10m
             cloud_cover_low cloud_cover_mid cloud_cover_high visibility surface_temperature boundary_layer_height
-            snow_depth_water_equivalent albedo
+            snow_depth_water_equivalent albedo latent_heat_flux sensible_heat_flux runoff hail
+            soil_moisture_index_0_to_10cm soil_moisture_index_10_to_40cm soil_moisture_index_40_to_100cm
+            soil_moisture_index_100_to_200cm potential_evapotranspiration
             """.split(whereSeparator: \.isWhitespace).map(String.init)
         XCTAssertEqual(ForecastVariable.stored.map(\.rawValue), catalog)
         // 12 was weather_code's, stored by cycles before the query computed it: never reused.

@@ -159,6 +159,38 @@ final class LayoutAndUnitsTests: XCTestCase {
         try rewriteCDL(baseline, to: degrees) { replacing($0, "T2:units = \"K\"", "T2:units = \"degrees\"") }
         assertRefused([degrees], mentioning: [degrees, "T2", "\"degrees\""])
     }
+
+    /// POTEVP's units attribute: WRF writes "W m-2" for what Noah accumulates in metres of water
+    /// (module_sf_noahdrv: POTEVP += ETP * DT / (XLV * RHOWATER)); that one attribute yields to
+    /// the profile's "m", so the amounts come out in mm, 1000 x the difference of the totals (read
+    /// here with ncdump). A length it declares is still converted by the attribute (POTEVP in mm:
+    /// the difference itself), and a unit of another quantity is still refused.
+    func testPotentialEvaporationsMisdeclaredFluxUnitYieldsToTheProfile() throws {
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let totals = try ncdumpValues(path: sample, variable: "POTEVP")
+        XCTAssertEqual(totals.count, 4 * 80)
+        func secondFrame(_ path: String) throws -> [Float] {
+            let domain = try onlyDomain(ModelRun.read(paths: [path]))
+            XCTAssertTrue(domain.variables.available.contains(.potentialEvapotranspiration), path)
+            let frames = try readAllFrames(domain, variables: [.potentialEvapotranspiration])
+            return try XCTUnwrap(frames[1].values[.potentialEvapotranspiration])
+        }
+        let asWritten = try secondFrame(sample)
+        let millimetres = directory.path("potevp-mm.nc")
+        try rewriteCDL(sample, to: millimetres) { replacing($0, "POTEVP:units = \"W m-2\"", "POTEVP:units = \"mm\"") }
+        let declaredMillimetres = try secondFrame(millimetres)
+        var positive = 0
+        for cell in 0..<80 {
+            let difference = totals[80 + cell] - totals[cell]
+            if difference > 0 { positive += 1 }
+            XCTAssertEqual(Double(asWritten[cell]), 1000 * difference, accuracy: 1e-4, "cell \(cell)")
+            XCTAssertEqual(Double(declaredMillimetres[cell]), difference, accuracy: 1e-7, "cell \(cell)")
+        }
+        XCTAssertGreaterThan(positive, 40, "the sample evaporates over land")
+        let kelvin = directory.path("potevp-kelvin.nc")
+        try rewriteCDL(sample, to: kelvin) { replacing($0, "POTEVP:units = \"W m-2\"", "POTEVP:units = \"K\"") }
+        assertRefused([kelvin], mentioning: [kelvin, "POTEVP", "\"K\""])
+    }
 }
 
 /// Issue 11 item D and issue 13 item 6: MM5 projection and model-top handling.

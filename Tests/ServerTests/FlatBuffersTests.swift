@@ -82,6 +82,43 @@ final class FlatBuffersTests: XCTestCase {
         }
     }
 
+    /// Issue 28's variables as the official SDK reads them from a store of the real allvars
+    /// sample: each column's Variable, Unit, altitude and soil depth equal the SDK's own enums
+    /// looked up by name (openmeteo_sdk.Variable.latent_heat_flux, ...), its values the same
+    /// request's JSON; snowfall_water_equivalent_sum is a sum; latent_heatflux (Open-Meteo's older
+    /// spelling) answers latent_heat_flux's values.
+    func testOfficialSDKReadsSurfaceFluxesAndRadiation() async throws {
+        let python = try requireSDK()
+        let directory = try TemporaryDirectory("tilecast-server-flatbuffers-surface")
+        let store = directory.path("store")
+        let sample = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        XCTAssertEqual(try StoreMaker.run(["extract", sample, "--store", store]).status, 0)
+        let script = Repository.root.appendingPathComponent("Tests/ServerTests/openmeteo_sdk_surface.py").path
+        try await LiveServer.with(configuration(store)) { server in
+            let result = try runTool(python, [script, server.base])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
+            let hourly = try XCTUnwrap(answer["hourly"] as? [[String: Any]])
+            XCTAssertEqual(hourly.count, 11)
+            for column in hourly {
+                XCTAssertEqual(column["variable_ok"] as? Bool, true, "\(column)")
+                XCTAssertEqual(column["unit_ok"] as? Bool, true, "\(column)")
+                XCTAssertEqual(column["altitude"] as? Int, column["want_altitude"] as? Int, "\(column)")
+                XCTAssertEqual(column["depth"] as? [Int], column["want_depth"] as? [Int], "\(column)")
+                XCTAssertEqual(column["same_as_json"] as? Bool, true, "\(column)")
+                // The sample covers 00Z-09Z of the day (the amounts from 01Z: the first frame's hour is unknown).
+                XCTAssertGreaterThanOrEqual(column["known"] as? Int ?? 0, 9, "\(column)")
+            }
+            let daily = try XCTUnwrap((answer["daily"] as? [[String: Any]])?.first)
+            for key in ["variable_ok", "unit_ok", "aggregation_ok", "same_as_json"] { XCTAssertEqual(daily[key] as? Bool, true, "\(key): \(daily)") }
+            XCTAssertEqual(answer["alias_same"] as? Bool, true)
+            let units = try XCTUnwrap(answer["units"] as? [String: String])
+            XCTAssertEqual(units["latent_heat_flux"], "W/m²")
+            XCTAssertEqual(units["air_density_2m"], "kg/m³")
+            XCTAssertEqual(units["runoff"], "mm")
+        }
+    }
+
     /// Columns of nulls as the official SDK reads them: Open-Meteo sends a variable its model
     /// lacks with its Variable code, unit undefined (0) and NaN values
     /// (Sources/App/Controllers/ForecastapiController.swift, `ApiColumn(... unit: .undefined ...)`);
