@@ -104,13 +104,7 @@ final class CycleContinuityTests: XCTestCase {
     /// none of it).
     func testRangeBeforeTheNewestCycleComesFromOlderOnes() async throws {
         let directory = try TemporaryDirectory("tilecast-continuity-old")
-        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let store = directory.path("store")
-        for start in [0, 48] {
-            let run = directory.path("run-\(start)")
-            XCTAssertEqual(try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)]).status, 0)
-            XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store, "--keep", "4"]).status, 0)
-        }
+        let (source, store) = try Self.shiftedCycles([0, 48], in: directory)
         let reference = try Self.reference(source)
         let temperature = try XCTUnwrap(reference["temperature"] as? [Double])
         let latitude = try XCTUnwrap(reference["latitude"] as? Double), longitude = try XCTUnwrap(reference["longitude"] as? Double)
@@ -138,13 +132,7 @@ final class CycleContinuityTests: XCTestCase {
     /// amount the sum of its three hours, each from the owning cycle's frames.
     func testQuarterHoursAndThreeHourStepsComeFromOlderCyclesToo() async throws {
         let directory = try TemporaryDirectory("tilecast-continuity-steps")
-        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let store = directory.path("store")
-        for start in [0, 6] {
-            let run = directory.path("run-\(start)")
-            XCTAssertEqual(try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)]).status, 0)
-            XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store, "--keep", "4"]).status, 0)
-        }
+        let (source, store) = try Self.shiftedCycles([0, 6], in: directory)
         let reference = try Self.reference(source)
         let temperature = try XCTUnwrap(reference["temperature"] as? [Double])
         let precipitation = try XCTUnwrap(reference["precipitation"] as? [Double])
@@ -185,6 +173,19 @@ final class CycleContinuityTests: XCTestCase {
             }
             XCTAssertGreaterThan(telling, 0, "the sample's rain tells the cycles apart at these hours")
         }
+    }
+
+    /// A store of the sample d01 run filed as cycles starting `starts` hours after its own
+    /// start (Scripts/shift_run.py), kept 4 deep; and the sample's path.
+    private static func shiftedCycles(_ starts: [Int], in directory: TemporaryDirectory) throws -> (source: String, store: String) {
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let store = directory.path("store")
+        for start in starts {
+            let run = directory.path("run-\(start)")
+            XCTAssertEqual(try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)]).status, 0)
+            XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store, "--keep", "4"]).status, 0)
+        }
+        return (source, store)
     }
 
     /// The reference node's coordinates and per-frame values (cycle_continuity_reference.py).
