@@ -110,14 +110,14 @@ package struct ForecastRenderer: Sendable {
 
     /// Room `writeFormatted` may use: a fixed number is at most 16 digits, a point and a
     /// sign; printf's form of the largest Float with 3 decimals is 44 bytes.
-    static let formattedRoom = 64
+    package static let formattedRoom = 64
 
     /// Writes `formatted(value, variable, units)`, or `missing` when that is nil, at `target`
     /// (room for `formattedRoom` bytes); returns the bytes written. No string is made on the
     /// common path. `decimals` is `units.decimals(variable)`, looked up by the caller once per
     /// series, not per value; inlined into the loops that write every value of an answer.
     @inline(__always)
-    static func writeFormatted(_ value: Float, _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits, missing: StaticString,
+    package static func writeFormatted(_ value: Float, _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits, missing: StaticString,
                                at target: UnsafeMutablePointer<UInt8>) -> Int {
         func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
             let count = min(bytes.count, formattedRoom)

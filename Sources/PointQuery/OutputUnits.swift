@@ -43,7 +43,7 @@ public struct OutputUnits: Sendable, Equatable {
     }
 
     /// Decimals an answer prints of a variable in these units.
-    func decimals(_ variable: ForecastVariable) -> Int {
+    package func decimals(_ variable: ForecastVariable) -> Int {
         variable.decimals(inches: precipitation == .inch)
     }
 }

@@ -264,9 +264,10 @@ struct OpenMeteoRenderer {
                     out.member(column.name + location.suffix(m)); out.raw("[")
                     // No series: the place's times lie outside every cycle (`placeOrNulls`).
                     if let variable = Self.answering(column, place), let series = forecast?.values[variable] {
+                        let decimals = units.decimals(variable)
                         for (k, value) in series.enumerated() {
-                            if k > 0 { out.raw(",") }
-                            out.raw(Self.value(value, variable, units))
+                            if k > 0 { out.bytes.append(UInt8(ascii: ",")) }
+                            out.value(value, variable, decimals: decimals, units)
                         }
                     } else {
                         out.nulls(blockTimes.count)
@@ -445,6 +446,15 @@ struct JSONBytes {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
     mutating func quoted(_ text: String) { raw(JSONText.quoted(text)) }
+    /// A value as `OpenMeteoRenderer.value` prints it (null when missing), its digits written
+    /// straight into the buffer (a String per number was the writer's largest cost, S1).
+    mutating func value(_ value: Float, _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ForecastRenderer.formattedRoom) { room in
+            guard let base = room.baseAddress else { return }
+            let count = ForecastRenderer.writeFormatted(value, variable, decimals: decimals, units, missing: "null", at: base)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+        }
+    }
     /// `null,null,...`: a column of `count` nulls.
     mutating func nulls(_ count: Int) {
         for k in 0..<count {
