@@ -115,6 +115,19 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// later additions, so that a default answer keeps its size, and benchmarks B3 and B4 in
     /// benchmarks/RESULTS.md their workload).
     public static let defaults: [ForecastVariable] = outputs.filter(\.spec.isDefault)
+    /// The stored variables a forecast of `defaults` reads, in store order: their sources, the
+    /// weather code's optional sources (read when a store holds them) and elevation (every
+    /// forecast reads the model terrain). The writer lays these first in each tile's run of
+    /// blocks (docs/STORE-FORMAT.md, "Block order"), so that a default forecast's blocks are
+    /// one range of the file: one request from a bucket.
+    package static let readByDefault: [ForecastVariable] = {
+        var read: Set<ForecastVariable> = [.elevation]
+        for variable in defaults {
+            read.formUnion(variable.sources)
+            read.formUnion(variable.spec.optionalSources)
+        }
+        return stored.filter(read.contains)
+    }()
     /// The soil temperature variables, top layer first (index = Noah layer).
     package static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
     /// The soil moisture variables, top layer first (index = Noah layer).

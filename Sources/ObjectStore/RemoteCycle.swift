@@ -77,12 +77,18 @@ package final class RemoteCycle: Sendable {
         guard position.i.isFinite, position.j.isFinite else { return 0 }
         let i0 = min(max(Int(position.i.rounded(.down)), 0), m.westEast - 1), j0 = min(max(Int(position.j.rounded(.down)), 0), m.southNorth - 1)
         let cells = [(i0, j0), (min(i0 + 1, m.westEast - 1), j0), (i0, min(j0 + 1, m.southNorth - 1)), (min(i0 + 1, m.westEast - 1), min(j0 + 1, m.southNorth - 1))]
-        var ranges: Set<Range<Int>> = []
+        // Every block the forecast reads (as `SeriesReader.prefetch` lists them): the terrain
+        // height, each variable's sources, and the weather code's optional sources the file
+        // holds. A block left out here is a request of its own later.
+        var stored: Set<ForecastVariable> = [.elevation]
         for variable in variables {
-            for stored in variable.sources {
-                for (i, j) in cells {
-                    if let range = domain.reader.blockRange(stored, i: i, j: j) { ranges.insert(range.offset..<(range.offset + range.count)) }
-                }
+            stored.formUnion(variable.sources)
+            if variable == .weatherCode { stored.formUnion(variable.spec.optionalSources) }
+        }
+        var ranges: Set<Range<Int>> = []
+        for variable in stored {
+            for (i, j) in cells {
+                if let range = domain.reader.blockRange(variable, i: i, j: j) { ranges.insert(range.offset..<(range.offset + range.count)) }
             }
         }
         return source.prefetch(Array(ranges))

@@ -4,7 +4,9 @@ import GridGeometry
 /// The byte layout of a domain file (docs/STORE-FORMAT.md is the prose version).
 ///
 ///     header   16 bytes   magic "TILECAST", format version (UInt32), flags (UInt32, 0)
-///     blocks   ...        one per (variable, tile), encoded by `SeriesCodec`
+///     blocks   ...        one per (variable, tile), encoded by `SeriesCodec`; laid tile by tile,
+///                         each tile's variables side by side (issue 30; older files: variable
+///                         by variable). Readers find blocks through the index only.
 ///     index    16 bytes per block: offset (UInt64), length (UInt32), CRC-32 (UInt32)
 ///     metadata JSON (UTF-8): `DomainFileMetadata`
 ///     trailer  56 bytes   see `Trailer`

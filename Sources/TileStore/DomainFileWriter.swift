@@ -157,21 +157,31 @@ package final class DomainFileWriter: @unchecked Sendable {
         try file.write(header.bytes)
 
         let tileCount = metadata.tileCount
-        var index = ByteWriter(capacity: variables.count * tileCount * 16)
         let stored = variables.enumerated().map { variableIndex, variable in
             DomainFileMetadata.StoredVariable(name: variable.rawValue, unit: variable.unit, step: quantizers[variableIndex].step,
                                               runningTotal: variable.isAccumulation, steps: variable.isStatic ? 1 : steps,
                                               firstBlock: variableIndex * tileCount)
         }
+        // The index lists blocks by (variable, tile), as `firstBlock` says; the blocks themselves
+        // lie tile by tile, each tile's blocks side by side (issue 30): first those of the
+        // variables a default forecast reads (`ForecastVariable.readByDefault`), then the others,
+        // each part in metadata order. A point forecast reads one tile's blocks of many
+        // variables: adjacent, they are one range of the file, so a remote reader fetches them
+        // in one request and a local one touches neighbouring pages. Entries are filled as
+        // blocks are written, then the index is written after the blocks.
+        let tileOrder = Self.tileOrder(variables)
+        var entries = [BlockEntry](repeating: BlockEntry(offset: 0, length: 0, crc: 0), count: variables.count * tileCount)
         // Bands of tiles (one variable, one row of tiles) encoded side by side on the cores,
-        // each worker gathering the values, encoding and checksumming the tiles, then written
-        // in order, a band in one write. While values stay in memory, every band of every
-        // variable in one pass (a pass per variable left cores idle at each variable's end, and
-        // a write per tile made the end of an extraction a stream of small system calls); when
-        // they spill, eight bands at a time, so that what is held stays a few bands' values.
+        // each worker gathering the values, encoding and checksumming the tiles; then each row of
+        // tiles is written, tile after tile, in one write. While values stay in memory, every
+        // band of every variable in one pass (a pass per variable left cores idle at each
+        // variable's end, and a write per tile made the end of an extraction a stream of small
+        // system calls); when they spill, one row of tiles (every variable's band) at a time, so
+        // that what is held stays a row's encoded blocks (the values each worker gathers are
+        // freed once its band is encoded).
         let bandsDown = metadata.tilesDown
-        let jobs = variables.indices.flatMap { variableIndex in (0..<bandsDown).map { (variableIndex: variableIndex, band: $0) } }
-        let group = spills ? 8 : max(jobs.count, 1)
+        let jobs = (0..<bandsDown).flatMap { band in variables.indices.map { (variableIndex: $0, band: band) } }
+        let group = spills ? max(variables.count, 1) : max(jobs.count, 1)
         var first = 0
         while first < jobs.count {
             let slice = first..<min(first + group, jobs.count)
@@ -181,17 +191,37 @@ package final class DomainFileWriter: @unchecked Sendable {
                     return .success(try self.encodeBand(job.band, variableIndex: job.variableIndex))
                 } catch { return .failure(error) }
             }
-            for band in encoded {
-                let band = try band.get()
-                for block in band.blocks {
-                    index.append(offset)
-                    index.append(UInt32(block.length))
-                    index.append(block.crc)
-                    offset += UInt64(block.length)
+            var bands: [EncodedBand] = []
+            bands.reserveCapacity(encoded.count)
+            for band in encoded { bands.append(try band.get()) }
+            // A group holds whole rows of tiles (jobs come row by row, every variable's band of
+            // a row together, and a group is a multiple of the variables).
+            var rowStart = 0
+            while rowStart < bands.count {
+                let job = jobs[slice.lowerBound + rowStart]
+                let row = bands[rowStart..<(rowStart + variables.count)]
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(row.reduce(0) { $0 + $1.bytes.count })
+                for tileX in 0..<metadata.tilesAcross {
+                    for variableIndex in tileOrder {
+                        let band = row[row.startIndex + variableIndex]
+                        let block = band.blocks[tileX]
+                        entries[variableIndex * tileCount + job.band * metadata.tilesAcross + tileX] =
+                            BlockEntry(offset: offset, length: UInt32(block.length), crc: block.crc)
+                        bytes.append(contentsOf: band.bytes[block.start..<(block.start + block.length)])
+                        offset += UInt64(block.length)
+                    }
                 }
-                try file.write(band.bytes)
+                try file.write(bytes)
+                rowStart += variables.count
             }
             first = slice.upperBound
+        }
+        var index = ByteWriter(capacity: entries.count * DomainFileFormat.indexEntrySize)
+        for entry in entries {
+            index.append(entry.offset)
+            index.append(entry.length)
+            index.append(entry.crc)
         }
         metadata.variables = stored
         let encoder = JSONEncoder()
@@ -209,6 +239,14 @@ package final class DomainFileWriter: @unchecked Sendable {
         try file.write(trailer.bytes)
         try file.syncAndClose()
         return Int(trailer.metadataOffset + trailer.metadataLength) + DomainFileFormat.trailerSize
+    }
+
+    /// The order of a tile's blocks, as positions in `variables` (metadata order): the
+    /// variables a default forecast reads first, then the rest (docs/STORE-FORMAT.md, "Block
+    /// order").
+    package static func tileOrder(_ variables: [ForecastVariable]) -> [Int] {
+        let first = Set(ForecastVariable.readByDefault)
+        return variables.indices.filter { first.contains(variables[$0]) } + variables.indices.filter { !first.contains(variables[$0]) }
     }
 
     /// Encodes the tiles of one band (a row of tiles) of one variable (`finish` runs bands side
@@ -244,7 +282,7 @@ package final class DomainFileWriter: @unchecked Sendable {
                 }
                 let block = SeriesCodec.encode(cells: width * height, steps: steps,
                                                values: UnsafeBufferPointer(start: series, count: width * height * steps), scratch: scratch)
-                encoded.blocks.append((block.count, checksum(block)))
+                encoded.blocks.append((encoded.bytes.count, block.count, checksum(block)))
                 encoded.bytes.append(contentsOf: block)
             }
         }
@@ -385,8 +423,9 @@ final class ScratchRows: QuantizedRows {
 }
 
 
-/// One band's tiles, encoded: their bytes back to back, and each block's length and CRC-32.
+/// One band's tiles, encoded: their bytes back to back, and each block's place in them, length
+/// and CRC-32.
 private struct EncodedBand {
     var bytes: [UInt8] = []
-    var blocks: [(length: Int, crc: UInt32)] = []
+    var blocks: [(start: Int, length: Int, crc: UInt32)] = []
 }

@@ -246,29 +246,40 @@ final class FormatPinTests: XCTestCase {
     }
 
     private static let fixture = Repository.root.appendingPathComponent("Tests/TileStoreTests/Fixtures/tiny-v1.tcs").path
+    /// The same file as today's writer lays it (issue 30: blocks tile by tile), committed on
+    /// 2026-11-27.
+    private static let tileFixture = Repository.root.appendingPathComponent("Tests/TileStoreTests/Fixtures/tiny-v1-tiles.tcs").path
 
-    /// A version 1 file committed on 2026-11-23 (written by `FormatTests.tinyFile`; to write it
-    /// again after a deliberate format change, run the tests with TILECAST_WRITE_FIXTURES=1 and
-    /// bump the format version): every later reader must read it, and today's writer must
-    /// still write exactly these bytes (metadata key names included).
+    /// A version 1 file committed on 2026-11-23 (written by `FormatTests.tinyFile`, blocks
+    /// variable by variable): every later reader must read it. Today's writer must write exactly
+    /// its bytes with the blocks laid tile by tile (issue 30; nothing else changed: metadata key
+    /// names included), which `tiny-v1-tiles.tcs` pins (to write that again after a deliberate
+    /// format change, run the tests with TILECAST_WRITE_FIXTURES=1 and bump the format version).
     func testCommittedVersion1FileReadsBackAndTodaysWriterWritesTheSameBytes() throws {
         let directory = try TemporaryDirectory()
         let fresh = directory.path("tiny.tcs")
         _ = try FormatTests.tinyFile(at: fresh)
         if ProcessInfo.processInfo.environment["TILECAST_WRITE_FIXTURES"] == "1" {
-            try? FileManager.default.removeItem(atPath: Self.fixture)
-            try FileManager.default.copyItem(atPath: fresh, toPath: Self.fixture)
+            try? FileManager.default.removeItem(atPath: Self.tileFixture)
+            try FileManager.default.copyItem(atPath: fresh, toPath: Self.tileFixture)
         }
-        let reader = try DomainFileReader(path: Self.fixture)
-        XCTAssertEqual(reader.metadata.variables.map(\.name), ["temperature_2m", "elevation"])
-        for j in 0..<2 {
-            for i in 0..<3 {
-                let t2 = try reader.series(.temperature2m, i: i, j: j)
-                for t in 0..<4 { XCTAssertEqual(t2[t], Float(j * 3 + i) + Float(t) * 0.25, accuracy: 0.025 + 1e-5) }
+        for path in [Self.fixture, Self.tileFixture] {
+            let reader = try DomainFileReader(path: path)
+            XCTAssertEqual(reader.metadata.variables.map(\.name), ["temperature_2m", "elevation"])
+            for j in 0..<2 {
+                for i in 0..<3 {
+                    let t2 = try reader.series(.temperature2m, i: i, j: j)
+                    for t in 0..<4 { XCTAssertEqual(t2[t], Float(j * 3 + i) + Float(t) * 0.25, accuracy: 0.025 + 1e-5) }
+                    XCTAssertEqual(try reader.series(.elevation, i: i, j: j), [Float((j * 3 + i) * 100)])
+                }
             }
         }
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: fresh)), try Data(contentsOf: URL(fileURLWithPath: Self.fixture)),
-                       "today's writer no longer writes format version 1 as committed")
+        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fresh)))
+        let committed = try BlockOrderTests.Parsed([UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture))))
+        XCTAssertEqual(committed.tiles, 2)
+        XCTAssertEqual(written, committed.laid(committed.tileOrder(["temperature_2m", "elevation"])),
+                       "today's writer no longer writes format version 1 as committed, blocks tile by tile")
+        XCTAssertEqual(written, [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.tileFixture))))
     }
 
     /// Issue 11's additions within version 1: the committed file has no `unavailable` key and
