@@ -459,7 +459,7 @@ package struct ForecastEngine: Sendable {
                 }
             }
             guard let domain = whole ?? domains.last else { continue }
-            let nodes = cells(of: domain.grid, in: box)
+            let nodes = cells(of: domain.grid, in: box, atMost: ForecastParameters.maxPlaces + 1)
             for times in allTimes {
                 for (k, node) in nodes.enumerated() {
                     jobs.append(Job(locationID: k, latitude: node.latitude, longitude: node.longitude, elevation: nil, times: times, source: s))
@@ -473,9 +473,10 @@ package struct ForecastEngine: Sendable {
         return jobs
     }
 
-    /// A grid's mass points inside `box`, south to north, west to east. Only the index range
-    /// the box's edges reach (sampled, with two cells to spare) is searched.
-    static func cells(of grid: ProjectedGrid, in box: BoundingBox) -> [GeoPoint] {
+    /// A grid's mass points inside `box`, south to north, west to east, at most `limit` of them
+    /// (past the request's limit the count is all that matters). Only the index range the box's
+    /// edges reach (sampled, with two cells to spare) is searched.
+    static func cells(of grid: ProjectedGrid, in box: BoundingBox, atMost limit: Int) -> [GeoPoint] {
         var iRange = (Double.infinity, -Double.infinity), jRange = (Double.infinity, -Double.infinity)
         let samples = 64
         for k in 0...samples {
@@ -498,6 +499,7 @@ package struct ForecastEngine: Sendable {
             for i in i0...i1 {
                 let point = grid.point(at: GridPosition(i: Double(i), j: Double(j)))
                 if box.contains(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
+                if points.count >= limit { return points }
             }
         }
         return points

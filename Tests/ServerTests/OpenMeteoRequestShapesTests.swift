@@ -282,4 +282,17 @@ final class OpenMeteoRequestShapesTests: XCTestCase {
             XCTAssertEqual(outside.status, 400, outside.body)
         }
     }
+
+    /// ForecastapiController.swift: more grid cells than the locations one request may have is
+    /// Open-Meteo's "Only up to ... locations can be requested at once". The sample's WRF d01 has
+    /// 43 x 68 = 2,924 cells; a box around all of it holds more than 1,000.
+    func testBoundingBoxOfMoreThanAThousandCellsIsRefused() async throws {
+        let directory = try TemporaryDirectory("tilecast-shapes-bigbox")
+        let store = try sampleStore(directory)
+        try await LiveServer.with(sampleConfiguration(store)) { server in
+            let reply = try await server.get("/v1/forecast?bounding_box=30,-20,50,0&models=wrf&hourly=temperature_2m")
+            XCTAssertEqual(reply.status, 400, reply.body)
+            XCTAssertTrue((reply.object?["reason"] as? String ?? "").hasPrefix("Only up to 1000 locations can be requested at once"), reply.body)
+        }
+    }
 }

@@ -36,8 +36,21 @@ let now: Int64 = 1_795_348_800
 
 func checkLimits(_ p: ForecastParameters) {
     let count = p.latitudes.count
-    guard count >= 1, count <= ForecastParameters.maxPlaces, p.longitudes.count == count else {
-        fatalError("accepted \(count) latitudes and \(p.longitudes.count) longitudes")
+    if let box = p.boundingBox {
+        // A box replaces the places (its cells are found against a store, not here).
+        guard count == 0, p.longitudes.isEmpty, box.south < box.north, box.west < box.east, (-90...90).contains(box.south),
+              (-90...90).contains(box.north), (-180...180).contains(box.west), (-180...180).contains(box.east), p.placeZones.isEmpty else {
+            fatalError("accepted the box \(box) with \(count) places and \(p.placeZones.count) zones")
+        }
+    } else {
+        guard count >= 1, count <= ForecastParameters.maxPlaces, p.longitudes.count == count else {
+            fatalError("accepted \(count) latitudes and \(p.longitudes.count) longitudes")
+        }
+        guard p.placeZones.isEmpty || p.placeZones.count == count else { fatalError("accepted \(p.placeZones.count) zones for \(count) places") }
+    }
+    // Several start/end ranges: one per place, or all for one place (or a box's cells).
+    guard p.ranges.isEmpty || (p.ranges.count > 1 && (p.boundingBox != nil || count == 1 || p.ranges.count == count)) else {
+        fatalError("accepted \(p.ranges.count) ranges for \(count) places")
     }
     for (latitude, longitude) in zip(p.latitudes, p.longitudes) {
         guard latitude.isFinite, abs(latitude) <= 90, longitude.isFinite, longitude >= -180, longitude <= 360 else {
@@ -60,19 +73,28 @@ func checkLimits(_ p: ForecastParameters) {
     }
 }
 
-/// The times of the first and last place, as the engine works them out: an answer or a 400.
+/// The times of the first and last place (a box's: in the request's zone), for the first and
+/// last range, as the engine works them out: an answer or a 400.
 func checkTimes(_ p: ForecastParameters) {
-    for index in Set([0, p.latitudes.count - 1]) {
-        let (zone, name) = p.zone(latitude: p.latitudes[index], longitude: p.longitudes[index])
-        do {
-            let times = try RequestTimes(p.times, zone: zone, zoneName: name, now: now)
-            guard times.hourly.count <= (ForecastParameters.maxDays + ForecastParameters.maxPastDays + 2) * 25,
-                  times.days.count == times.dayStarts.count else {
-                fatalError("\(times.hourly.count) hours, \(times.days.count) days for \(p.times)")
-            }
-        } catch {
-            checkRefusal(error)
+    let zones: [(zone: TimeZone, name: String)] = p.latitudes.isEmpty ? [(p.timeZone, p.timeZoneName)]
+        : Set([0, p.latitudes.count - 1]).sorted().map { p.zone(index: $0, latitude: p.latitudes[$0], longitude: p.longitudes[$0]) }
+    let selections = p.ranges.isEmpty ? [p.times] : [p.ranges[0], p.ranges[p.ranges.count - 1]]
+    for (zone, name) in zones {
+        for selection in selections { checkTimes(selection, zone: zone, name: name) }
+    }
+}
+
+func checkTimes(_ selection: TimeSelection, zone: TimeZone, name: String) {
+    do {
+        let times = try RequestTimes(selection, zone: zone, zoneName: name, now: now)
+        // Hours of the longest range, more entries for a step under an hour (temporal_resolution).
+        let perHour = Int(max(1, 3600 / max(1, times.hourlyStep)))
+        guard times.hourly.count <= (ForecastParameters.maxDays + ForecastParameters.maxPastDays + 2) * 25 * perHour,
+              times.days.count == times.dayStarts.count else {
+            fatalError("\(times.hourly.count) hours, \(times.days.count) days for \(selection)")
         }
+    } catch {
+        checkRefusal(error)
     }
 }
 
