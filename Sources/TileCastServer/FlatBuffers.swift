@@ -170,11 +170,12 @@ enum OpenMeteoFlatBuffers {
         }
     }
 
+    /// The SDK's Unit for a unit as the JSON spells it (`OpenMeteoRenderer.label`).
     static func unit(_ symbol: String) -> UInt8 {
-        let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mph": 31, "mp/h": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
+        let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mp/h": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
                                       "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
                                       "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10, "s": 36, "kg/m³": 42, "fraction": 11]
-        return units[symbol] ?? 0
+        return units[OpenMeteoRenderer.label(symbol)] ?? 0
     }
 
     static func aggregation(_ daily: DailyVariable) -> UInt8 {

@@ -224,11 +224,8 @@ package struct ForecastEngine: Sendable {
             // forecast, from the chosen model's cycles as the hourly one.
             let own = parameters.times.temporalResolution == .native ? times.withHourlyStep(Self.outputInterval(of: store)) : times
             let step = own.hourlyStep
-            let newest = stores.first { $0.model == store.model } ?? store
-            let steps = CycleContinuity.shares(of: own.hourly, among: keptCycles(from: newest, for: own.hourly), window: step)
-            let series = steps.isEmpty ? nil
-                : try joinedForecast(steps, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection,
-                                     latitude: latitude, longitude: longitude, elevation: elevation, window: step, prefersFastStreams: step < 3600)
+            let series = try series(at: own.hourly, step: step, variables: variables, model: store, stores: stores, parameters: parameters,
+                                    latitude: latitude, longitude: longitude, elevation: elevation)
             place = PlaceForecast(forecast: forecast, times: own, hourly: series?.forecast.padded(to: own.hourly) ?? forecast.padded(to: []).padded(to: own.hourly),
                                   daily: daily, current: current)
             if let series, series.parts.count > 1 { place.cycles = series.parts.flatMap { AnsweredHours.runs($0, step: step) } }
@@ -256,14 +253,25 @@ package struct ForecastEngine: Sendable {
     func minutely15(_ parameters: ForecastParameters, store: ForecastStore, stores: [ForecastStore], times: RequestTimes, latitude: Double,
                     longitude: Double, elevation: Double?) throws(APIError) -> (PointForecast?, [ForecastVariable: String]) {
         let held = HeldVariables(store, hourly: parameters.minutely15, daily: [])
-        let newest = stores.first { $0.model == store.model } ?? store
-        let shares = CycleContinuity.shares(of: times.minutely15, among: keptCycles(from: newest, for: times.minutely15),
-                                            window: RequestTimes.currentInterval)
-        guard !shares.isEmpty, !held.variables.isEmpty else { return (nil, held.missing) }
-        let answer = try joinedForecast(shares, variables: held.variables, units: parameters.units, cellSelection: parameters.cellSelection,
-                                        latitude: latitude, longitude: longitude, elevation: elevation,
-                                        window: RequestTimes.currentInterval, prefersFastStreams: true)
+        guard !held.variables.isEmpty,
+              let answer = try series(at: times.minutely15, step: RequestTimes.currentInterval, variables: held.variables, model: store,
+                                      stores: stores, parameters: parameters, latitude: latitude, longitude: longitude, elevation: elevation)
+        else { return (nil, held.missing) }
         return (answer.forecast.padded(to: times.minutely15), held.missing)
+    }
+
+    /// A block at a step other than the hour (`minutely_15`, `temporal_resolution`): its own
+    /// forecast from the kept cycles of `store`'s model, each time from the newest cycle whose
+    /// run holds the step before it (`CycleContinuity`), amounts over each step, a 15-minute
+    /// stream read where a step is shorter than an hour. nil when no cycle covers any time.
+    func series(at times: [Int64], step: Int64, variables: [ForecastVariable], model store: ForecastStore, stores: [ForecastStore],
+                parameters: ForecastParameters, latitude: Double, longitude: Double,
+                elevation: Double?) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast])? {
+        let newest = stores.first { $0.model == store.model } ?? store
+        let shares = CycleContinuity.shares(of: times, among: keptCycles(from: newest, for: times), window: step)
+        guard !shares.isEmpty else { return nil }
+        return try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection,
+                                  latitude: latitude, longitude: longitude, elevation: elevation, window: step, prefersFastStreams: step < 3600)
     }
 
     /// A domain's output interval (`temporal_resolution=native`): its first two frames apart,
