@@ -41,6 +41,9 @@ let package = Package(
     dependencies: [
         // The main package; SwiftPM names a path dependency after its directory: `main`.
         .package(path: ".."),
+        // S1's ceiling server (same versions as the main package's: SwiftPM resolves one of each).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // The plain C reference kernel for B1.
@@ -54,5 +57,11 @@ let package = Package(
         // B3: point forecasts from an on-disk store, in process.
         .executableTarget(name: "store-bench", dependencies: [.product(name: "TileCastKit", package: mainPackage)],
                           packageAccess: false, swiftSettings: mainPackageAccess),
+        // S1's reference: a minimal Hummingbird 2 server answering one body from memory, and
+        // compressing it per request with zlib when asked (as tilecast-server does).
+        .systemLibrary(name: "CeilingZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .executableTarget(name: "hummingbird-ceiling",
+                          dependencies: ["CeilingZlib", .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "NIOCore", package: "swift-nio")]),
     ]
 )

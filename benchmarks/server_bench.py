@@ -12,6 +12,10 @@ script and settings (`try_files` maps every URL to the file), in the same run: S
 S1 is run twice: as plain JSON, and with `Accept-Encoding: gzip` (wrk's -H), where both servers
 compress every answer at zlib level 6 (ours always uses 6; nginx's `gzip_comp_level 6`, on the
 fly, not a precompressed file), so the ratio compares like with like.
+S1's ceiling (issue 30) is benchmarks/Sources/hummingbird-ceiling: a minimal Hummingbird 2 server
+answering the same body from memory, on the same framework and settings (an answer asked for with
+gzip it compresses per request, zlib level 6, as ours does), driven by the same script in the same run; `tilecast serve`'s
+rate over the ceiling's is S1's ratio, nginx's rate is reported beside it.
 S5's peer is benchmarks/peer_service.py (http.server + xarray reading the wrfout per request).
 Writes DATA_DIR/server.json; benchmarks/report.py renders it.
 """
@@ -156,6 +160,7 @@ def main():
     parser.add_argument("--tilecast", required=True)
     parser.add_argument("--server", required=True)
     parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--ceiling", required=True, help="benchmarks' hummingbird-ceiling binary")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--python", default=sys.executable, help="the interpreter with xarray, for the peer")
     args = parser.parse_args()
@@ -218,6 +223,13 @@ http {{
         processes.append(nginx)
         wait_until_up(f"http://127.0.0.1:{nginx_port}/x", nginx)
 
+        # The framework's ceiling: the same answer from memory, plain and with a compressor.
+        ceiling_port = free_port()
+        ceiling = subprocess.Popen([args.ceiling, os.path.join(root, "forecast.json"), str(ceiling_port)], stderr=subprocess.DEVNULL)
+        processes.append(ceiling)
+        ceiling_url = ceiling_gzip_url = f"http://127.0.0.1:{ceiling_port}"
+        wait_until_up(ceiling_url + "/x", ceiling)
+
         # S4's first point: resident memory after 10k requests (the warm-up).
         warm = 0
         while warm < 10_000:
@@ -232,18 +244,28 @@ http {{
         cpu_per_request_us = (cpu_seconds(server.pid) - cpu_before) / ours["requests"] * 1e6
         total += ours["requests"]
         reference = wrk(f"http://127.0.0.1:{nginx_port}", script, 64, seconds)
-        log(f"S1 ours {ours['per_s']:,.0f}/s, nginx {reference['per_s']:,.0f}/s; "
-            f"p99 {ours['p99_us'] / 1000:.2f} ms; server CPU {cpu_per_request_us:.0f} us/request")
+        cpu_before = cpu_seconds(ceiling.pid)
+        framework = wrk(ceiling_url, script, 64, seconds)
+        framework_cpu_us = (cpu_seconds(ceiling.pid) - cpu_before) / framework["requests"] * 1e6
+        log(f"S1 ours {ours['per_s']:,.0f}/s, Hummingbird ceiling {framework['per_s']:,.0f}/s "
+            f"({ours['per_s'] / framework['per_s']:.2f}x), nginx {reference['per_s']:,.0f}/s; "
+            f"p99 {ours['p99_us'] / 1000:.2f} ms; server CPU {cpu_per_request_us:.0f} us/request (ceiling {framework_cpu_us:.0f})")
         # S1 again with Accept-Encoding: gzip, both compressing every answer.
         lisbon = f"/v1/forecast?latitude=38.7223&longitude=-9.1393&{query}"
-        gzip_sizes = {"ours": gzipped_size(base + lisbon), "nginx": gzipped_size(f"http://127.0.0.1:{nginx_port}{lisbon}")}
+        gzip_sizes = {"ours": gzipped_size(base + lisbon), "nginx": gzipped_size(f"http://127.0.0.1:{nginx_port}{lisbon}"),
+                      "ceiling": gzipped_size(ceiling_gzip_url + lisbon)}
         cpu_before = cpu_seconds(server.pid)
         ours_gzip = wrk(base, script, 64, seconds, header=GZIP)
         gzip_cpu_us = (cpu_seconds(server.pid) - cpu_before) / ours_gzip["requests"] * 1e6
         total += ours_gzip["requests"]
         reference_gzip = wrk(f"http://127.0.0.1:{nginx_port}", script, 64, seconds, header=GZIP)
-        log(f"S1 gzip ours {ours_gzip['per_s']:,.0f}/s, nginx {reference_gzip['per_s']:,.0f}/s; "
-            f"p99 {ours_gzip['p99_us'] / 1000:.2f} ms; server CPU {gzip_cpu_us:.0f} us/request; Lisbon's answer {gzip_sizes}")
+        cpu_before = cpu_seconds(ceiling.pid)
+        framework_gzip = wrk(ceiling_gzip_url, script, 64, seconds, header=GZIP)
+        framework_gzip_cpu_us = (cpu_seconds(ceiling.pid) - cpu_before) / framework_gzip["requests"] * 1e6
+        log(f"S1 gzip ours {ours_gzip['per_s']:,.0f}/s, Hummingbird ceiling {framework_gzip['per_s']:,.0f}/s "
+            f"({ours_gzip['per_s'] / framework_gzip['per_s']:.2f}x), nginx {reference_gzip['per_s']:,.0f}/s; "
+            f"p99 {ours_gzip['p99_us'] / 1000:.2f} ms; server CPU {gzip_cpu_us:.0f} us/request (ceiling {framework_gzip_cpu_us:.0f}); "
+            f"Lisbon's answer {gzip_sizes}")
         single = wrk(base, script, 1, max(3, seconds // 2))
         single_nginx = wrk(f"http://127.0.0.1:{nginx_port}", script, 1, max(3, seconds // 2))
         total += single["requests"]
@@ -273,6 +295,8 @@ http {{
         server.wait(timeout=30)
         nginx.send_signal(signal.SIGQUIT)
         nginx.wait(timeout=30)
+        ceiling.terminate()
+        ceiling.wait(timeout=30)
 
         # S5: the Python peer reading the wrfout per request, same script (its own path).
         peer_port = free_port()
@@ -303,8 +327,12 @@ http {{
             "request": f"one place, 24 h, {len(VARIABLES.split(','))} hourly variables, JSON ({len(sample)} bytes)",
             "box": box,
             "S1": {"ours": ours, "nginx": reference, "ratio": ours["per_s"] / reference["per_s"],
+                   "ceiling": framework, "ceiling_ratio": ours["per_s"] / framework["per_s"],
+                   "ceiling_cpu_us_per_request": framework_cpu_us,
                    "server_cpu_us_per_request": cpu_per_request_us,
                    "gzip": {"ours": ours_gzip, "nginx": reference_gzip, "ratio": ours_gzip["per_s"] / reference_gzip["per_s"],
+                            "ceiling": framework_gzip, "ceiling_ratio": ours_gzip["per_s"] / framework_gzip["per_s"],
+                            "ceiling_cpu_us_per_request": framework_gzip_cpu_us,
                             "server_cpu_us_per_request": gzip_cpu_us, "header": GZIP, "gzipped_bytes": gzip_sizes}},
             "S2": {"p99_ms_64": ours["p99_us"] / 1000, "p50_ms_1": single["p50_us"] / 1000,
                    "nginx_p50_ms_1": single_nginx["p50_us"] / 1000, "single": single, "single_nginx": single_nginx},

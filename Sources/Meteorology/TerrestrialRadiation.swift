@@ -27,15 +27,44 @@ package enum TerrestrialRadiation {
         return solarConstant / (r * r) * max(cos(zenith * Double.pi / 180), 0)
     }
 
-    /// The mean over the `window` seconds ending at `end` (Open-Meteo's backwards average):
-    /// the instant value at the middle of each of its minutes, averaged. Open-Meteo integrates
-    /// the cosine analytically over the hour angle; a minute's midpoint is within a small
-    /// fraction of a W/m² of that integral.
+    /// The mean over the `window` seconds ending at `end` (Open-Meteo's backwards average),
+    /// integrated over the hour angle as Open-Meteo does: with the declination, equation of time
+    /// and Earth-Sun distance of the window's middle (over an hour they move the mean by
+    /// hundredths of a W/m²), cos θz = sin φ sin δ + cos φ cos δ cos h is integrated exactly
+    /// where it is positive. (It used to average 60 minute samples of `instant`: 60 solar
+    /// positions an hour, most of B3's time with every variable; issue 30.)
     package static func backwardsMean(latitude: Double, longitude: Double, end: Int64, window: Int64) -> Double {
-        let steps = max(1, Int(window / 60))
-        let step = Double(window) / Double(steps), start = Double(end - window)
+        guard window > 0 else { return instant(latitude: latitude, longitude: longitude, time: Double(end)) }
+        let rad = Double.pi / 180
+        let start = Double(end - window), middle = start + Double(window) / 2
+        let t = SolarPosition.julianCentury(middle)
+        let (declination, equation) = SolarPosition.declinationAndEquationOfTime(julianCentury: t)
+        let r = sunDistance(julianCentury: t)
+        let a = sin(latitude * rad) * sin(declination), b = cos(latitude * rad) * cos(declination)
+        // The hour angle (radians) at the window's start, as `SolarPosition.zenith` takes it; it
+        // then grows by 2π a day (0.25° a minute).
+        let minutesOfDay = (start / 60).truncatingRemainder(dividingBy: 1440)
+        let h0 = ((minutesOfDay + equation + 4 * longitude) / 4 - 180) * rad
+        let h1 = h0 + Double(window) / 240 * rad
+        return solarConstant / (r * r) * positiveCosineIntegral(a: a, b: b, from: h0, to: h1) / (h1 - h0)
+    }
+
+    /// ∫ max(a + b cos h, 0) dh from h0 to h1 (b ≥ 0): the sun's cos θz summed where it is up.
+    static func positiveCosineIntegral(a: Double, b: Double, from h0: Double, to h1: Double) -> Double {
+        func integral(_ lo: Double, _ hi: Double) -> Double { a * (hi - lo) + b * (sin(hi) - sin(lo)) }
+        guard b > 1e-12 else { return max(a, 0) * (h1 - h0) }
+        let c = -a / b
+        if c <= -1 { return integral(h0, h1) }      // up all day
+        if c >= 1 { return 0 }                      // down all day
+        // Up while the hour angle is within ±H of a solar noon (2πk).
+        let halfDay = acos(c), period = 2 * Double.pi
         var sum = 0.0
-        for k in 0..<steps { sum += instant(latitude: latitude, longitude: longitude, time: start + (Double(k) + 0.5) * step) }
-        return sum / Double(steps)
+        var k = ((h0 - halfDay) / period).rounded(.down)
+        while k * period - halfDay < h1 {
+            let lo = max(h0, k * period - halfDay), hi = min(h1, k * period + halfDay)
+            if hi > lo { sum += integral(lo, hi) }
+            k += 1
+        }
+        return sum
     }
 }

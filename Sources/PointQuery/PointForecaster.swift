@@ -328,8 +328,21 @@ public struct PointForecaster: Sendable {
             return value
         }
         var guess = 0   // the minutes come in order: the last bracket is the next one's guess
+        // The DNI between frames is linear in time: the frames around a run of minutes bound it.
+        func bounds(_ first: Int64, _ last: Int64) -> (min: Double, max: Double)? {
+            guard let from = domain.times.bracket(at: first, near: guess), let to = domain.times.bracket(at: last, near: from.lower),
+                  to.upper < normal.count else { return nil }
+            var low = Double.infinity, high = -Double.infinity
+            for f in from.lower...to.upper {
+                let value = frameNormal(f)
+                guard value.isFinite else { return nil }
+                low = min(low, value)
+                high = max(high, value)
+            }
+            return (low, high)
+        }
         return c.times.map { end in
-            Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude) { time in
+            Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude, bounds: bounds) { time in
                 guard let bracket = domain.times.bracket(at: time, near: guess), bracket.lower < normal.count else { return nil }
                 guess = bracket.lower
                 if bracket.isOnFrame { return frameNormal(bracket.lower) }

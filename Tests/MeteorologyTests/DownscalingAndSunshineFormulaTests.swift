@@ -80,4 +80,45 @@ final class SunshineShortcutTests: XCTestCase {
             if unknown { XCTAssertTrue(got.isNaN) } else { XCTAssertEqual(got, Float(expected), "\(latitude), \(longitude) at \(end)") }
         }
     }
+
+    /// Runs of minutes decided whole from the frames' bounds (issue 30, B3) count what the
+    /// minutes count: DNI linear between hourly frames, seeded frame values spread around the
+    /// threshold (some within a hundredth of it, some unknown), the bounds taken from the frames
+    /// around each run.
+    func testRunsDecidedByFrameBoundsCountLikeEveryMinute() {
+        var random = SeededGenerator(seed: 0x30_b3_2026_1127)
+        for round in 0..<300 {
+            let latitude = Double.random(in: -70...70, using: &random), longitude = Double.random(in: -180...180, using: &random)
+            let first = Int64.random(in: 0...4_000_000_000, using: &random) / 3600 * 3600
+            let frames = (0..<30).map { first + Int64($0) * 3600 }
+            let values: [Double] = frames.indices.map { _ in
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0: return .nan
+                case 1: return 120 + Double.random(in: -0.01...0.01, using: &random)
+                case 2...4: return Double.random(in: 0...119, using: &random)
+                default: return Double.random(in: 121...900, using: &random)
+                }
+            }
+            func dni(_ time: Int64) -> Double? {
+                guard time >= frames[0], time <= frames[frames.count - 1] else { return nil }
+                let lower = Int((time - frames[0]) / 3600)
+                if frames[lower] == time { return values[lower] }
+                let w = Double(time - frames[lower]) / 3600
+                return Double(Float(1 - w)) * values[lower] + Double(Float(w)) * values[lower + 1]
+            }
+            func bounds(_ a: Int64, _ b: Int64) -> (min: Double, max: Double)? {
+                guard a >= frames[0], b <= frames[frames.count - 1] else { return nil }
+                let from = Int((a - frames[0]) / 3600), to = min(Int((b - frames[0] + 3599) / 3600), frames.count - 1)
+                let span = values[from...to]
+                guard span.allSatisfy(\.isFinite), let low = span.min(), let high = span.max() else { return nil }
+                return (low, high)
+            }
+            let window: Int64 = [3600, 10_800][round % 2]
+            for end in stride(from: first + 7200, through: first + 27 * 3600, by: 3600) {
+                let plain = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, directNormal: dni)
+                let decided = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, bounds: bounds, directNormal: dni)
+                if plain.isNaN { XCTAssertTrue(decided.isNaN) } else { XCTAssertEqual(decided, plain, "\(latitude), \(longitude) at \(end)") }
+            }
+        }
+    }
 }
