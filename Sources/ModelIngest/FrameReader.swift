@@ -87,6 +87,8 @@ package struct FrameReader {
     private var layerGeopotentialLevels: Int?
     /// Levels of P and PB the sea-level pressure reads first (`SeaLevelColumns`).
     private var seaLevelSearchLevels: Int?
+    /// The height and pressure levels, and how deep they read (`LevelDeriver`).
+    private var levels = LevelDeriver()
     /// Resets and unknown cells met while de-accumulating, for the run's warnings.
     package private(set) var accumulationReport = DeaccumulationReport()
     /// Missing values (fill values, NaN) met in the raw fields, per source variable name:
@@ -171,6 +173,8 @@ package struct FrameReader {
 
         let surface = try readSurface(raw)
         deriveThermodynamics(surface, wants: wants, into: &out)
+        // Before the cloud layers: the levels read PH and PHB deeper, the layers take a prefix.
+        try levels.derive(raw, wants: wants, terrain: elevation, rotation: rotation, into: &out)
         let geopotential = try readGeopotential(raw, wants: wants)
         try deriveSeaLevelPressure(raw, surface, frame: frame, file: file, kept: kept, geopotential: geopotential, wants: wants, into: &out)
         deriveWind(surface, wants: wants, into: &out)
@@ -600,13 +604,16 @@ struct RawFrame {
     let frame: Int
     let band: RowBand
     let missing: MissingCounter
+    /// The columns read in this frame, so that a 3-D field several derivations share (CLDFRA,
+    /// PH and PHB, P and PB, ...) is read once, as deep as the deepest need asked first.
+    let columns = ColumnCache()
     var cells: Int { band.cells }
 
     /// This frame's values of `variable` for the band: `levels` lowest levels of a (time, level,
     /// south_north, west_east) field, or a (time, south_north, west_east) or (south_north,
     /// west_east) one (`levels` nil). The band's rows are a hyperslab; a field off the mass
     /// grid is read whole, and `finish` then refuses its size.
-    private func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
+    func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
         let shape = variable.shape
         let fits = band.fits(shape)
         let (r0, rows) = fits ? (band.rows.lowerBound, band.rows.count) : (0, shape.count >= 2 ? shape[shape.count - 2] : 0)
@@ -632,7 +639,7 @@ struct RawFrame {
 
     /// Checks a read's size (`expected` values), converts it to the role's unit and counts its
     /// missing values for the run's warning: the tail every read of a source shares.
-    private func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws {
+    func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws {
         guard values.count == expected else {
             throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(variable.shape))")
         }
@@ -714,8 +721,10 @@ struct RawFrame {
         let shape = variable.shape
         guard shape.count == 4 || shape.count == 3 else { return nil }
         let levels = shape.count == 4 ? min(shape[1], max(lowest ?? shape[1], 1)) : 1
+        if let cached = columns.prefix(role, levels: levels, cells: cells) { return (cached, levels) }
         var values = try read(variable, levels: shape.count == 4 ? levels : nil)
         try finish(&values, variable, role, expected: levels * cells)
+        columns.keep(role, values: values, levels: levels)
         return (values, levels)
     }
 
@@ -781,6 +790,22 @@ extension RawFrame {
             }
             return count
         }
+    }
+}
+
+/// The columns one frame has read (`RawFrame.columns`), lowest levels first.
+final class ColumnCache {
+    private var columns: [SourceRole: (values: [Float], levels: Int)] = [:]
+
+    /// The lowest `levels` levels of a column read before, when it was read that deep.
+    func prefix(_ role: SourceRole, levels: Int, cells: Int) -> [Float]? {
+        guard let column = columns[role], column.levels >= levels else { return nil }
+        return column.levels == levels ? column.values : Array(column.values[0..<(levels * cells)])
+    }
+
+    func keep(_ role: SourceRole, values: [Float], levels: Int) {
+        if let known = columns[role], known.levels >= levels { return }
+        columns[role] = (values, levels)
     }
 }
 
