@@ -24,13 +24,17 @@ wrf-python itself does not build here):
 Usage: levels_reference.py WRFOUT [--seed N] [--places N]
 
 Rows: every mass node at every frame time, then --places seeded places between nodes at
-half-hour times between frames (bilinear in grid-index space of the node values, the place
+half-hour times between frames: bilinear in grid-index space of the node values, the place
 projected with pyproj on WRF's 6370 km sphere, then linear in time; the wind's speed and
-direction from the interpolated components). Prints CSV: latitude,longitude,time, then one
+direction from the interpolated components. A level null at a corner with a non-zero weight
+makes the place null (part of the cell has it below the ground); a zero-weight corner (a place
+on a node or grid line) does not count. Node rows are the node's own value (row order: frame,
+then south_north, then west_east). Prints CSV: latitude,longitude,time, then one
 column per variable (nan where missing).
 """
 import argparse
 import datetime as dt
+import math
 import os
 import sys
 
@@ -38,7 +42,7 @@ import numpy as np
 from netCDF4 import Dataset
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's projections, bilinear in index space)
+from moving_nest_reference import projection  # noqa: E402  (WRF's projections)
 
 HEIGHTS = [80, 100, 120, 180]
 PRESSURES = [1000, 925, 850, 700, 500, 300, 250, 200]
@@ -64,6 +68,30 @@ def interplevel(field, vert, level):
     return out
 
 
+def corners(field, i, j):
+    """Bilinear in index space where a level is null at some cells: a corner with weight 0
+    (the place on a node or grid line, to within 2^-30 cells) does not count, any other null
+    corner makes the place null (part of the cell has the level below the ground)."""
+    ny, nx = field.shape
+
+    def axis(x, n):
+        lower = min(int(math.floor(x)), n - 2)
+        fraction = x - lower
+        if fraction < 2 ** -30:
+            return lower, 0.0
+        if fraction > 1 - 2 ** -30:
+            return lower, 1.0
+        return lower, fraction
+
+    i0, fi = axis(i, nx)
+    j0, fj = axis(j, ny)
+    total = 0.0
+    for di, dj, weight in ((0, 0, (1 - fi) * (1 - fj)), (1, 0, fi * (1 - fj)), (0, 1, (1 - fi) * fj), (1, 1, fi * fj)):
+        if weight > 0:
+            total += weight * field[j0 + dj, i0 + di]
+    return total
+
+
 def direction(u, v):
     d = np.degrees(np.arctan2(-u, -v)) % 360.0
     return d
@@ -84,21 +112,26 @@ def main():
         def f(name):
             return np.asarray(ds[name][:], dtype=np.float64)
 
-        lat, lon = f("XLAT"), f("XLONG")
-        lat, lon = (lat[0], lon[0]) if lat.ndim == 3 else (lat, lon)
-        hgt = f("HGT")
-        hgt = hgt[0] if hgt.ndim == 3 else hgt
-        cosa, sina = f("COSALPHA"), f("SINALPHA")
-        cosa, sina = (cosa[0], sina[0]) if cosa.ndim == 3 else (cosa, sina)
+        def g(name):
+            # A field the file lacks: the quantities made from it are left out (a file with
+            # only T, P, PB, PH, PHB and QVAPOR still has its pressure-level temperatures).
+            return f(name) if name in ds.variables else None
+
+        def static(name):
+            value = g(name)
+            return value[0] if value is not None and value.ndim == 3 else value
+
+        lat, lon = static("XLAT"), static("XLONG")
+        hgt, cosa, sina = static("HGT"), static("COSALPHA"), static("SINALPHA")
         ph, phb, p, pb, theta = f("PH"), f("PHB"), f("P"), f("PB"), f("T")
-        qv, cldfra, u, v, w = f("QVAPOR"), f("CLDFRA"), f("U"), f("V"), f("W")
+        qv, cldfra, u, v, w = f("QVAPOR"), g("CLDFRA"), g("U"), g("V"), g("W")
+    winds = u is not None and v is not None and cosa is not None
 
     frames = len(times)
     fields = {}  # name -> (frames, ny, nx)
     for t in range(frames):
         z = (ph[t] + phb[t]) / G
         z_mass = 0.5 * (z[:-1] + z[1:])
-        height_agl = z_mass - hgt
         pressure = p[t] + pb[t]
         tk = (theta[t] + 300.0) * (pressure / 100000.0) ** (RD / CP)
         q = np.maximum(qv[t], 0.0)
@@ -107,26 +140,31 @@ def main():
         rh = 100.0 * np.clip(q / qvs, 0.0, 1.0)
         e = np.maximum(q * (pressure / 100.0) / (0.622 + q), 0.001)
         td = (243.5 * np.log(e) - 440.8) / (19.48 - np.log(e))
-        um = 0.5 * (u[t][:, :, :-1] + u[t][:, :, 1:])
-        vm = 0.5 * (v[t][:, :-1, :] + v[t][:, 1:, :])
-        wm = 0.5 * (w[t][:-1] + w[t][1:])
+        if winds:
+            um = 0.5 * (u[t][:, :, :-1] + u[t][:, :, 1:])
+            vm = 0.5 * (v[t][:, :-1, :] + v[t][:, 1:, :])
         per = {}
-        for h in HEIGHTS:
+        for h in HEIGHTS if hgt is not None else []:
+            height_agl = z_mass - hgt
             per[f"temperature_{h}m"] = interplevel(tk, height_agl, h) - 273.15
-            uu, vv = interplevel(um, height_agl, h), interplevel(vm, height_agl, h)
-            per[f"wind_u_component_{h}m"] = uu * cosa - vv * sina
-            per[f"wind_v_component_{h}m"] = vv * cosa + uu * sina
+            if winds:
+                uu, vv = interplevel(um, height_agl, h), interplevel(vm, height_agl, h)
+                per[f"wind_u_component_{h}m"] = uu * cosa - vv * sina
+                per[f"wind_v_component_{h}m"] = vv * cosa + uu * sina
         for level in PRESSURES:
             pa = level * 100.0
             per[f"temperature_{level}hPa"] = interplevel(tk, pressure, pa) - 273.15
             per[f"relative_humidity_{level}hPa"] = interplevel(rh, pressure, pa)
             per[f"dew_point_{level}hPa"] = interplevel(td, pressure, pa)
             per[f"geopotential_height_{level}hPa"] = interplevel(z_mass, pressure, pa)
-            per[f"cloud_cover_{level}hPa"] = interplevel(100.0 * cldfra[t], pressure, pa)
-            per[f"vertical_velocity_{level}hPa"] = interplevel(wm, pressure, pa)
-            uu, vv = interplevel(um, pressure, pa), interplevel(vm, pressure, pa)
-            per[f"wind_u_component_{level}hPa"] = uu * cosa - vv * sina
-            per[f"wind_v_component_{level}hPa"] = vv * cosa + uu * sina
+            if cldfra is not None:
+                per[f"cloud_cover_{level}hPa"] = interplevel(100.0 * cldfra[t], pressure, pa)
+            if w is not None:
+                per[f"vertical_velocity_{level}hPa"] = interplevel(0.5 * (w[t][:-1] + w[t][1:]), pressure, pa)
+            if winds:
+                uu, vv = interplevel(um, pressure, pa), interplevel(vm, pressure, pa)
+                per[f"wind_u_component_{level}hPa"] = uu * cosa - vv * sina
+                per[f"wind_v_component_{level}hPa"] = vv * cosa + uu * sina
         for name, value in per.items():
             fields.setdefault(name, np.full((frames,) + value.shape, np.nan))[t] = value
 
@@ -138,9 +176,13 @@ def main():
         else:
             columns.append(f"temperature_{level}")
         columns += [f"wind_u_component_{level}", f"wind_v_component_{level}", f"wind_speed_{level}", f"wind_direction_{level}"]
+    columns = [c for c in columns if c in fields or (winds and ("wind_speed" in c or "wind_direction" in c)
+                                                       and c.replace("wind_speed", "wind_u_component").replace("wind_direction", "wind_u_component") in fields)]
 
     def complete(values):
-        for level in levels:
+        for level in levels if winds else []:
+            if f"wind_u_component_{level}" not in values:
+                continue
             uu, vv = values[f"wind_u_component_{level}"], values[f"wind_v_component_{level}"]
             values[f"wind_speed_{level}"] = float(np.hypot(uu, vv))
             values[f"wind_direction_{level}"] = float(direction(uu, vv))
@@ -169,7 +211,7 @@ def main():
         i, j = (x - x0) / dx, (y - y0) / dx
         k = int(rng.integers(0, frames - 1))
         when = times[k] + (times[k + 1] - times[k]) / 2
-        emit(place, when, {name: 0.5 * (bilinear(value[k], i, j) + bilinear(value[k + 1], i, j)) for name, value in fields.items()})
+        emit(place, when, {name: 0.5 * (corners(value[k], i, j) + corners(value[k + 1], i, j)) for name, value in fields.items()})
 
 
 if __name__ == "__main__":

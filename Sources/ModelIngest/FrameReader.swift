@@ -95,10 +95,10 @@ package struct FrameReader {
     /// they are stored as missing, and the operator hears about them once.
     package private(set) var missingValues: [String: Int] = [:]
 
-    /// The variables a reader of `domain` produces when asked for `wanted` (nil: all it can
-    /// provide), in catalog order.
+    /// The variables a reader of `domain` produces when asked for `wanted` (nil: all of the
+    /// default extraction set, `surface`, it can provide), in catalog order.
     package static func variables(of domain: Domain, wanted: [ForecastVariable]?) -> [ForecastVariable] {
-        (wanted ?? domain.variables.available).filter(domain.variables.available.contains).sorted()
+        (wanted ?? domain.variables.available.filter { $0.belongs(to: .surface) }).filter(domain.variables.available.contains).sorted()
     }
 
     /// Prepares to read `domain`, producing `variables` (default: all it can provide), for the

@@ -35,7 +35,35 @@ final class LevelsTests: XCTestCase {
     }
 
     func testLevelsMatchWrfPythonsAlgorithmsAtNodesAndBetween() throws {
-        let input = try Repository.sharedSample("wrf_d01_allvars_cropped.nc")
+        let valued = try compare("wrf_d01_allvars_cropped.nc", cells: 80, westEast: 10)
+        XCTAssertGreaterThan(valued, 30 * 820, "most level values are values on the sample (500 hPa and above, every height)")
+    }
+
+    /// wrf_cropped.nc (T, P, PB, PH, PHB, QVAPOR only) spans the Himalaya and the plains south
+    /// of it: 1000-850 hPa are values over the plains and null under the mountains, so the
+    /// below-ground rule is checked cell by cell, and between a valued and a null node.
+    func testPressureLevelsOverMountainsAndPlains() throws {
+        let valued = try compare("wrf_cropped.nc", cells: 26 * 26, westEast: 26)
+        XCTAssertGreaterThan(valued, 15_000, "17,304 on the sample: the plains at 1000-850 hPa, everything from 700 hPa up")
+    }
+
+    /// Whether a node row's value has a null among its eight neighbours at the same frame (node
+    /// rows come frame by frame, south_north then west_east).
+    private static func besideNull(_ rows: [[String]], column: Int, node: Int, cells: Int, westEast: Int) -> Bool {
+        let frame = node / cells, j = node % cells / westEast, i = node % westEast, southNorth = cells / westEast
+        for dj in -1...1 {
+            for di in -1...1 where (0..<westEast).contains(i + di) && (0..<southNorth).contains(j + dj) {
+                let neighbour = 1 + frame * cells + (j + dj) * westEast + i + di
+                if (Double(rows[neighbour][column]) ?? .nan).isNaN { return true }
+            }
+        }
+        return false
+    }
+
+    /// Extracts `sample` with `--set all`, queries every level name the reference computes for
+    /// it at its nodes and frames and 500 seeded places between; returns the values compared.
+    private func compare(_ sample: String, cells: Int, westEast: Int) throws -> Int {
+        let input = try Repository.sharedSample(sample)
         let check = try runTool("python3", ["-c", "import numpy, netCDF4, pyproj"])
         try XCTSkipIf(check.status != 0, "python3 with numpy, netCDF4 and pyproj is needed for the reference: \(check.stderr)")
         let directory = try TemporaryDirectory()
@@ -48,10 +76,11 @@ final class LevelsTests: XCTestCase {
         XCTAssertEqual(reference.status, 0, reference.stderr)
         let rows = reference.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         let header = try XCTUnwrap(rows.first)
-        XCTAssertEqual(rows.count, 1 + 80 * 4 + 500)
+        XCTAssertEqual(rows.count, 1 + cells * 4 + 500)
         let points = directory.path("points.csv")
         try rows.map { $0[0...2].joined(separator: ",") }.joined(separator: "\n").write(toFile: points, atomically: true, encoding: .utf8)
-        let tolerances = Self.tolerances
+        let tolerances = Self.tolerances.filter { header.contains($0.key) }
+        XCTAssertGreaterThanOrEqual(tolerances.count, 32)
         let answer = try runTool(tilecast, ["query", "--store", store, "--points", points, "--format", "csv", "--wind-speed-unit", "ms",
                                             "--variables", tolerances.keys.sorted().joined(separator: ",")])
         XCTAssertEqual(answer.status, 0, answer.stderr)
@@ -62,9 +91,17 @@ final class LevelsTests: XCTestCase {
             let expected = try XCTUnwrap(header.firstIndex(of: name), name), got = try XCTUnwrap(lines.first?.firstIndex(of: name), name)
             let speedName = name.replacingOccurrences(of: "wind_direction", with: "wind_speed")
             let speedColumn = header.firstIndex(of: speedName)
-            var worst = 0.0, unknown = 0, compared = 0
-            for (row, line) in zip(rows.dropFirst(), lines.dropFirst()) {
+            var worst = 0.0, unknown = 0, compared = 0, besideNulls = 0
+            for (index, (row, line)) in zip(rows.dropFirst(), lines.dropFirst()).enumerated() {
                 let value = Double(line[got]) ?? .nan, reference = Double(row[expected]) ?? .nan
+                if value.isNaN, !reference.isNaN, index < 4 * cells, Self.besideNull(rows, column: expected, node: index, cells: cells, westEast: westEast) {
+                    // A node's own coordinates come back from the projection a hair off the node
+                    // (1e-4 cells on wrf_cropped.nc, whose coordinates are inconsistent), which puts
+                    // a little weight on a neighbour: one where the level is below the ground
+                    // makes the place null, as any place between a valued and a null cell is.
+                    besideNulls += 1
+                    continue
+                }
                 if reference.isNaN {
                     // Below the ground (or the lowest model level): null, never a made-up number.
                     XCTAssertTrue(value.isNaN, "\(name) at \(row[0]), \(row[1]), \(row[2]): \(value), reference null")
@@ -87,9 +124,9 @@ final class LevelsTests: XCTestCase {
                 compared += 1
             }
             valued += compared
-            print("\(name): worst \(worst) over \(compared) rows (\(unknown) null)")
+            print("\(sample) \(name): worst \(worst) over \(compared) rows (\(unknown) null, \(besideNulls) nodes beside a null cell null)")
         }
-        XCTAssertGreaterThan(valued, 30 * 820, "most level values are values on the sample (500 hPa and above, every height)")
+        return valued
     }
 
     /// The default set stores what was stored before the levels and none of them; `--set all`
