@@ -613,7 +613,7 @@ struct RawFrame {
     /// south_north, west_east) field, or a (time, south_north, west_east) or (south_north,
     /// west_east) one (`levels` nil). The band's rows are a hyperslab; a field off the mass
     /// grid is read whole, and `finish` then refuses its size.
-    func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
+    private func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
         let shape = variable.shape
         let fits = band.fits(shape)
         let (r0, rows) = fits ? (band.rows.lowerBound, band.rows.count) : (0, shape.count >= 2 ? shape[shape.count - 2] : 0)
@@ -639,7 +639,7 @@ struct RawFrame {
 
     /// Checks a read's size (`expected` values), converts it to the role's unit and counts its
     /// missing values for the run's warning: the tail every read of a source shares.
-    func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws {
+    private func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws {
         guard values.count == expected else {
             throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(variable.shape))")
         }

@@ -60,10 +60,28 @@ final class LevelsTests: XCTestCase {
         return false
     }
 
+    /// The levels are read only as deep as the previous frame needed plus a level, the whole
+    /// column when that falls short: on `Scripts/make_rising_levels_sample.py`'s copy, one
+    /// column of frame 2 is squeezed (heights by 0.6, the pressure drop by 0.5): its pressure
+    /// never falls below 200 hPa, so frame 2 reads P and PB whole again (and 200 hPa is null
+    /// there), and its 180 m level lies one level higher (within the margin read). The
+    /// reference reads every level.
+    func testLevelsRisingPastThePreviousFrameAreReadAgain() throws {
+        let check = try runTool("python3", ["-c", "import numpy, netCDF4"])
+        try XCTSkipIf(check.status != 0, "python3 with numpy and netCDF4 is needed: \(check.stderr)")
+        let directory = try TemporaryDirectory("tilecast-rising-levels")
+        let path = directory.path("wrfout_d01_rising.nc")
+        let made = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/make_rising_levels_sample.py").path,
+                                           try Repository.sharedSample("wrf_d01_allvars_cropped.nc"), path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let valued = try compare(path, cells: 80, westEast: 10)
+        XCTAssertGreaterThan(valued, 30 * 820)
+    }
+
     /// Extracts `sample` with `--set all`, queries every level name the reference computes for
     /// it at its nodes and frames and 500 seeded places between; returns the values compared.
     private func compare(_ sample: String, cells: Int, westEast: Int) throws -> Int {
-        let input = try Repository.sharedSample(sample)
+        let input = sample.hasPrefix("/") ? sample : try Repository.sharedSample(sample)
         let check = try runTool("python3", ["-c", "import numpy, netCDF4, pyproj"])
         try XCTSkipIf(check.status != 0, "python3 with numpy, netCDF4 and pyproj is needed for the reference: \(check.stderr)")
         let directory = try TemporaryDirectory()
