@@ -168,6 +168,7 @@ package struct FrameReader {
         let raw = RawFrame(file: file, frame: frame.frameIndex, band: band, missing: MissingCounter())
         var out: [ForecastVariable: [Float]] = [:]
         let wants = Set(variables)
+        raw.columns.isEnabled = wants.contains { $0.level != nil }
         // Lowest levels the sea-level pressure reads, for visibility to reuse.
         let kept = LowestLevels()
 
@@ -796,6 +797,10 @@ extension RawFrame {
 /// The columns one frame has read (`RawFrame.columns`), lowest levels first.
 final class ColumnCache {
     private var columns: [SourceRole: (values: [Float], levels: Int)] = [:]
+    /// Kept only when the levels are read (they share fields with the cloud layers): otherwise
+    /// each column is read by one derivation, and holding it to the frame's end would only
+    /// raise the peak (+4.6 MB on B5's run).
+    var isEnabled = false
 
     /// The lowest `levels` levels of a column read before, when it was read that deep.
     func prefix(_ role: SourceRole, levels: Int, cells: Int) -> [Float]? {
@@ -804,6 +809,7 @@ final class ColumnCache {
     }
 
     func keep(_ role: SourceRole, values: [Float], levels: Int) {
+        guard isEnabled else { return }
         if let known = columns[role], known.levels >= levels { return }
         columns[role] = (values, levels)
     }

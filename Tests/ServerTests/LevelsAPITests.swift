@@ -62,7 +62,7 @@ final class LevelsAPITests: XCTestCase {
             let checks: [(String, String, Double)] = [
                 ("wind_speed_80m", "wind_speed_80m", 0.08), ("windspeed_80m", "wind_speed_80m", 0.08),
                 ("temperature_500hPa", "temperature_500hPa", 0.056), ("relativehumidity_500hPa", "relative_humidity_500hPa", 0.56),
-                ("geopotential_height_300hPa", "geopotential_height_300hPa", 1.01),
+                ("geopotential_height_300hPa", "geopotential_height_300hPa", 1.51),
                 ("vertical_velocity_500hPa", "vertical_velocity_500hPa", 0.0101), ("wind_speed_200hPa", "wind_speed_200hPa", 0.08),
             ]
             for (name, referenceName, tolerance) in checks {
