@@ -125,51 +125,54 @@ struct LevelDeriver {
         if used < levels { p = Array(p[0..<(used * cells)]) }
         let all = wanted.values.reduce(into: Set<LevelQuantity>()) { $0.formUnion($1) }
 
-        // Each quantity on the mass levels 0..<used, computed only when some level wants it.
-        var fields: [LevelQuantity: [Float]] = [:]
-        let needsTemperature = !all.isDisjoint(with: [.temperature, .relativeHumidity])
-        var temperature: [Float]?
-        if needsTemperature, let theta = try raw.column(.potentialTemperaturePerturbation, lowest: used), theta.levels == used {
-            temperature = (0..<(used * cells)).map { potentialToTemperature(theta: theta.values[$0] + 300, pressure: p[$0]) }
+        // The two mass levels around each wanted level, per cell; each quantity is then computed
+        // only at those two levels (not on every level up to the top one: `exp`, `log` and
+        // `pow` per value were a third of `--set all`'s time).
+        var brackets: [Int: [(Int, Float)?]] = [:]
+        for hPa in wanted.keys { brackets[hPa] = Self.brackets(p, levels: used, cells: cells, at: Float(hPa) * 100, increasing: false) }
+        func store(_ quantity: LevelQuantity, _ value: (Int) -> Float) {
+            for (hPa, quantities) in wanted where quantities.contains(quantity) {
+                guard let around = brackets[hPa], let variable = ForecastVariable.at(quantity, .pressure(hPa)) else { continue }
+                out[variable] = Self.interpolate(around, cells: cells, value)
+            }
         }
-        if all.contains(.temperature), let temperature { fields[.temperature] = temperature.map(celsius(fromKelvin:)) }
-        if !all.isDisjoint(with: [.relativeHumidity, .dewPoint]), let qv = try raw.column(.vapourMixingRatio, lowest: used), qv.levels == used {
-            if all.contains(.relativeHumidity), let temperature {
-                fields[.relativeHumidity] = (0..<(used * cells)).map {
-                    relativeHumidity(mixingRatio: qv.values[$0], temperature: temperature[$0], pressure: p[$0])
+        var theta: [Float]?
+        if !all.isDisjoint(with: [.temperature, .relativeHumidity]),
+           let column = try raw.column(.potentialTemperaturePerturbation, lowest: used), column.levels == used {
+            theta = column.values
+        }
+        if all.contains(.temperature), let theta {
+            store(.temperature) { celsius(fromKelvin: potentialToTemperature(theta: theta[$0] + 300, pressure: p[$0])) }
+        }
+        if !all.isDisjoint(with: [.relativeHumidity, .dewPoint]), let column = try raw.column(.vapourMixingRatio, lowest: used),
+           column.levels == used {
+            let qv = column.values
+            if all.contains(.relativeHumidity), let theta {
+                store(.relativeHumidity) {
+                    relativeHumidity(mixingRatio: qv[$0], temperature: potentialToTemperature(theta: theta[$0] + 300, pressure: p[$0]), pressure: p[$0])
                 }
             }
-            if all.contains(.dewPoint) {
-                fields[.dewPoint] = (0..<(used * cells)).map { celsius(fromKelvin: dewPoint(mixingRatio: qv.values[$0], pressure: p[$0])) }
-            }
-        }
-        if !all.isDisjoint(with: [.windU, .windV]), let u = try raw.destaggered(.windU, lowest: used),
-           let v = try raw.destaggered(.windV, lowest: used) {
-            fields[.windU] = u
-            fields[.windV] = v
+            if all.contains(.dewPoint) { store(.dewPoint) { celsius(fromKelvin: dewPoint(mixingRatio: qv[$0], pressure: p[$0])) } }
         }
         if all.contains(.geopotentialHeight), let sum = try raw.geopotential(lowest: used + 1), sum.count == (used + 1) * cells {
-            fields[.geopotentialHeight] = (0..<(used * cells)).map { 0.5 * (sum[$0] + sum[$0 + cells]) / Self.gravity }
+            store(.geopotentialHeight) { 0.5 * (sum[$0] + sum[$0 + cells]) / Self.gravity }
         }
         // The column maximum (cloud_cover) reads CLDFRA whole in the same frame: read it whole here.
         if all.contains(.cloudCover), let fraction = try raw.column(.cloudFraction, lowest: wholeCloudFraction ? nil : used),
            fraction.levels >= used {
-            fields[.cloudCover] = fraction.values[0..<(used * cells)].map { $0 * 100 }
+            let values = fraction.values
+            store(.cloudCover) { values[$0] * 100 }
         }
         if all.contains(.verticalVelocity), let w = try raw.column(.windW, lowest: used + 1), w.levels == used + 1 {
-            fields[.verticalVelocity] = (0..<(used * cells)).map { 0.5 * (w.values[$0] + w.values[$0 + cells]) }
+            let values = w.values
+            store(.verticalVelocity) { 0.5 * (values[$0] + values[$0 + cells]) }
         }
-
-        for (hPa, quantities) in wanted {
-            let brackets = Self.brackets(p, levels: used, cells: cells, at: Float(hPa) * 100, increasing: false)
-            let level = VerticalLevel.pressure(hPa)
-            for quantity in quantities where quantity != .windU && quantity != .windV {
-                guard let field = fields[quantity], let variable = ForecastVariable.at(quantity, level) else { continue }
-                out[variable] = Self.interpolate(field, brackets, cells: cells)
-            }
-            if !quantities.isDisjoint(with: [.windU, .windV]), let u = fields[.windU], let v = fields[.windV],
-               let uVariable = ForecastVariable.at(.windU, level), let vVariable = ForecastVariable.at(.windV, level) {
-                let earth = Self.earthRelative(u: Self.interpolate(u, brackets, cells: cells), v: Self.interpolate(v, brackets, cells: cells),
+        if !all.isDisjoint(with: [.windU, .windV]), let u = try raw.destaggered(.windU, lowest: used),
+           let v = try raw.destaggered(.windV, lowest: used) {
+            for (hPa, quantities) in wanted where !quantities.isDisjoint(with: [.windU, .windV]) {
+                guard let around = brackets[hPa], let uVariable = ForecastVariable.at(.windU, .pressure(hPa)),
+                      let vVariable = ForecastVariable.at(.windV, .pressure(hPa)) else { continue }
+                let earth = Self.earthRelative(u: Self.interpolate(u, around, cells: cells), v: Self.interpolate(v, around, cells: cells),
                                                rotation: rotation)
                 out[uVariable] = earth.u
                 out[vVariable] = earth.v
@@ -209,6 +212,15 @@ struct LevelDeriver {
                 if inside { return (k, (target - below) / (above - below)) }
             }
             return nil
+        }
+    }
+
+    /// `interpolate` of a quantity computed at a flat index (level x cells + cell) on demand.
+    static func interpolate(_ brackets: [(Int, Float)?], cells: Int, _ value: (Int) -> Float) -> [Float] {
+        (0..<cells).map { cell in
+            guard let (k, w) = brackets[cell] else { return .nan }
+            let lower = k * cells + cell
+            return (1 - w) * value(lower) + w * value(lower + cells)
         }
     }
 
