@@ -44,6 +44,15 @@ package final class VariableSpec: Sendable {
         package let code: UInt8
         package let altitude: Int16
         package let depth: (from: Int16, to: Int16)?
+        /// VariableWithValues' pressure_level, hPa (0: not a pressure-level variable).
+        package let pressureLevel: Int16
+
+        package init(code: UInt8, altitude: Int16, depth: (from: Int16, to: Int16)?, pressureLevel: Int16 = 0) {
+            self.code = code
+            self.altitude = altitude
+            self.depth = depth
+            self.pressureLevel = pressureLevel
+        }
     }
 
     /// A one-line description for `--help`, `inspect` and docs/VARIABLES.md.
@@ -71,6 +80,9 @@ package final class VariableSpec: Sendable {
     package let isOutput: Bool
     /// Part of the answer when no variables are asked for.
     package let isDefault: Bool
+    /// The smallest extraction set (`tilecast extract --set`) that stores it, or for a variable
+    /// the query computes, that stores its sources.
+    package let set: ExtractionSet
     /// Moved to a requested elevation by the standard lapse rate (Open-Meteo's rule: 2 m air,
     /// dew point, apparent and soil temperatures; not relative humidity).
     package let movedByElevation: Bool
@@ -84,7 +96,7 @@ package final class VariableSpec: Sendable {
 
     init(_ summary: String, unit: String, quantity: Quantity = .fixed, decimals: Int, inchDecimals: Int? = nil,
          stored: Stored?, field: DirectField? = nil, sources: [ForecastVariable] = [], optionalSources: [ForecastVariable] = [], pointwise: (@Sendable ([Float]) -> Float)? = nil, isOutput: Bool = true, isDefault: Bool = false,
-         movedByElevation: Bool = false, sdk: SDKCode?, openMeteoAliases: [String] = [], wrfNames: [String] = [],
+         set: ExtractionSet = .surface, movedByElevation: Bool = false, sdk: SDKCode?, openMeteoAliases: [String] = [], wrfNames: [String] = [],
          shortName: String? = nil) {
         self.summary = summary
         self.field = field
@@ -98,6 +110,7 @@ package final class VariableSpec: Sendable {
         self.pointwise = pointwise
         self.isOutput = isOutput
         self.isDefault = isDefault
+        self.set = set
         self.movedByElevation = movedByElevation
         self.sdk = sdk
         self.openMeteoAliases = openMeteoAliases
@@ -329,6 +342,28 @@ extension ForecastVariable {
             return Self.soilMoistureIndex("40-100", index: 44, depth: (40, 100))
         case .soilMoistureIndex100to200cm:
             return Self.soilMoistureIndex("100-200", index: 45, depth: (100, 200))
+        // Height and pressure levels: one rule for all (LevelVariables.swift).
+        case .temperature80m, .windSpeed80m, .windDirection80m, .windUComponent80m, .windVComponent80m,
+             .temperature100m, .windSpeed100m, .windDirection100m, .windUComponent100m, .windVComponent100m,
+             .temperature120m, .windSpeed120m, .windDirection120m, .windUComponent120m, .windVComponent120m,
+             .temperature180m, .windSpeed180m, .windDirection180m, .windUComponent180m, .windVComponent180m,
+             .temperature1000hPa, .relativeHumidity1000hPa, .dewPoint1000hPa, .windSpeed1000hPa, .windDirection1000hPa,
+             .windUComponent1000hPa, .windVComponent1000hPa, .geopotentialHeight1000hPa, .cloudCover1000hPa, .verticalVelocity1000hPa,
+             .temperature925hPa, .relativeHumidity925hPa, .dewPoint925hPa, .windSpeed925hPa, .windDirection925hPa,
+             .windUComponent925hPa, .windVComponent925hPa, .geopotentialHeight925hPa, .cloudCover925hPa, .verticalVelocity925hPa,
+             .temperature850hPa, .relativeHumidity850hPa, .dewPoint850hPa, .windSpeed850hPa, .windDirection850hPa,
+             .windUComponent850hPa, .windVComponent850hPa, .geopotentialHeight850hPa, .cloudCover850hPa, .verticalVelocity850hPa,
+             .temperature700hPa, .relativeHumidity700hPa, .dewPoint700hPa, .windSpeed700hPa, .windDirection700hPa,
+             .windUComponent700hPa, .windVComponent700hPa, .geopotentialHeight700hPa, .cloudCover700hPa, .verticalVelocity700hPa,
+             .temperature500hPa, .relativeHumidity500hPa, .dewPoint500hPa, .windSpeed500hPa, .windDirection500hPa,
+             .windUComponent500hPa, .windVComponent500hPa, .geopotentialHeight500hPa, .cloudCover500hPa, .verticalVelocity500hPa,
+             .temperature300hPa, .relativeHumidity300hPa, .dewPoint300hPa, .windSpeed300hPa, .windDirection300hPa,
+             .windUComponent300hPa, .windVComponent300hPa, .geopotentialHeight300hPa, .cloudCover300hPa, .verticalVelocity300hPa,
+             .temperature250hPa, .relativeHumidity250hPa, .dewPoint250hPa, .windSpeed250hPa, .windDirection250hPa,
+             .windUComponent250hPa, .windVComponent250hPa, .geopotentialHeight250hPa, .cloudCover250hPa, .verticalVelocity250hPa,
+             .temperature200hPa, .relativeHumidity200hPa, .dewPoint200hPa, .windSpeed200hPa, .windDirection200hPa,
+             .windUComponent200hPa, .windVComponent200hPa, .geopotentialHeight200hPa, .cloudCover200hPa, .verticalVelocity200hPa:
+            return levelDeclaration
         // Computed by the query from stored variables (or from the place and time alone).
         case .evapotranspiration:
             // Open-Meteo's own formula (Meteorology.evapotranspiration) on the served latent heat

@@ -58,6 +58,10 @@ public struct Extractor: Sendable {
     public var profile: ModelProfile?
     public var keep: Int?
     public var variables: [ForecastVariable]?
+    /// The named set stored when `variables` is nil (`tilecast extract --set`).
+    package var set: ExtractionSet = .surface
+    /// What is stored where the run provides it: `variables`, else the set's.
+    private var wanted: [ForecastVariable] { variables ?? ForecastVariable.stored.filter { $0.belongs(to: set) } }
     public var dryRun = false
     /// Replace a published cycle even when the new one has fewer domains (a lost nest file
     /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
@@ -164,7 +168,7 @@ public struct Extractor: Sendable {
             model: model, cycle: CycleStore.cycleName(cycle), domains: run.domains.map(\.name),
             files: files.count, frames: (run.domains + run.fastStreams).reduce(0) { $0 + $1.frames.count },
             // The variables written: those asked for (all by default) that a domain provides.
-            variables: Set(run.domains.flatMap { $0.variables.available }).filter { self.variables?.contains($0) ?? true }.count,
+            variables: Set(run.domains.flatMap { $0.variables.available }).filter { wanted.contains($0) }.count,
             bytesIn: files.reduce(Int64(0)) { $0 + (fileSize(atPath: $1) ?? 0) }, bytesOut: 0, seconds: 0, pruned: [],
             warnings: run.warnings.map(\.message), dryRun: dryRun)
     }
@@ -224,8 +228,8 @@ public struct Extractor: Sendable {
         let memoryLimit = writerMemoryLimit / count * min(count, cores)
         for (index, domain) in domains.enumerated() {
             try faultInjection?("domain \(domain.label)")
-            let variables = FrameReader.variables(of: domain, wanted: variables)
-            let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle)
+            let variables = FrameReader.variables(of: domain, wanted: wanted)
+            let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle, listed: { $0.belongs(to: set) || self.variables?.contains($0) == true })
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
             writers.append(writer)
             units += readingUnits(of: domain, index: index, writer: writer)
@@ -234,8 +238,12 @@ public struct Extractor: Sendable {
     }
 
     /// What a domain's file says about itself.
-    private static func metadata(of domain: Domain, in run: ModelRun, model: String, cycle: Int64) -> DomainFileMetadata {
-        DomainFileMetadata(
+    private static func metadata(of domain: Domain, in run: ModelRun, model: String, cycle: Int64,
+                                 listed: (ForecastVariable) -> Bool) -> DomainFileMetadata {
+        // What the run lacks of the set (and of any variable named): a level the default set
+        // does not store is not "unavailable" in a cycle that never tried to hold it.
+        let missing = domain.variables.missing.filter { listed($0.0) }
+        return DomainFileMetadata(
             model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
             parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,
             parentStart: domain.nest.map { [$0.iParentStart, $0.jParentStart] },
@@ -243,8 +251,8 @@ public struct Extractor: Sendable {
             southWestCorner: domain.grid.southWestCorner, times: domain.times,
             sources: domain.files.map { ($0.path as NSString).lastPathComponent },
             createdBy: "tilecast \(TileCastVersion.current)",
-            unavailable: domain.variables.missing.isEmpty ? nil
-                : Dictionary(domain.variables.missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }),
+            unavailable: missing.isEmpty ? nil
+                : Dictionary(missing.map { ($0.0.rawValue, $0.1) }, uniquingKeysWith: { first, _ in first }),
             motion: domain.motion.map { DomainFileMetadata.StoredMotion(westEast: $0.westEast, southNorth: $0.southNorth,
                                                                           offsets: $0.offsets.map { [$0.i, $0.j] }) },
             stream: domain.stream)
@@ -287,7 +295,7 @@ public struct Extractor: Sendable {
     /// limits on the way.
     private func read(_ unit: ReadingUnit, of domain: Domain, into writer: DomainFileWriter,
                       frameDone: (String) -> Void) throws -> UnitReport {
-        var reader = try FrameReader(domain: domain, variables: variables, band: unit.band)
+        var reader = try FrameReader(domain: domain, variables: wanted, band: unit.band)
         var limitCounts: [ForecastVariable: LimitCount] = [:]
         try reader.skip(to: unit.frames.lowerBound)
         for t in unit.frames {

@@ -70,10 +70,38 @@ package enum Derivations {
         Derivation(variable: $0, allOf: [.soilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistureIndices.map {
         Derivation(variable: $0, allOf: [.relativeSoilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
+    } + ForecastVariable.levelVariables.compactMap { variable in
+        levelSources(variable).map { Derivation(variable: variable, allOf: $0, oneOf: [], from: [], orDirectly: nil) }
     } + ForecastVariable.stored.compactMap { variable in
         // Copied from the one field the registry names (`VariableSpec.field`).
         variable.spec.field.map { Derivation(variable: variable, allOf: [SourceRole(field: $0)], oneOf: [], from: [], orDirectly: nil) }
     }).sorted { $0.variable < $1.variable }
+
+    /// The fields a stored level variable is made from (`LevelDeriver`); nil for those the
+    /// query computes (wind speed and direction).
+    private static func levelSources(_ variable: ForecastVariable) -> [SourceRole]? {
+        guard variable.spec.stored != nil, let (quantity, level) = variable.level else { return nil }
+        let wind: [SourceRole] = [.windU, .windV]
+        switch level {
+        case .height:
+            // Heights above ground from PH + PHB and HGT; the wind's rotation falls back on the projection.
+            let heights: [SourceRole] = [.geopotentialPerturbation, .geopotentialBase, .terrainHeight]
+            let temperature: [SourceRole] = [.potentialTemperaturePerturbation, .pressurePerturbation, .pressureBase]
+            return heights + (quantity == .temperature ? temperature : wind)
+        case .pressure:
+            let pressure: [SourceRole] = [.pressurePerturbation, .pressureBase]
+            switch quantity {
+            case .temperature: return pressure + [.potentialTemperaturePerturbation]
+            case .relativeHumidity: return pressure + [.potentialTemperaturePerturbation, .vapourMixingRatio]
+            case .dewPoint: return pressure + [.vapourMixingRatio]
+            case .windU, .windV: return pressure + wind
+            case .geopotentialHeight: return pressure + [.geopotentialPerturbation, .geopotentialBase]
+            case .cloudCover: return pressure + [.cloudFraction]
+            case .verticalVelocity: return pressure + [.windW]
+            case .windSpeed, .windDirection: return nil
+            }
+        }
+    }
 
     /// The entry of a variable; every catalog variable has one (a test holds this).
     package static func of(_ variable: ForecastVariable) -> Derivation? { table.first { $0.variable == variable } }

@@ -32,10 +32,16 @@ public struct RunDescription: Codable, Sendable {
         public var projectionRoundTripCells: Double
         public var files: [String]
         public var formats: [String]
+        /// What `extract` stores by default (the surface set) where the run provides it.
         public var provides: [String]
+        /// What each extraction set (`extract --set`) would hold of this run.
+        public var sets: [String: [String]]
         /// How pressure_msl is made (nil when it is not provided).
         public var seaLevelPressure: String?
+        /// The surface set's variables the run cannot provide, with the field each lacks.
         public var missing: [String: String]
+        /// The same for the variables only the `all` set holds (the levels).
+        public var missingFromAll: [String: String]
         /// Whether `extract` can use this domain, in words: "extractable", or why not
         /// ("static: no times, cannot be extracted alone").
         public var status: String
@@ -178,9 +184,13 @@ public struct RunDescription: Codable, Sendable {
             projectionRoundTripCells: files.map(\.projectionRoundTripCells).max() ?? 0,
             files: files.map(\.path),
             formats: Array(Set(files.map(\.format.rawValue))).sorted(),
-            provides: availability.available.map(\.rawValue),
+            provides: availability.available.filter { $0.belongs(to: .surface) }.map(\.rawValue),
+            sets: Dictionary(uniqueKeysWithValues: ExtractionSet.allCases.map { set in
+                (set.rawValue, availability.available.filter { $0.belongs(to: set) }.map(\.rawValue))
+            }),
             seaLevelPressure: availability.available.contains(.pressureMSL) ? seaLevelMethod(files[0], band: RowBand(rows: 0..<grid.southNorth, westEast: grid.westEast, southNorth: grid.southNorth)).rawValue : nil,
-            missing: Dictionary(uniqueKeysWithValues: availability.missing.map { ($0.0.rawValue, $0.1) }),
+            missing: Dictionary(uniqueKeysWithValues: availability.missing.filter { $0.0.belongs(to: .surface) }.map { ($0.0.rawValue, $0.1) }),
+            missingFromAll: Dictionary(uniqueKeysWithValues: availability.missing.filter { !$0.0.belongs(to: .surface) }.map { ($0.0.rawValue, $0.1) }),
             status: status(files: files, availability: availability),
             fileKind: files.first?.kind.rawValue ?? FileKind.modelOutput.rawValue)
         description.track = track(files)
@@ -294,6 +304,20 @@ public struct RunDescription: Codable, Sendable {
             if let track = domain.track { row("  Track", "centre " + track.joined(separator: ", ")) }
             // A file that is not extracted provides nothing: its fields are what it holds.
             row(domain.fileKind == FileKind.modelOutput.rawValue ? "  Provides" : "  Holds", domain.provides.joined(separator: ", "))
+            if domain.fileKind == FileKind.modelOutput.rawValue, domain.frames > 0 {
+                // What `extract --set all` adds to the default set, and what it cannot.
+                let surface = Set(domain.sets[ExtractionSet.surface.rawValue] ?? [])
+                let added = (domain.sets[ExtractionSet.all.rawValue] ?? []).filter { !surface.contains($0) }
+                row("  Set surface", "the default: the \(surface.count) variables above")
+                row("  Set all", added.isEmpty ? "adds nothing (no level can be made)" : "adds \(added.count): " + added.joined(separator: ", "))
+                if !domain.missingFromAll.isEmpty {
+                    // Grouped by the field they lack: a run without U lacks 40 names for one reason.
+                    let byReason = Dictionary(grouping: domain.missingFromAll, by: \.value)
+                    row("  All lacks", byReason.keys.sorted().map { reason in
+                        (byReason[reason] ?? []).map(\.key).sorted().joined(separator: ", ") + " (\(reason))"
+                    }.joined(separator: "; "))
+                }
+            }
             if let method = domain.seaLevelPressure { row("  Sea level", "pressure_msl from " + method) }
             // A static file lacks every forecast source by nature: listing them says nothing.
             if !domain.missing.isEmpty && domain.frames > 0 && domain.fileKind == FileKind.modelOutput.rawValue {

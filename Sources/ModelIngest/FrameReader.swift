@@ -87,16 +87,18 @@ package struct FrameReader {
     private var layerGeopotentialLevels: Int?
     /// Levels of P and PB the sea-level pressure reads first (`SeaLevelColumns`).
     private var seaLevelSearchLevels: Int?
+    /// The height and pressure levels, and how deep they read (`LevelDeriver`).
+    private var levels = LevelDeriver()
     /// Resets and unknown cells met while de-accumulating, for the run's warnings.
     package private(set) var accumulationReport = DeaccumulationReport()
     /// Missing values (fill values, NaN) met in the raw fields, per source variable name:
     /// they are stored as missing, and the operator hears about them once.
     package private(set) var missingValues: [String: Int] = [:]
 
-    /// The variables a reader of `domain` produces when asked for `wanted` (nil: all it can
-    /// provide), in catalog order.
+    /// The variables a reader of `domain` produces when asked for `wanted` (nil: all of the
+    /// default extraction set, `surface`, it can provide), in catalog order.
     package static func variables(of domain: Domain, wanted: [ForecastVariable]?) -> [ForecastVariable] {
-        (wanted ?? domain.variables.available).filter(domain.variables.available.contains).sorted()
+        (wanted ?? domain.variables.available.filter { $0.belongs(to: .surface) }).filter(domain.variables.available.contains).sorted()
     }
 
     /// Prepares to read `domain`, producing `variables` (default: all it can provide), for the
@@ -166,11 +168,14 @@ package struct FrameReader {
         let raw = RawFrame(file: file, frame: frame.frameIndex, band: band, missing: MissingCounter())
         var out: [ForecastVariable: [Float]] = [:]
         let wants = Set(variables)
+        raw.columns.isEnabled = wants.contains { $0.level != nil }
         // Lowest levels the sea-level pressure reads, for visibility to reuse.
         let kept = LowestLevels()
 
         let surface = try readSurface(raw)
         deriveThermodynamics(surface, wants: wants, into: &out)
+        // Before the cloud layers: the levels read PH and PHB deeper, the layers take a prefix.
+        try levels.derive(raw, wants: wants, terrain: elevation, rotation: rotation, into: &out)
         let geopotential = try readGeopotential(raw, wants: wants)
         try deriveSeaLevelPressure(raw, surface, frame: frame, file: file, kept: kept, geopotential: geopotential, wants: wants, into: &out)
         deriveWind(surface, wants: wants, into: &out)
@@ -600,6 +605,9 @@ struct RawFrame {
     let frame: Int
     let band: RowBand
     let missing: MissingCounter
+    /// The columns read in this frame, so that a 3-D field several derivations share (CLDFRA,
+    /// PH and PHB, P and PB, ...) is read once, as deep as the deepest need asked first.
+    let columns = ColumnCache()
     var cells: Int { band.cells }
 
     /// This frame's values of `variable` for the band: `levels` lowest levels of a (time, level,
@@ -714,8 +722,10 @@ struct RawFrame {
         let shape = variable.shape
         guard shape.count == 4 || shape.count == 3 else { return nil }
         let levels = shape.count == 4 ? min(shape[1], max(lowest ?? shape[1], 1)) : 1
+        if let cached = columns.prefix(role, levels: levels, cells: cells) { return (cached, levels) }
         var values = try read(variable, levels: shape.count == 4 ? levels : nil)
         try finish(&values, variable, role, expected: levels * cells)
+        columns.keep(role, values: values, levels: levels)
         return (values, levels)
     }
 
@@ -781,6 +791,27 @@ extension RawFrame {
             }
             return count
         }
+    }
+}
+
+/// The columns one frame has read (`RawFrame.columns`), lowest levels first.
+final class ColumnCache {
+    private var columns: [SourceRole: (values: [Float], levels: Int)] = [:]
+    /// Kept only when the levels are read (they share fields with the cloud layers): otherwise
+    /// each column is read by one derivation, and holding it to the frame's end would only
+    /// raise the peak (+4.6 MB on B5's run).
+    var isEnabled = false
+
+    /// The lowest `levels` levels of a column read before, when it was read that deep.
+    func prefix(_ role: SourceRole, levels: Int, cells: Int) -> [Float]? {
+        guard let column = columns[role], column.levels >= levels else { return nil }
+        return column.levels == levels ? column.values : Array(column.values[0..<(levels * cells)])
+    }
+
+    func keep(_ role: SourceRole, values: [Float], levels: Int) {
+        guard isEnabled else { return }
+        if let known = columns[role], known.levels >= levels { return }
+        columns[role] = (values, levels)
     }
 }
 

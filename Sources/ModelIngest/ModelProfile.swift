@@ -243,6 +243,11 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
     package static let iceMixingRatio = SourceRole("ice_mixing_ratio")
     package static let snowMixingRatio = SourceRole("snow_mixing_ratio")
     package static let graupelMixingRatio = SourceRole("graupel_mixing_ratio")
+    /// The model levels' wind, for the height and pressure levels: U and V on the horizontally
+    /// staggered grid (grid-relative), W on the vertically staggered levels.
+    package static let windU = SourceRole("wind_u")
+    package static let windV = SourceRole("wind_v")
+    package static let windW = SourceRole("wind_w")
 
     /// Every role: the fixed ones, then those the registry's variables declare.
     package static let allCases: [SourceRole] = fixed.map(\.0)
@@ -301,6 +306,9 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
         (.iceMixingRatio, "kg/kg"),
         (.snowMixingRatio, "kg/kg"),
         (.graupelMixingRatio, "kg/kg"),
+        (.windU, "m/s"),
+        (.windV, "m/s"),
+        (.windW, "m/s"),
     ]
 }
 

@@ -12,6 +12,9 @@ struct SourceLayout {
         case staticField
         /// (time, level, south_north, west_east) or one level per time (time, south_north, west_east).
         case column
+        /// (time, level, south_north, west_east_stag) or (time, level, south_north_stag,
+        /// west_east): one horizontal axis staggered (WRF's U and V; sizes checked when read).
+        case staggeredColumn
         /// No dimension (or only dimensions of length 1).
         case scalar
         /// Checked elsewhere (the time axis).
@@ -44,6 +47,11 @@ struct SourceLayout {
                 fits = false
             }
             expected = "(\(timeDimension ?? "Time"), a level dimension, \(plane.joined(separator: ", "))) or (\(timeDimension ?? "Time"), \(plane.joined(separator: ", ")))"
+        case .staggeredColumn:
+            let time = timeDimension ?? "Time"
+            fits = names.count == 4 && names[0] == time && !plane.contains(names[1]) && names[1] != time
+                && ((names[2] == southNorth) != (names[3] == westEast))
+            expected = "(\(time), a level dimension, \(southNorth) or its staggered twin, \(westEast) or its staggered twin), one of them staggered"
         case .scalar:
             fits = variable.shape.allSatisfy { $0 == 1 }
             expected = "a scalar"
@@ -92,7 +100,8 @@ extension SourceRole {
         case .modelTopPressure: return .scalar
         case .cloudFraction, .soilTemperature, .soilMoisture, .relativeSoilMoisture, .geopotentialPerturbation, .geopotentialBase,
              .pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation, .vapourMixingRatio,
-             .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio: return .column
+             .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio, .windW: return .column
+        case .windU, .windV: return .staggeredColumn
         default: return .field
         }
     }

@@ -130,7 +130,7 @@ package struct ForecastRenderer: Sendable {
             return text.withUTF8(copy)
         }
         // Wind direction: a real wind that rounds to 0 degrees prints as 360 (see `formatted`).
-        if variable == .windDirection10m && value > 0 && scaled == 0 { return ("360" as StaticString).withUTF8Buffer(copy) }
+        if variable.isWindDirection && value > 0 && scaled == 0 { return ("360" as StaticString).withUTF8Buffer(copy) }
         // Backwards into the end of the first 24 bytes, then moved to the front as three words
         // (all loaded before any is stored; the loads may reach past the 24 bytes, never past
         // the room).
@@ -155,7 +155,7 @@ package struct ForecastRenderer: Sendable {
     /// north, which rounds to 0, prints as 360.
     package static func formatted(_ value: Float, _ variable: ForecastVariable, _ units: OutputUnits) -> String? {
         guard let text = number(value, units.decimals(variable)) else { return nil }
-        return variable == .windDirection10m && value > 0 && text == "0" ? "360" : text
+        return variable.isWindDirection && value > 0 && text == "0" ? "360" : text
     }
 
     /// A daily value as printed (unquoted), nil when missing: a time of day as a time like

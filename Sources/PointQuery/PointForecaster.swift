@@ -166,7 +166,8 @@ public struct PointForecaster: Sendable {
         let (reader, plan, units, times, latitude, longitude) = (c.reader, c.plan, c.units, c.times, c.latitude, c.longitude)
         var values: [ForecastVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
-        var windCache: (u: [Float], v: [Float])?
+        // Each wind's components, read once for its speed, direction and components alike.
+        var windCache: [ForecastVariable: (u: [Float], v: [Float])] = [:]
         // The sun's zenith at the times, for is_day and ET0 alike (computed once, when asked).
         var zenithCache: [Double]?
         func zeniths() -> [Double] {
@@ -177,22 +178,25 @@ public struct PointForecaster: Sendable {
         }
         for variable in variables {
             let quantity = variable.quantity
-            switch variable {
-            case .windSpeed10m, .windDirection10m, .windU10m, .windV10m:
-                if windCache == nil {
-                    let u = try reader.spatial(.windU10m) { plan.atTimes($0) }
-                    let v = try reader.spatial(.windV10m) { plan.atTimes($0) }
-                    windCache = (u, v)
+            if let (uVariable, vVariable, part) = variable.wind {
+                let wind: (u: [Float], v: [Float])
+                if let known = windCache[uVariable] {
+                    wind = known
+                } else {
+                    wind = (try reader.spatial(uVariable) { plan.atTimes($0) }, try reader.spatial(vVariable) { plan.atTimes($0) })
+                    windCache[uVariable] = wind
                 }
-                guard let wind = windCache else { continue }
                 values[variable] = zip(wind.u, wind.v).map { u, v in
-                    switch variable {
-                    case .windSpeed10m: return units.convert(windSpeed(u: u, v: v), quantity)
-                    case .windDirection10m: return windDirection(u: u, v: v)
-                    case .windU10m: return units.convert(u, quantity)
-                    default: return units.convert(v, quantity)
+                    switch part {
+                    case .speed: return units.convert(windSpeed(u: u, v: v), quantity)
+                    case .direction: return windDirection(u: u, v: v)
+                    case .u: return units.convert(u, quantity)
+                    case .v: return units.convert(v, quantity)
                     }
                 }
+                continue
+            }
+            switch variable {
             case .precipitation, .snowfall, .rain, .showers, .runoff, .hail, .potentialEvapotranspiration:
                 values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, quantity) }
             case .snowfallWaterEquivalent:

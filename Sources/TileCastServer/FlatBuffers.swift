@@ -141,9 +141,9 @@ enum OpenMeteoFlatBuffers {
     static func variableTable(_ v: ForecastVariable, code: UInt8? = nil, unit: UInt8, value: FlatBufferWriter.Field? = nil,
                               values: FlatBufferWriter.Field? = nil, int64s: FlatBufferWriter.Field? = nil,
                               aggregation: UInt8? = nil) -> [FlatBufferWriter.Field?] {
-        let known = variable(v), depth = depth(v)
+        let known = variable(v), depth = depth(v), pressureLevel = v.spec.sdk?.pressureLevel ?? 0
         return [.u8(code ?? known.code), .u8(unit), value, values, int64s, known.altitude == 0 ? nil : .i16(known.altitude),
-                aggregation.map { .u8($0) }, nil,
+                aggregation.map { .u8($0) }, pressureLevel == 0 ? nil : .i16(pressureLevel),
                 depth.flatMap { $0.from == 0 ? nil : .i16($0.from) }, depth.map { .i16($0.to) }]
     }
 

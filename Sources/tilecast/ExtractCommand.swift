@@ -50,8 +50,11 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Keep only the newest N cycles of the model (never removes the latest).")
     var keep: Int?
 
-    @Option(help: "Only these variables (comma-separated; default: all the run provides).")
+    @Option(help: "Only these variables (comma-separated; default: those of --set the run provides).")
     var variables: String?
+
+    @Option(name: .customLong("set"), help: "What to store when --variables is not given: surface (the default: the surface variables) or all (also the height and pressure levels, read from the 3-D fields: slower, larger). `tilecast inspect` lists each set.")
+    var extractionSet: String = ExtractionSet.surface.rawValue
 
     @Option(help: "Refuse (or with --wait, wait for) a run whose domains do not reach N hours after the cycle.")
     var expectHours: Int?
@@ -84,6 +87,9 @@ struct ExtractCommand: ParsableCommand {
         if let cycle, ModelTime.parseUser(cycle) == nil {
             throw ValidationError("--cycle \(cycle): expected a UTC time such as 2026-11-22T00Z")
         }
+        if ExtractionSet(rawValue: extractionSet) == nil {
+            throw ValidationError("--set \(extractionSet): expected one of \(ExtractionSet.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         // An empty selection would publish a cycle with no variables and replace `latest`.
         if let variables, try VariableList.parse(variables, option: "--variables").isEmpty {
             throw ValidationError("--variables: no variable named; give e.g. --variables temperature_2m,precipitation, or leave the option out for all")
@@ -101,6 +107,7 @@ struct ExtractCommand: ParsableCommand {
             extractor.dryRun = dryRun
             extractor.allowFewerDomains = allowFewerDomains
             extractor.variables = try variables.map { try VariableList.parse($0, option: "--variables") }
+            extractor.set = ExtractionSet(rawValue: extractionSet) ?? .surface
             if grow {
                 return try follow(extractor, profile: chosen)
             }
