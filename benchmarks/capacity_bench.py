@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -237,14 +236,7 @@ http {{
             json.dump(result, f, indent=1)
         print(json.dumps(result, indent=1))
     finally:
-        for process in reversed(processes):
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        sb.stop(list(reversed(processes)))   # the servers before the bucket they read
         shutil.rmtree(scratch, ignore_errors=True)
 
 

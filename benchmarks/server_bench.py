@@ -122,6 +122,19 @@ def wrk(url, script, connections, seconds, threads=2, header=None):
     return result
 
 
+def stop(processes):
+    """SIGTERM to each process still running (not SIGKILL: nginx's master then takes its
+    workers with it), SIGKILL after 10 s."""
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
 def memory(pid):
     values = {}
     with open(f"/proc/{pid}/status") as f:
@@ -348,15 +361,7 @@ http {{
             json.dump(result, f, indent=1)
         print(json.dumps({k: result[k] for k in ("S3", "S4")}, indent=1))
     finally:
-        # SIGTERM, not SIGKILL: nginx's master then takes its workers with it.
-        for process in processes:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        stop(processes)
         shutil.rmtree(scratch, ignore_errors=True)
 
 
