@@ -72,6 +72,13 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case soilMoistureIndex40to100cm = "soil_moisture_index_40_to_100cm"
     case soilMoistureIndex100to200cm = "soil_moisture_index_100_to_200cm"
     case potentialEvapotranspiration = "potential_evapotranspiration"
+    // Issue 28's column quantities (store indices from 200).
+    case totalColumnIntegratedWaterVapour = "total_column_integrated_water_vapour"
+    case freezingLevelHeight = "freezing_level_height"
+    case updraft = "updraft"
+    case kIndex = "k_index"
+    case convectiveInhibition = "convective_inhibition"
+    case liftedIndex = "lifted_index"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)

@@ -62,6 +62,7 @@ enum BuiltinProfiles {
     "ice_mixing_ratio":    { "names": ["QICE"], "unit": "kg/kg" },
     "snow_mixing_ratio":   { "names": ["QSNOW"], "unit": "kg/kg" },
     "graupel_mixing_ratio": { "names": ["QGRAUP"], "unit": "kg/kg" },
+    "wind_w":              { "names": ["W"], "unit": "m/s" },
     "skin_temperature":    { "names": ["TSK"], "unit": "K" },
     "boundary_layer_height": { "names": ["PBLH"], "unit": "m" },
     "snow_water_equivalent": { "names": ["SNOW"], "unit": "mm" },

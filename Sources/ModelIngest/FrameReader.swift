@@ -176,6 +176,8 @@ package struct FrameReader {
         deriveWind(surface, wants: wants, into: &out)
         try copyStoredFields(raw, surface, wants: wants, into: &out)
         try deriveClouds(raw, kept: kept, geopotential: geopotential, wants: wants, into: &out)
+        try ColumnFields.derive(raw, temperature2m: surface.t2, mixingRatio2m: surface.q2, surfacePressure: surface.pressure, terrain: elevation,
+                                wants: wants, into: &out)
         try deriveAmounts(raw, surface, frame: frame, file: file, wants: wants, into: &out)
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
         for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }

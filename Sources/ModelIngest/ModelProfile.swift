@@ -243,6 +243,8 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
     package static let iceMixingRatio = SourceRole("ice_mixing_ratio")
     package static let snowMixingRatio = SourceRole("snow_mixing_ratio")
     package static let graupelMixingRatio = SourceRole("graupel_mixing_ratio")
+    /// WRF's vertical velocity W on the staggered (w) levels, for the column's updraft.
+    package static let windW = SourceRole("wind_w")
 
     /// Every role: the fixed ones, then those the registry's variables declare.
     package static let allCases: [SourceRole] = fixed.map(\.0)
@@ -301,6 +303,7 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
         (.iceMixingRatio, "kg/kg"),
         (.snowMixingRatio, "kg/kg"),
         (.graupelMixingRatio, "kg/kg"),
+        (.windW, "m/s"),
     ]
 }
 

@@ -92,7 +92,7 @@ extension SourceRole {
         case .modelTopPressure: return .scalar
         case .cloudFraction, .soilTemperature, .soilMoisture, .relativeSoilMoisture, .geopotentialPerturbation, .geopotentialBase,
              .pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation, .vapourMixingRatio,
-             .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio: return .column
+             .cloudWaterMixingRatio, .rainMixingRatio, .iceMixingRatio, .snowMixingRatio, .graupelMixingRatio, .windW: return .column
         default: return .field
         }
     }
