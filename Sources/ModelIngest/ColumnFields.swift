@@ -50,71 +50,73 @@ enum ColumnFields {
             guard staggered * cells == sum.count, levels == 0 || staggered == levels + 1 else { throw shapeError(raw) }
             geopotential = sum
         }
-        let g = WRFColumnConstants.gravity
-        func at(_ field: [Float], _ k: Int, _ cell: Int) -> Double { Double(field[k * cells + cell]) }
-        func temperatures(_ cell: Int) -> [Double] {
-            guard let pressure, let theta else { return [] }
-            return (0..<levels).map { wrfTemperature(potentialTemperaturePerturbation: at(theta, $0, cell), pressure: at(pressure, $0, cell)) }
+        var w: (values: [Float], levels: Int)?
+        if wanted.contains(.updraft), geopotential != nil, terrain != nil {
+            w = try raw.column(.windW)
+            guard w == nil || w?.levels == staggered else { throw shapeError(raw) }
         }
+        let parcel = !wanted.isDisjoint(with: parcelVariables) && temperature2m != nil && mixingRatio2m != nil && surfacePressure != nil
 
-        if wanted.contains(.totalColumnIntegratedWaterVapour), let pressure, let vapour, let geopotential {
-            out[.totalColumnIntegratedWaterVapour] = (0..<cells).map { cell in
-                Float(precipitableWater(pressure: (0..<levels).map { at(pressure, $0, cell) }, temperature: temperatures(cell),
-                                        mixingRatio: (0..<levels).map { at(vapour, $0, cell) },
-                                        interfaceHeights: (0...levels).map { at(geopotential, $0, cell) / g }))
+        // One pass over the cells, each column gathered once (a temperature column is a pow per
+        // level): no level-major copy of a whole field is made.
+        let g = WRFColumnConstants.gravity
+        var results: [ForecastVariable: [Float]] = [:]
+        for variable in wanted { results[variable] = [Float](repeating: .nan, count: cells) }
+        var p = [Double](repeating: 0, count: levels), t = p, q = p, z = [Double](repeating: 0, count: staggered)
+        for cell in 0..<cells {
+            if let pressure, let theta {
+                for k in 0..<levels {
+                    p[k] = Double(pressure[k * cells + cell])
+                    t[k] = wrfTemperature(potentialTemperaturePerturbation: Double(theta[k * cells + cell]), pressure: p[k])
+                }
             }
-        }
-        if wanted.contains(.freezingLevelHeight), pressure != nil, let geopotential, let terrain, let temperature2m {
-            out[.freezingLevelHeight] = (0..<cells).map { cell in
+            if let vapour { for k in 0..<levels { q[k] = Double(vapour[k * cells + cell]) } }
+            if let geopotential { for k in 0..<staggered { z[k] = Double(geopotential[k * cells + cell]) / g } }
+
+            if pressure != nil, vapour != nil, geopotential != nil, results[.totalColumnIntegratedWaterVapour] != nil {
+                results[.totalColumnIntegratedWaterVapour]?[cell] = Float(precipitableWater(pressure: p, temperature: t, mixingRatio: q,
+                                                                                            interfaceHeights: z))
+            }
+            if pressure != nil, geopotential != nil, let terrain, let temperature2m, results[.freezingLevelHeight] != nil {
                 // Mass-level heights: the mean of the staggered levels around them (wrf-python's z).
-                let heights = (0..<levels).map { (at(geopotential, $0, cell) + at(geopotential, $0 + 1, cell)) / 2 / g }
-                return Float(freezingLevelHeight(heights: heights, temperatures: temperatures(cell).map { $0 - 273.15 },
-                                                 terrain: Double(terrain[cell]), temperature2m: Double(temperature2m[cell]) - 273.15))
+                let heights = (0..<levels).map { (z[$0] + z[$0 + 1]) / 2 }
+                results[.freezingLevelHeight]?[cell] = Float(freezingLevelHeight(heights: heights, temperatures: t.map { $0 - 273.15 },
+                                                                                 terrain: Double(terrain[cell]),
+                                                                                 temperature2m: Double(temperature2m[cell]) - 273.15))
             }
-        }
-        if wanted.contains(.updraft), let geopotential, let terrain, let w = try raw.column(.windW) {
-            guard w.levels == staggered else { throw shapeError(raw) }
-            out[.updraft] = (0..<cells).map { cell in
-                Float(updraft(verticalVelocity: (0..<staggered).map { at(w.values, $0, cell) },
-                              heightsAboveGround: (0..<staggered).map { at(geopotential, $0, cell) / g - Double(terrain[cell]) }))
+            if let w, let terrain, geopotential != nil {
+                let ground = Double(terrain[cell])
+                results[.updraft]?[cell] = Float(updraft(verticalVelocity: (0..<staggered).map { Double(w.values[$0 * cells + cell]) },
+                                                         heightsAboveGround: z.map { $0 - ground }))
             }
-        }
-        if !wanted.isDisjoint(with: parcelVariables), let pressure, let vapour, let temperature2m, let mixingRatio2m, let surfacePressure {
-            let result = parcels(cells: cells, levels: levels, pressure: pressure, temperature: temperatures, vapour: vapour,
-                                 t2: temperature2m, q2: mixingRatio2m, psfc: surfacePressure)
-            if wanted.contains(.cape) { out[.cape] = result.cape }
-            if wanted.contains(.convectiveInhibition) { out[.convectiveInhibition] = result.cin }
-            if wanted.contains(.liftedIndex) { out[.liftedIndex] = result.lifted }
-        }
-        if wanted.contains(.kIndex), let pressure, let vapour {
-            out[.kIndex] = (0..<cells).map { cell in
-                let p = (0..<levels).map { at(pressure, $0, cell) }
+            if let pressure, let vapour, results[.kIndex] != nil {
                 // wrf-python's dew point (DCOMPUTETD) from QVAPOR and P + PB, as the 2 m dew point.
                 let td = (0..<levels).map { Double(dewPoint(mixingRatio: vapour[$0 * cells + cell], pressure: pressure[$0 * cells + cell])) }
-                return Float(kIndex(pressure: p, temperature: temperatures(cell), dewPoint: td))
+                results[.kIndex]?[cell] = Float(kIndex(pressure: p, temperature: t, dewPoint: td))
+            }
+            if parcel, pressure != nil, vapour != nil, let temperature2m, let mixingRatio2m, let surfacePressure {
+                // The 2 m point (PSFC, T2, the dew point of Q2) below the mass levels, dew points
+                // as MetPy's (`metpyDewPoint`), pressure in hPa.
+                let surface = Double(surfacePressure[cell])
+                let column = surfaceBasedConvection(
+                    pressure: [surface / 100] + p.map { $0 / 100 }, temperature: [Double(temperature2m[cell])] + t,
+                    dewPoint: [metpyDewPoint(pressure: surface, mixingRatio: Double(mixingRatio2m[cell]))]
+                        + (0..<levels).map { metpyDewPoint(pressure: p[$0], mixingRatio: q[$0]) })
+                results[.cape]?[cell] = Float(column.cape)
+                results[.convectiveInhibition]?[cell] = Float(column.cin)
+                results[.liftedIndex]?[cell] = Float(column.liftedIndex)
             }
         }
-    }
-
-    /// CAPE, CIN and the lifted index of each cell's surface-based parcel: the 2 m point (PSFC,
-    /// T2, the dew point of Q2) below the mass levels, dew points as MetPy's (`metpyDewPoint`).
-    private static func parcels(cells: Int, levels: Int, pressure: [Float], temperature: (Int) -> [Double], vapour: [Float],
-                                t2: [Float], q2: [Float], psfc: [Float]) -> (cape: [Float], cin: [Float], lifted: [Float]) {
-        var cape = [Float](repeating: .nan, count: cells), cin = cape, lifted = cape
-        for cell in 0..<cells {
-            let surface = Double(psfc[cell])
-            var p = [surface / 100], t = [Double(t2[cell])], td = [metpyDewPoint(pressure: surface, mixingRatio: Double(q2[cell]))]
-            let column = temperature(cell)
-            for k in 0..<levels {
-                let level = Double(pressure[k * cells + cell])
-                p.append(level / 100)
-                t.append(column[k])
-                td.append(metpyDewPoint(pressure: level, mixingRatio: Double(vapour[k * cells + cell])))
-            }
-            let result = surfaceBasedConvection(pressure: p, temperature: t, dewPoint: td)
-            (cape[cell], cin[cell], lifted[cell]) = (Float(result.cape), Float(result.cin), Float(result.liftedIndex))
-        }
-        return (cape, cin, lifted)
+        // Only what could be made: a variable whose sources were absent stays out (the reader
+        // then names it), never an all-missing field.
+        let made: [ForecastVariable: Bool] = [
+            .totalColumnIntegratedWaterVapour: pressure != nil && vapour != nil && geopotential != nil,
+            .freezingLevelHeight: pressure != nil && geopotential != nil && terrain != nil && temperature2m != nil,
+            .updraft: w != nil, .kIndex: pressure != nil && vapour != nil,
+            .cape: parcel && pressure != nil && vapour != nil, .convectiveInhibition: parcel && pressure != nil && vapour != nil,
+            .liftedIndex: parcel && pressure != nil && vapour != nil,
+        ]
+        for (variable, values) in results where made[variable] == true { out[variable] = values }
     }
 
     private static func shapeError(_ raw: RawFrame) -> IngestError {
