@@ -174,6 +174,13 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case geopotentialHeight200hPa = "geopotential_height_200hPa"
     case cloudCover200hPa = "cloud_cover_200hPa"
     case verticalVelocity200hPa = "vertical_velocity_200hPa"
+    // Issue 28's column quantities (store indices from 200).
+    case totalColumnIntegratedWaterVapour = "total_column_integrated_water_vapour"
+    case freezingLevelHeight = "freezing_level_height"
+    case updraft = "updraft"
+    case kIndex = "k_index"
+    case convectiveInhibition = "convective_inhibition"
+    case liftedIndex = "lifted_index"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)

@@ -276,8 +276,10 @@ extension ForecastVariable {
                                 stored: instant(27, 1, optional: true, limits: radiationLimits),
                                 field: DirectField(key: "shortwave_diffuse", unit: "W/m2"), sdk: sdk(9))
         case .cape:
-            return VariableSpec("convective available potential energy (the file's CAPE diagnostic)", unit: "J/kg", decimals: 0,
-                                stored: instant(28, 1, optional: true, limits: -1...25000),
+            // The file's CAPE field when it has one (copied, `field`); otherwise, from the 3-D
+            // fields, the surface-based parcel's (ColumnFields, Derivations' orAllOf).
+            return VariableSpec("convective available potential energy: the file's CAPE field, else the surface-based parcel's (MetPy surface_based_cape_cin)",
+                                unit: "J/kg", decimals: 0, stored: instant(28, 1, optional: true, limits: -1...25000),
                                 field: DirectField(key: "cape", unit: "J/kg"), sdk: sdk(2))
         case .windGusts10m:
             return VariableSpec("10 m wind gust: |V10| + 7.2 UST (ECMWF IFS surface-layer gust, neutral form)", unit: "m/s",
@@ -334,6 +336,30 @@ extension ForecastVariable {
             return VariableSpec("potential evaporation over the output interval (Noah's POTEVP, de-accumulated)", unit: "mm",
                                 quantity: .precipitation, decimals: 2, inchDecimals: 3,
                                 stored: amount(46, 0.01, optional: true, limits: amountLimits), sdk: sdk(159))
+        // Issue 28's column quantities, from the 3-D fields (ColumnFields in ModelIngest); store
+        // indices 200 and up (the catalog is found by name, so the gap after 46 costs nothing).
+        case .totalColumnIntegratedWaterVapour:
+            return VariableSpec("precipitable water: sum of p/(Rd Tv) QVAPOR dz over the column (wrf-python pw)", unit: "kg/m²",
+                                decimals: 1, stored: instant(200, 0.1, optional: true, limits: -1...150), set: .all, sdk: sdk(50))
+        case .freezingLevelHeight:
+            return VariableSpec("height above sea level of the uppermost 0 °C crossing (below ground: terrain - 70 m/K |T2|, Open-Meteo's rule)",
+                                unit: "m", decimals: 0, stored: instant(201, 5, optional: true, limits: -6000...12000), set: .all, sdk: sdk(17),
+                                openMeteoAliases: ["freezinglevel_height"])
+        case .updraft:
+            return VariableSpec("strongest vertical velocity W on the w-levels up to 10 km above ground", unit: "m/s", decimals: 2,
+                                stored: instant(202, 0.01, optional: true, limits: -100...100), set: .all, sdk: sdk(51))
+        case .kIndex:
+            // In °C, but unitless ("") as Open-Meteo serves it (its Unit dimensionless), never converted.
+            return VariableSpec("K index: T850 - T500 + Td850 - (T700 - Td700), linear in pressure (MetPy k_index); null where 850 hPa is below ground",
+                                unit: "", decimals: 1, stored: instant(203, 0.1, optional: true, limits: -150...100), set: .all, sdk: sdk(157))
+        case .convectiveInhibition:
+            // MetPy's sign (at most 0), as GFS's ":CIN:surface:" field that Open-Meteo serves.
+            return VariableSpec("convective inhibition of the surface-based parcel, at most 0 (MetPy surface_based_cape_cin)", unit: "J/kg",
+                                decimals: 0, stored: instant(204, 1, optional: true, limits: -10000...1), set: .all, sdk: sdk(104))
+        case .liftedIndex:
+            // Unitless ("") as Open-Meteo serves it (its Unit dimensionless); a difference in K.
+            return VariableSpec("lifted index: T500 - T of the surface-based parcel at 500 hPa, linear in pressure (MetPy lifted_index); null where 500 hPa is below ground",
+                                unit: "", decimals: 1, stored: instant(205, 0.1, optional: true, limits: -60...80), set: .all, sdk: sdk(22))
         case .soilMoistureIndex0to10cm:
             return Self.soilMoistureIndex("0-10", index: 42, depth: (0, 10), wrfNames: ["smcrel"])
         case .soilMoistureIndex10to40cm:

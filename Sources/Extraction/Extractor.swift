@@ -228,7 +228,8 @@ public struct Extractor: Sendable {
         let memoryLimit = writerMemoryLimit / count * min(count, cores)
         for (index, domain) in domains.enumerated() {
             try faultInjection?("domain \(domain.label)")
-            let variables = FrameReader.variables(of: domain, wanted: wanted)
+            // A named set stores what the domain provides by the routes that set takes.
+            let variables = FrameReader.variables(of: domain, wanted: self.variables ?? domain.variables.provided(by: set))
             let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle, listed: { $0.belongs(to: set) || self.variables?.contains($0) == true })
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
             writers.append(writer)

@@ -19,6 +19,10 @@ package struct Derivation: Sendable {
     /// Another complete set of sources that suffices instead (wrf-python's sea-level pressure
     /// from the model levels, which needs neither HGT nor T2); empty when there is none.
     package var orAllOf: [SourceRole] = []
+    /// The least extraction set that takes the `orAllOf` route: cape worked out from the model
+    /// levels (a parcel lifted through every column, tens of seconds a run) is for `--set all`;
+    /// the surface set stores cape only where the file has its own CAPE field.
+    package var orAllOfSet: ExtractionSet = .surface
 }
 
 package enum Derivations {
@@ -29,6 +33,16 @@ package enum Derivations {
     /// The lowest model levels wrf-python's slp reads (SeaLevelColumns).
     private static let modelLevels: [SourceRole] = [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation,
                                                     .vapourMixingRatio, .geopotentialPerturbation, .geopotentialBase]
+
+    /// The mass levels' state: full pressure, potential temperature and vapour (P, PB, T, QVAPOR).
+    private static let state: [SourceRole] = [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation, .vapourMixingRatio]
+
+    /// The surface-based parcel's sources: the 2 m air (and PSFC, `parcelPressure`), then the mass levels.
+    private static let parcel: [SourceRole] = [.temperature2m, .mixingRatio2m] + state
+    /// The parcel's starting pressure, PSFC; as a one-of like the 2 m humidity's `pressure`.
+    private static let parcelPressure: [SourceRole] = [.surfacePressure]
+    /// The file's own CAPE (the registry's `field` of cape).
+    private static let capeField = SourceRole(field: DirectField(key: "cape", unit: "J/kg"))
 
     /// One entry per catalog variable, in catalog order.
     package static let table: [Derivation] = ([
@@ -64,6 +78,20 @@ package enum Derivations {
         // Noah writes both; one alone would be a part of the runoff under the whole's name.
         Derivation(variable: .runoff, allOf: [.surfaceRunoff, .undergroundRunoff], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .potentialEvapotranspiration, allOf: [.potentialEvaporation], oneOf: [], from: [], orDirectly: nil),
+        // Issue 28's column quantities (ColumnFields): whole columns of the 3-D state.
+        Derivation(variable: .totalColumnIntegratedWaterVapour, allOf: state + [.geopotentialPerturbation, .geopotentialBase],
+                   oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .freezingLevelHeight, allOf: [.pressurePerturbation, .pressureBase, .potentialTemperaturePerturbation,
+                                                           .geopotentialPerturbation, .geopotentialBase, .terrainHeight, .temperature2m],
+                   oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .updraft, allOf: [.windW, .geopotentialPerturbation, .geopotentialBase, .terrainHeight],
+                   oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .kIndex, allOf: state, oneOf: [], from: [], orDirectly: nil),
+        // The file's CAPE, else the surface-based parcel from the 2 m air and the mass levels.
+        Derivation(variable: .cape, allOf: [capeField], oneOf: [], from: [], orDirectly: nil, orAllOf: parcel + parcelPressure,
+                   orAllOfSet: .all),
+        Derivation(variable: .convectiveInhibition, allOf: parcel, oneOf: parcelPressure, from: [], orDirectly: nil),
+        Derivation(variable: .liftedIndex, allOf: parcel, oneOf: parcelPressure, from: [], orDirectly: nil),
     ] + ForecastVariable.soilTemperatures.map {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {
@@ -72,8 +100,8 @@ package enum Derivations {
         Derivation(variable: $0, allOf: [.relativeSoilMoisture, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.levelVariables.compactMap { variable in
         levelSources(variable).map { Derivation(variable: variable, allOf: $0, oneOf: [], from: [], orDirectly: nil) }
-    } + ForecastVariable.stored.compactMap { variable in
-        // Copied from the one field the registry names (`VariableSpec.field`).
+    } + ForecastVariable.stored.filter { $0 != .cape }.compactMap { variable in
+        // Copied from the one field the registry names (`VariableSpec.field`); cape above.
         variable.spec.field.map { Derivation(variable: variable, allOf: [SourceRole(field: $0)], oneOf: [], from: [], orDirectly: nil) }
     }).sorted { $0.variable < $1.variable }
 

@@ -184,9 +184,9 @@ public struct RunDescription: Codable, Sendable {
             projectionRoundTripCells: files.map(\.projectionRoundTripCells).max() ?? 0,
             files: files.map(\.path),
             formats: Array(Set(files.map(\.format.rawValue))).sorted(),
-            provides: availability.available.filter { $0.belongs(to: .surface) }.map(\.rawValue),
+            provides: availability.provided(by: .surface).map(\.rawValue),
             sets: Dictionary(uniqueKeysWithValues: ExtractionSet.allCases.map { set in
-                (set.rawValue, availability.available.filter { $0.belongs(to: set) }.map(\.rawValue))
+                (set.rawValue, availability.provided(by: set).map(\.rawValue))
             }),
             seaLevelPressure: availability.available.contains(.pressureMSL) ? seaLevelMethod(files[0], band: RowBand(rows: 0..<grid.southNorth, westEast: grid.westEast, southNorth: grid.southNorth)).rawValue : nil,
             missing: Dictionary(uniqueKeysWithValues: availability.missing.filter { $0.0.belongs(to: .surface) }.map { ($0.0.rawValue, $0.1) }),

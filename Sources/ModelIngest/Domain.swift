@@ -89,6 +89,15 @@ package struct VariableAvailability: Sendable, Equatable {
     package let available: [ForecastVariable]
     /// Each missing variable with the reason ("no SNOWNC").
     package let missing: [(ForecastVariable, String)]
+    /// Variables available only by a route a larger extraction set takes (cape from the model
+    /// levels when the file has no CAPE field: `Derivation.orAllOfSet`), with that set.
+    package private(set) var routeSets: [ForecastVariable: ExtractionSet] = [:]
+
+    /// What an extraction of `set` stores from this domain: the set's variables the domain
+    /// provides by a route the set takes.
+    package func provided(by set: ExtractionSet) -> [ForecastVariable] {
+        available.filter { $0.belongs(to: set) && routeSets[$0, default: .surface] <= set }
+    }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.available == rhs.available && lhs.missing.map(\.0) == rhs.missing.map(\.0) && lhs.missing.map(\.1) == rhs.missing.map(\.1)
@@ -111,6 +120,7 @@ package struct VariableAvailability: Sendable, Equatable {
         }
         // What is missing for each variable, from the one derivation table.
         var reasons: [ForecastVariable: String?] = [:]
+        var routeSets: [ForecastVariable: ExtractionSet] = [:]
         for derivation in Derivations.table {
             if let direct = derivation.orDirectly, roles.contains(direct) {
                 reasons[derivation.variable] = .some(nil)
@@ -118,6 +128,10 @@ package struct VariableAvailability: Sendable, Equatable {
             }
             if !derivation.orAllOf.isEmpty, derivation.orAllOf.allSatisfy(roles.contains) {
                 reasons[derivation.variable] = .some(nil)
+                // The main route still serves every set when its sources are there.
+                if derivation.orAllOfSet > .surface, need(derivation.allOf, anyOf: derivation.oneOf) != nil {
+                    routeSets[derivation.variable] = derivation.orAllOfSet
+                }
                 continue
             }
             if let lacking = derivation.from.first(where: { (reasons[$0] ?? nil) != nil }), let why = reasons[lacking] ?? nil {
@@ -134,5 +148,6 @@ package struct VariableAvailability: Sendable, Equatable {
         missing = ForecastVariable.stored.compactMap { variable in
             (reasons[variable] ?? nil).map { (variable, $0) }
         }
+        self.routeSets = routeSets
     }
 }

@@ -98,7 +98,7 @@ package struct FrameReader {
     /// The variables a reader of `domain` produces when asked for `wanted` (nil: all of the
     /// default extraction set, `surface`, it can provide), in catalog order.
     package static func variables(of domain: Domain, wanted: [ForecastVariable]?) -> [ForecastVariable] {
-        (wanted ?? domain.variables.available.filter { $0.belongs(to: .surface) }).filter(domain.variables.available.contains).sorted()
+        (wanted ?? domain.variables.provided(by: .surface)).filter(domain.variables.available.contains).sorted()
     }
 
     /// Prepares to read `domain`, producing `variables` (default: all it can provide), for the
@@ -181,6 +181,8 @@ package struct FrameReader {
         deriveWind(surface, wants: wants, into: &out)
         try copyStoredFields(raw, surface, wants: wants, into: &out)
         try deriveClouds(raw, kept: kept, geopotential: geopotential, wants: wants, into: &out)
+        try ColumnFields.derive(raw, temperature2m: surface.t2, mixingRatio2m: surface.q2, surfacePressure: surface.pressure, terrain: elevation,
+                                wants: wants, into: &out)
         try deriveAmounts(raw, surface, frame: frame, file: file, wants: wants, into: &out)
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
         for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }

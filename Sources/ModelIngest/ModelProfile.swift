@@ -244,7 +244,7 @@ package struct SourceRole: RawRepresentable, Hashable, Sendable, CaseIterable, C
     package static let snowMixingRatio = SourceRole("snow_mixing_ratio")
     package static let graupelMixingRatio = SourceRole("graupel_mixing_ratio")
     /// The model levels' wind, for the height and pressure levels: U and V on the horizontally
-    /// staggered grid (grid-relative), W on the vertically staggered levels.
+    /// staggered grid (grid-relative), W on the vertically staggered levels (also the column's updraft).
     package static let windU = SourceRole("wind_u")
     package static let windV = SourceRole("wind_v")
     package static let windW = SourceRole("wind_w")

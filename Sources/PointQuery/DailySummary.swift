@@ -18,6 +18,12 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         /// holds those exactly to the second; unix seconds it would round to 128 s) and
         /// printed as a local time. Missing (null) on a day the sun does not rise or set.
         case sunrise, sunset
+        /// moonrise / moonset: the first time in the local day the moon's centre crosses +0.125°
+        /// geocentric altitude upward / downward (`Moon.riseAndSet`, Open-Meteo's definition),
+        /// held and printed as sunrise is; missing on the day each month without one.
+        case moonrise, moonset
+        /// moon_phase: the fraction of the synodic month at local noon, 0 new, 0.5 full (`Moon.phase`).
+        case moonPhase = "phase"
     }
 
     public let variable: ForecastVariable
@@ -29,6 +35,9 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         case .daylight: return "daylight_duration"
         case .sunrise: return "sunrise"
         case .sunset: return "sunset"
+        case .moonrise: return "moonrise"
+        case .moonset: return "moonset"
+        case .moonPhase: return "moon_phase"
         // Open-Meteo's daily name for the day's ET0 total has no "_sum".
         case .sum where variable == .et0FaoEvapotranspiration || variable == .sunshineDuration: return variable.rawValue
         default: return "\(variable.rawValue)_\(statistic.rawValue)"
@@ -44,14 +53,15 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
     }
 
     /// Whether values are times of day (seconds after local midnight), printed as times.
-    public var isTimeOfDay: Bool { statistic == .sunrise || statistic == .sunset }
+    public var isTimeOfDay: Bool { [.sunrise, .sunset, .moonrise, .moonset].contains(statistic) }
 
     /// The unit of its values, as Open-Meteo names it: the hourly variable's, except for
     /// counts and durations, times of day, and shortwave_radiation_sum (MJ/m², see
     /// `DailyForecast.radiationScale`).
     public func unit(_ units: OutputUnits) -> String {
         switch statistic {
-        case .sunrise, .sunset: return "iso8601"
+        case .sunrise, .sunset, .moonrise, .moonset: return "iso8601"
+        case .moonPhase: return "fraction"
         case .daylight: return "s"
         case .hours: return "h"
         case .dominant: return "°"
@@ -71,6 +81,10 @@ public struct DailyVariable: Sendable, Equatable, Hashable, CustomStringConverti
         if name == ForecastVariable.sunshineDuration.rawValue { return DailyVariable(variable: .sunshineDuration, statistic: .sum) }
         if name == "sunrise" { return DailyVariable(variable: .isDay, statistic: .sunrise) }
         if name == "sunset" { return DailyVariable(variable: .isDay, statistic: .sunset) }
+        // The moon's, from the place and date alone (like sunrise, carried by is_day).
+        if name == "moonrise" { return DailyVariable(variable: .isDay, statistic: .moonrise) }
+        if name == "moonset" { return DailyVariable(variable: .isDay, statistic: .moonset) }
+        if name == "moon_phase" { return DailyVariable(variable: .isDay, statistic: .moonPhase) }
         if name == "wind_direction_10m_dominant" { return DailyVariable(variable: .windDirection10m, statistic: .dominant) }
         for statistic in [Statistic.min, .max, .mean, .sum] where name.hasSuffix("_" + statistic.rawValue) {
             guard let variable = ForecastVariable.output(named: String(name.dropLast(statistic.rawValue.count + 1))),
@@ -122,6 +136,23 @@ public struct DailyForecast: Sendable {
                     return Float((daily.statistic == .sunrise ? event.sunrise : event.sunset) - Double(dayStarts[d]))
                 }
                 continue
+            case .moonrise, .moonset:
+                values[daily] = dates.indices.map { d in
+                    guard dayStarts[d] != Int64.min else { return .nan }
+                    let end = Self.nextMidnight(date: dates[d], calendar: calendar)
+                    let events = Moon.riseAndSet(dayStart: Double(dayStarts[d]), length: Double(end - dayStarts[d]),
+                                                 latitude: forecast.latitude, longitude: forecast.longitude)
+                    guard let event = daily.statistic == .moonrise ? events.rise : events.set else { return .nan }
+                    return Float(event - Double(dayStarts[d]))
+                }
+                continue
+            case .moonPhase:
+                values[daily] = dates.indices.map { d in
+                    guard dayStarts[d] != Int64.min else { return .nan }
+                    let noon = (dayStarts[d] + Self.nextMidnight(date: dates[d], calendar: calendar)) / 2
+                    return Float(Moon.phase(Double(noon)))
+                }
+                continue
             case .dominant:
                 let u = forecast.values[.windU10m] ?? [], v = forecast.values[.windV10m] ?? []
                 values[daily] = dates.map { date in
@@ -165,7 +196,8 @@ public struct DailyForecast: Sendable {
         case .mostSevere: return WeatherCode.mostSevere(values)
         case .mean: return values.reduce(0, +) / Float(values.count)
         case .sum: return values.reduce(0, +)
-        case .hours, .daylight, .dominant, .sunrise, .sunset: return .nan   // computed in init, not by this reduction
+        case .hours, .daylight, .dominant, .sunrise, .sunset, .moonrise, .moonset, .moonPhase:
+            return .nan   // computed in init, not by this reduction
         }
     }
 
@@ -180,6 +212,15 @@ public struct DailyForecast: Sendable {
             return Int64.min
         }
         return Int64(calendar.startOfDay(for: start).timeIntervalSince1970)
+    }
+
+    /// The midnight ending a local date (23 or 25 hours after its own on a daylight-saving
+    /// change); 24 hours after it when the date is malformed.
+    static func nextMidnight(date: String, calendar: Calendar) -> Int64 {
+        let start = midnight(date: date, calendar: calendar)
+        guard start != Int64.min,
+              let next = calendar.date(byAdding: .day, value: 1, to: Date(timeIntervalSince1970: TimeInterval(start))) else { return start &+ 86_400 }
+        return Int64(calendar.startOfDay(for: next).timeIntervalSince1970)
     }
 
     /// Sunrise and sunset (seconds since 1970 UTC) around a local date's noon; nil when the

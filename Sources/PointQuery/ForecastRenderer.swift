@@ -165,6 +165,7 @@ package struct ForecastRenderer: Sendable {
         guard value.isFinite else { return nil }
         if daily.isTimeOfDay { return timeText(dayStart + Int64((Double(value) / 60).rounded()) * 60) }
         if daily.statistic == .sum && daily.variable == .shortwaveRadiation { return Self.number(value, 2) }
+        if daily.statistic == .moonPhase { return Self.number(value, 3) }
         if daily.statistic == .dominant { return Self.formatted(value, .windDirection10m, units) }
         return Self.formatted(value, daily.variable, units)
     }

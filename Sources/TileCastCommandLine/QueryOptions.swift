@@ -156,7 +156,7 @@ package struct QueryOptions: ParsableArguments {
         return try daily.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { name in
             if let refusal = ForecastVariable.refusal(name) { throw ValidationError("--daily: \(refusal)") }
             guard let parsed = DailyVariable.parse(name) else {
-                throw ValidationError("--daily: unknown summary \"\(name)\"; use VARIABLE_max, _min, _mean, _sum, weather_code, precipitation_hours, daylight_duration, sunrise, sunset or wind_direction_10m_dominant")
+                throw ValidationError("--daily: unknown summary \"\(name)\"; use VARIABLE_max, _min, _mean, _sum, weather_code, precipitation_hours, daylight_duration, sunrise, sunset, moonrise, moonset, moon_phase or wind_direction_10m_dominant")
             }
             return parsed
         }

@@ -174,8 +174,20 @@ enum OpenMeteoFlatBuffers {
     static func unit(_ symbol: String) -> UInt8 {
         let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mp/h": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
                                       "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
-                                      "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10, "s": 36, "kg/m³": 42, "fraction": 11]
+                                      "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10, "s": 36, "kg/m³": 42, "fraction": 11,
+                                      "kg/m²": 23]
         return units[OpenMeteoRenderer.label(symbol)] ?? 0
+    }
+
+    /// The SDK's Unit of an hourly variable: by its JSON spelling, except where Open-Meteo's
+    /// Unit differs from the spelling's usual one (updraft: metre_per_second_not_unit_converted,
+    /// 27, which prints "m/s" too; k_index and lifted_index: dimensionless, 7, which prints "").
+    static func unit(_ variable: ForecastVariable, _ units: OutputUnits) -> UInt8 {
+        switch variable {
+        case .updraft: return 27
+        case .kIndex, .liftedIndex: return 7
+        default: return unit(units.symbol(variable))
+        }
     }
 
     static func aggregation(_ daily: DailyVariable) -> UInt8 {
@@ -184,7 +196,7 @@ enum OpenMeteoFlatBuffers {
         case .max: return 2
         case .mean: return 3
         case .sum: return 10
-        case .mostSevere, .daylight, .hours, .sunrise, .sunset: return 0
+        case .mostSevere, .daylight, .hours, .sunrise, .sunset, .moonrise, .moonset, .moonPhase: return 0
         case .dominant: return 9
         }
     }
@@ -195,6 +207,9 @@ enum OpenMeteoFlatBuffers {
         case .daylight: return 7
         case .sunrise: return 40
         case .sunset: return 41
+        case .moonrise: return 169
+        case .moonset: return 170
+        case .moonPhase: return 171
         default: return nil
         }
     }
@@ -222,7 +237,7 @@ enum OpenMeteoFlatBuffers {
             if !parameters.currentColumns.isEmpty {
                 let variables: [[FlatBufferWriter.Field?]] = parameters.currentColumns.map { column in
                     guard let v = OpenMeteoRenderer.answering(column, place) else { return nullTable(column, value: .f32(.nan)) }
-                    return variableTable(v, unit: unit(units.symbol(v)), value: .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))))
+                    return variableTable(v, unit: unit(v, units), value: .f32(printed(OpenMeteoRenderer.value(place.current[v] ?? .nan, v, units))))
                 }
                 root[9] = .object { w in w.table([.i64(times.current), .i64(times.current + RequestTimes.currentInterval),
                                                   .i32(Int32(RequestTimes.currentInterval)), .object { $0.tables(variables) }]) }
@@ -256,7 +271,7 @@ enum OpenMeteoFlatBuffers {
                         return nullTable(column, values: .object { $0.floats(Array(repeating: .nan, count: times.hourly.count)) })
                     }
                     let values = (place.hourly.values[v] ?? Array(repeating: .nan, count: times.hourly.count)).map { printed(OpenMeteoRenderer.value($0, v, units)) }
-                    return variableTable(v, unit: unit(units.symbol(v)), values: .object { $0.floats(values) })
+                    return variableTable(v, unit: unit(v, units), values: .object { $0.floats(values) })
                 }
                 // The block's step: an hour, or `temporal_resolution`'s.
                 let step = times.hourlyStep
@@ -270,7 +285,7 @@ enum OpenMeteoFlatBuffers {
                         return nullTable(column, values: .object { $0.floats(Array(repeating: .nan, count: count)) })
                     }
                     let values = (place.minutely15?.values[v] ?? Array(repeating: .nan, count: count)).map { printed(OpenMeteoRenderer.value($0, v, units)) }
-                    return variableTable(v, unit: unit(units.symbol(v)), values: .object { $0.floats(values) })
+                    return variableTable(v, unit: unit(v, units), values: .object { $0.floats(values) })
                 }
                 let step = RequestTimes.currentInterval
                 root[12] = .object { w in w.table([.i64(first), .i64(last + step), .i32(Int32(step)), .object { $0.tables(variables) }]) }

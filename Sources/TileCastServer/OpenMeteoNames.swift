@@ -29,17 +29,17 @@ enum OpenMeteoNames {
         aerosol_optical_depth   alder_pollen ammonia apparent_temperature_spread birch_pollen
          boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide cloud_base
         cloud_cover_2m cloud_cover_high_spread cloud_cover_low_spread cloud_cover_mid_spread cloud_cover_spread
-        cloud_top convective_cloud_base convective_cloud_top convective_inhibition convective_inhibition_spread
+        cloud_top convective_cloud_base convective_cloud_top  convective_inhibition_spread
         dew_point_2m_spread  diffuse_radiation_instant_spread diffuse_radiation_spread
         direct_normal_irradiance direct_normal_irradiance_instant direct_normal_irradiance_instant_spread
         direct_normal_irradiance_spread  direct_radiation_instant_spread direct_radiation_spread
         dust et0_fao_evapotranspiration_spread european_aqi european_aqi_nitrogen_dioxide european_aqi_no2
         european_aqi_o3 european_aqi_ozone european_aqi_pm10 european_aqi_pm2_5 european_aqi_so2
-        european_aqi_sulphur_dioxide  formaldehyde freezing_level_height freezing_level_height_spread
-        freezing_rain_probability freezinglevel_height global_tilted_irradiance global_tilted_irradiance_instant
+        european_aqi_sulphur_dioxide  formaldehyde  freezing_level_height_spread
+        freezing_rain_probability  global_tilted_irradiance global_tilted_irradiance_instant
         global_tilted_irradiance_instant_spread global_tilted_irradiance_spread glyoxal grass_pollen
-        growing_degree_days_base_0_limit_50  ice_pellets_probability invert_barometer_height k_index
-          leaf_wetness_probability lifted_index lightning_density lightning_potential
+        growing_degree_days_base_0_limit_50  ice_pellets_probability invert_barometer_height 
+          leaf_wetness_probability  lightning_density lightning_potential
         mass_density_8m methane mugwort_pollen nitrogen_dioxide nitrogen_monoxide non_methane_volatile_organic_compounds
         ocean_current_direction ocean_current_velocity olive_pollen ozone peroxyacyl_nitrates pm10 pm10_wildfires pm2_5
         pm2_5_total_organic_matter  precipitation_probability precipitation_spread
@@ -73,8 +73,8 @@ enum OpenMeteoNames {
         temperature_2m_max temperature_2m_max_spread temperature_2m_min temperature_2m_min_spread temperature_2m_spread
         temperature_40m temperature_50m temperature_80m temperature_80m_spread 
          tertiary_swell_wave_direction tertiary_swell_wave_height
-        tertiary_swell_wave_period thunderstorm_probability total_column_integrated_water_vapour total_column_water
-        total_elementary_carbon updraft us_aqi us_aqi_carbon_monoxide us_aqi_co us_aqi_nitrogen_dioxide us_aqi_no2
+        tertiary_swell_wave_period thunderstorm_probability  total_column_water
+        total_elementary_carbon  us_aqi us_aqi_carbon_monoxide us_aqi_co us_aqi_nitrogen_dioxide us_aqi_no2
         us_aqi_o3 us_aqi_ozone us_aqi_pm10 us_aqi_pm2_5 us_aqi_so2 us_aqi_sulphur_dioxide uv_index uv_index_clear_sky
         uv_index_clear_sky_spread uv_index_spread vapour_pressure_deficit_spread visibility_spread wave_direction
         wave_direction_spread wave_height wave_height_spread wave_peak_period wave_peak_period_spread wave_period
@@ -99,7 +99,7 @@ enum OpenMeteoNames {
 
     /// `ForecastVariableDaily` names TileCast never serves.
     static let unservedDaily: Set<String> = Set("""
-        growing_degree_days_base_0_limit_50 leaf_wetness_probability_mean moon_phase moonrise moonset
+        growing_degree_days_base_0_limit_50 leaf_wetness_probability_mean   
         precipitation_probability_max precipitation_probability_mean precipitation_probability_min river_discharge
         river_discharge_max river_discharge_mean river_discharge_median river_discharge_min river_discharge_p25
         river_discharge_p75 sea_surface_temperature_max sea_surface_temperature_mean sea_surface_temperature_min
@@ -109,7 +109,7 @@ enum OpenMeteoNames {
         soil_moisture_index_28_to_100cm_mean soil_moisture_index_7_to_28cm_mean soil_temperature_0_to_100cm_mean
         soil_temperature_0_to_7cm_mean soil_temperature_100_to_255cm_mean soil_temperature_28_to_100cm_mean
         soil_temperature_7_to_28cm_mean swell_wave_direction_dominant swell_wave_height_max swell_wave_peak_period_max
-        swell_wave_period_max updraft_max uv_index_clear_sky_max uv_index_max wave_direction_dominant wave_height_max
+        swell_wave_period_max  uv_index_clear_sky_max uv_index_max wave_direction_dominant wave_height_max
         wave_period_max wet_bulb_temperature_2m_max wet_bulb_temperature_2m_mean wet_bulb_temperature_2m_min
         wind_direction_100m_dominant wind_direction_200m_dominant wind_speed_100m_max wind_speed_100m_mean
         wind_speed_100m_min wind_speed_200m_max wind_speed_200m_mean wind_speed_200m_min wind_wave_direction_dominant

@@ -39,6 +39,9 @@ struct OpenMeteoRenderer {
             return JSONText.quoted(RequestTimes.label(time, offset: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))))
         case _ where daily.statistic == .sum && daily.variable == .shortwaveRadiation:
             return ForecastRenderer.number(value, 2) ?? "null"
+        // A fraction to 3 decimals, as Open-Meteo's SDK prints its unit.
+        case _ where daily.statistic == .moonPhase:
+            return ForecastRenderer.number(value, 3) ?? "null"
         default: return Self.value(value, daily.variable, units)
         }
     }

@@ -119,8 +119,12 @@ final class CommandLineTests: XCTestCase {
         let runs = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(inconsistent.stdout.utf8)) as? [[String: Any]])
         let domain = try XCTUnwrap((runs.first?["domains"] as? [[String: Any]])?.first)
         XCTAssertTrue((domain["coordinates"] as? String)?.hasPrefix("inconsistent") ?? false, "\(domain)")
-        // No HGT or PSFC, but the model levels wrf-python's slp reads: pressure_msl from them.
+        // No HGT or PSFC, but the model levels wrf-python's slp reads: pressure_msl from them; the
+        // `all` set adds the column quantities that need no terrain or surface fields (issue 28).
         XCTAssertEqual(domain["provides"] as? [String], ["temperature_2m", "pressure_msl"])
+        let sets = try XCTUnwrap(domain["sets"] as? [String: [String]])
+        XCTAssertEqual(sets["all"]?.filter { ["total_column_integrated_water_vapour", "k_index"].contains($0) },
+                       ["total_column_integrated_water_vapour", "k_index"], "\(sets)")
         XCTAssertEqual(domain["seaLevelPressure"] as? String, "lowest model levels (P, PB, T, QVAPOR, PH, PHB), as wrf-python's slp")
         let all = try run(["inspect", try Repository.sharedSample("wrf_d01_allvars_cropped.nc")])
         XCTAssertTrue(all.stdout.contains("Lambert conformal, TRUELAT1 30, TRUELAT2 35, STAND_LON 87"), all.stdout)

@@ -40,13 +40,15 @@ final class CatalogIndexTests: XCTestCase {
             vertical_velocity_250hPa temperature_200hPa relative_humidity_200hPa dew_point_200hPa
             wind_u_component_200hPa wind_v_component_200hPa geopotential_height_200hPa cloud_cover_200hPa
             vertical_velocity_200hPa
+            total_column_integrated_water_vapour freezing_level_height updraft k_index convective_inhibition lifted_index
             """.split(whereSeparator: \.isWhitespace).map(String.init)
         XCTAssertEqual(ForecastVariable.stored.map(\.rawValue), catalog)
         // 12 was weather_code's, stored by cycles before the query computed it: never reused.
-        // The levels (LevelVariables.swift) start at 100: 47-99 were left to the column
-        // quantities being added beside them. A gap is only an unused number: the store keeps
-        // variables by name, the index orders them.
-        XCTAssertEqual(ForecastVariable.stored.map { $0.spec.stored?.index }, Array(0..<12) + Array(13...46) + Array(100...175))
+        // The levels (LevelVariables.swift) take 100-175 and the column quantities 200-205 (two
+        // branches numbered them at the same time). A gap is only an unused number: the store
+        // keeps variables by name, the index orders them.
+        XCTAssertEqual(ForecastVariable.stored.map { $0.spec.stored?.index },
+                       Array(0..<12) + Array(13...46) + Array(100...175) + Array(200...205))
     }
 
     /// Variables are hashed by their place in the registry and ordered by the store's catalog,

@@ -268,7 +268,7 @@ final class OpenMeteoDropInTests: XCTestCase {
     func testKnownButUnavailableVariablesAreNullColumns() async throws {
         try await LiveServer.with(configuration(store)) { server in
             let hourly = "temperature_2m,precipitation_probability,uv_index,snow_depth,visibility,cloud_base,temperature_850hPa,wind_speed_80m"
-            let daily = "temperature_2m_max,uv_index_max,precipitation_probability_max,snow_depth_max,moon_phase"
+            let daily = "temperature_2m_max,uv_index_max,precipitation_probability_max,snow_depth_max,leaf_wetness_probability_mean"
             let reply = try await server.get("/v1/forecast?\(place)&\(day)&hourly=\(hourly)&daily=\(daily)&current=uv_index,temperature_2m")
             XCTAssertEqual(reply.status, 200, reply.body)
             let object = try XCTUnwrap(reply.object)
@@ -282,7 +282,7 @@ final class OpenMeteoDropInTests: XCTestCase {
                 XCTAssertEqual(units[name], "undefined", name)
             }
             let days = try XCTUnwrap(object["daily"] as? [String: Any]), dayUnits = try XCTUnwrap(object["daily_units"] as? [String: String])
-            for name in ["uv_index_max", "precipitation_probability_max", "snow_depth_max", "moon_phase"] {
+            for name in ["uv_index_max", "precipitation_probability_max", "snow_depth_max", "leaf_wetness_probability_mean"] {
                 XCTAssertEqual((days[name] as? [Any])?.count, 1, name)
                 XCTAssertTrue((days[name] as? [Any])?.allSatisfy { $0 is NSNull } == true, name)
                 XCTAssertEqual(dayUnits[name], "undefined", name)
