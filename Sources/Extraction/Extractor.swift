@@ -230,7 +230,8 @@ public struct Extractor: Sendable {
             try faultInjection?("domain \(domain.label)")
             // A named set stores what the domain provides by the routes that set takes.
             let variables = FrameReader.variables(of: domain, wanted: self.variables ?? domain.variables.provided(by: set))
-            let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle, listed: { $0.belongs(to: set) || self.variables?.contains($0) == true })
+            let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle, set: self.variables == nil ? set : .all,
+                                         listed: { $0.belongs(to: set) || self.variables?.contains($0) == true })
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
             writers.append(writer)
             units += readingUnits(of: domain, index: index, writer: writer)
@@ -239,11 +240,11 @@ public struct Extractor: Sendable {
     }
 
     /// What a domain's file says about itself.
-    private static func metadata(of domain: Domain, in run: ModelRun, model: String, cycle: Int64,
+    private static func metadata(of domain: Domain, in run: ModelRun, model: String, cycle: Int64, set: ExtractionSet,
                                  listed: (ForecastVariable) -> Bool) -> DomainFileMetadata {
         // What the run lacks of the set (and of any variable named): a level the default set
         // does not store is not "unavailable" in a cycle that never tried to hold it.
-        let missing = domain.variables.missing.filter { listed($0.0) }
+        let missing = domain.variables.lacking(in: set).filter { listed($0.0) }
         return DomainFileMetadata(
             model: model, modelTitle: run.title, cycle: cycle, domain: domain.id,
             parentDomain: domain.nest?.parentID, parentGridRatio: domain.nest?.ratio,

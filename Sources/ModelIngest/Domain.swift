@@ -90,13 +90,22 @@ package struct VariableAvailability: Sendable, Equatable {
     /// Each missing variable with the reason ("no SNOWNC").
     package let missing: [(ForecastVariable, String)]
     /// Variables available only by a route a larger extraction set takes (cape from the model
-    /// levels when the file has no CAPE field: `Derivation.orAllOfSet`), with that set.
-    package private(set) var routeSets: [ForecastVariable: ExtractionSet] = [:]
+    /// levels when the file has no CAPE field: `Derivation.orAllOfSet`): that set, and why the
+    /// main route is closed ("no CAPE").
+    package private(set) var routeSets: [ForecastVariable: (set: ExtractionSet, reason: String)] = [:]
 
     /// What an extraction of `set` stores from this domain: the set's variables the domain
     /// provides by a route the set takes.
     package func provided(by set: ExtractionSet) -> [ForecastVariable] {
-        available.filter { $0.belongs(to: set) && routeSets[$0, default: .surface] <= set }
+        available.filter { $0.belongs(to: set) && (routeSets[$0]?.set ?? .surface) <= set }
+    }
+
+    /// What an extraction of `set` lacks, with the reason: the missing variables, and those only
+    /// a larger set would make ("no CAPE (with --set all: from the model levels)").
+    package func lacking(in set: ExtractionSet) -> [(ForecastVariable, String)] {
+        let closed = routeSets.filter { $0.value.set > set }
+            .map { ($0.key, "\($0.value.reason) (with --set \($0.value.set.rawValue): from the model levels)") }
+        return (missing + closed).sorted { $0.0 < $1.0 }
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
@@ -120,7 +129,7 @@ package struct VariableAvailability: Sendable, Equatable {
         }
         // What is missing for each variable, from the one derivation table.
         var reasons: [ForecastVariable: String?] = [:]
-        var routeSets: [ForecastVariable: ExtractionSet] = [:]
+        var routeSets: [ForecastVariable: (set: ExtractionSet, reason: String)] = [:]
         for derivation in Derivations.table {
             if let direct = derivation.orDirectly, roles.contains(direct) {
                 reasons[derivation.variable] = .some(nil)
@@ -129,8 +138,8 @@ package struct VariableAvailability: Sendable, Equatable {
             if !derivation.orAllOf.isEmpty, derivation.orAllOf.allSatisfy(roles.contains) {
                 reasons[derivation.variable] = .some(nil)
                 // The main route still serves every set when its sources are there.
-                if derivation.orAllOfSet > .surface, need(derivation.allOf, anyOf: derivation.oneOf) != nil {
-                    routeSets[derivation.variable] = derivation.orAllOfSet
+                if derivation.orAllOfSet > .surface, let closed = need(derivation.allOf, anyOf: derivation.oneOf) {
+                    routeSets[derivation.variable] = (derivation.orAllOfSet, closed)
                 }
                 continue
             }
