@@ -62,6 +62,9 @@ public struct Extractor: Sendable {
     package var set: ExtractionSet = .surface
     /// What is stored where the run provides it: `variables`, else the set's.
     private var wanted: [ForecastVariable] { variables ?? ForecastVariable.stored.filter { $0.belongs(to: set) } }
+    /// What is stored of `domain`: `variables`, else what the domain provides by the routes the
+    /// set takes (no cape lifted through the model levels in the surface set).
+    private func wanted(of domain: Domain) -> [ForecastVariable] { variables ?? domain.variables.provided(by: set) }
     public var dryRun = false
     /// Replace a published cycle even when the new one has fewer domains (a lost nest file
     /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
@@ -168,7 +171,7 @@ public struct Extractor: Sendable {
             model: model, cycle: CycleStore.cycleName(cycle), domains: run.domains.map(\.name),
             files: files.count, frames: (run.domains + run.fastStreams).reduce(0) { $0 + $1.frames.count },
             // The variables written: those asked for (all by default) that a domain provides.
-            variables: Set(run.domains.flatMap { $0.variables.available }).filter { wanted.contains($0) }.count,
+            variables: Set(run.domains.flatMap { domain in domain.variables.available.filter(wanted(of: domain).contains) }).count,
             bytesIn: files.reduce(Int64(0)) { $0 + (fileSize(atPath: $1) ?? 0) }, bytesOut: 0, seconds: 0, pruned: [],
             warnings: run.warnings.map(\.message), dryRun: dryRun)
     }
@@ -229,7 +232,7 @@ public struct Extractor: Sendable {
         for (index, domain) in domains.enumerated() {
             try faultInjection?("domain \(domain.label)")
             // A named set stores what the domain provides by the routes that set takes.
-            let variables = FrameReader.variables(of: domain, wanted: self.variables ?? domain.variables.provided(by: set))
+            let variables = FrameReader.variables(of: domain, wanted: wanted(of: domain))
             let metadata = Self.metadata(of: domain, in: run, model: model, cycle: cycle, set: self.variables == nil ? set : .all,
                                          listed: { $0.belongs(to: set) || self.variables?.contains($0) == true })
             let writer = try DomainFileWriter(path: paths[index], metadata: metadata, variables: variables, memoryLimit: memoryLimit)
@@ -297,7 +300,7 @@ public struct Extractor: Sendable {
     /// limits on the way.
     private func read(_ unit: ReadingUnit, of domain: Domain, into writer: DomainFileWriter,
                       frameDone: (String) -> Void) throws -> UnitReport {
-        var reader = try FrameReader(domain: domain, variables: wanted, band: unit.band)
+        var reader = try FrameReader(domain: domain, variables: wanted(of: domain), band: unit.band)
         var limitCounts: [ForecastVariable: LimitCount] = [:]
         try reader.skip(to: unit.frames.lowerBound)
         for t in unit.frames {
