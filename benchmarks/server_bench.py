@@ -240,7 +240,7 @@ http {{
         ceiling_port = free_port()
         ceiling = subprocess.Popen([args.ceiling, os.path.join(root, "forecast.json"), str(ceiling_port)], stderr=subprocess.DEVNULL)
         processes.append(ceiling)
-        ceiling_url = ceiling_gzip_url = f"http://127.0.0.1:{ceiling_port}"
+        ceiling_url = f"http://127.0.0.1:{ceiling_port}"
         wait_until_up(ceiling_url + "/x", ceiling)
 
         # S4's first point: resident memory after 10k requests (the warm-up).
@@ -266,14 +266,14 @@ http {{
         # S1 again with Accept-Encoding: gzip, both compressing every answer.
         lisbon = f"/v1/forecast?latitude=38.7223&longitude=-9.1393&{query}"
         gzip_sizes = {"ours": gzipped_size(base + lisbon), "nginx": gzipped_size(f"http://127.0.0.1:{nginx_port}{lisbon}"),
-                      "ceiling": gzipped_size(ceiling_gzip_url + lisbon)}
+                      "ceiling": gzipped_size(ceiling_url + lisbon)}
         cpu_before = cpu_seconds(server.pid)
         ours_gzip = wrk(base, script, 64, seconds, header=GZIP)
         gzip_cpu_us = (cpu_seconds(server.pid) - cpu_before) / ours_gzip["requests"] * 1e6
         total += ours_gzip["requests"]
         reference_gzip = wrk(f"http://127.0.0.1:{nginx_port}", script, 64, seconds, header=GZIP)
         cpu_before = cpu_seconds(ceiling.pid)
-        framework_gzip = wrk(ceiling_gzip_url, script, 64, seconds, header=GZIP)
+        framework_gzip = wrk(ceiling_url, script, 64, seconds, header=GZIP)
         framework_gzip_cpu_us = (cpu_seconds(ceiling.pid) - cpu_before) / framework_gzip["requests"] * 1e6
         log(f"S1 gzip ours {ours_gzip['per_s']:,.0f}/s, Hummingbird ceiling {framework_gzip['per_s']:,.0f}/s "
             f"({ours_gzip['per_s'] / framework_gzip['per_s']:.2f}x), nginx {reference_gzip['per_s']:,.0f}/s; "

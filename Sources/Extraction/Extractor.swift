@@ -60,8 +60,6 @@ public struct Extractor: Sendable {
     public var variables: [ForecastVariable]?
     /// The named set stored when `variables` is nil (`tilecast extract --set`).
     package var set: ExtractionSet = .surface
-    /// What is stored where the run provides it: `variables`, else the set's.
-    private var wanted: [ForecastVariable] { variables ?? ForecastVariable.stored.filter { $0.belongs(to: set) } }
     /// What is stored of `domain`: `variables`, else what the domain provides by the routes the
     /// set takes (no cape lifted through the model levels in the surface set).
     private func wanted(of domain: Domain) -> [ForecastVariable] { variables ?? domain.variables.provided(by: set) }

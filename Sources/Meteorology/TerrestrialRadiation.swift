@@ -22,7 +22,11 @@ package enum TerrestrialRadiation {
 
     /// W/m² at a place and moment (seconds since 1970 UTC).
     package static func instant(latitude: Double, longitude: Double, time: Double) -> Double {
-        let zenith = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time)
+        instant(zenith: SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time), time: time)
+    }
+
+    /// The same from the sun's zenith (degrees) at `time`, when the caller has it already.
+    package static func instant(zenith: Double, time: Double) -> Double {
         let r = sunDistance(julianCentury: SolarPosition.julianCentury(time))
         return solarConstant / (r * r) * max(cos(zenith * Double.pi / 180), 0)
     }

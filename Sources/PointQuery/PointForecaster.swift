@@ -168,7 +168,8 @@ public struct PointForecaster: Sendable {
         values.reserveCapacity(variables.count)
         // Each wind's components, read once for its speed, direction and components alike.
         var windCache: [ForecastVariable: (u: [Float], v: [Float])] = [:]
-        // The sun's zenith at the times, for is_day and ET0 alike (computed once, when asked).
+        // The sun's zenith at the times, for is_day, ET0 and terrestrial_radiation_instant alike
+        // (computed once, when asked).
         var zenithCache: [Double]?
         func zeniths() -> [Double] {
             if let known = zenithCache { return known }
@@ -206,7 +207,8 @@ public struct PointForecaster: Sendable {
             case .isDay:
                 values[variable] = zeniths().map(SolarPosition.isDay(zenith:))
             case .terrestrialRadiationInstant:
-                values[variable] = times.map { Float(TerrestrialRadiation.instant(latitude: latitude, longitude: longitude, time: Double($0))) }
+                // The zeniths is_day and ET0 use: the sun's position once per time.
+                values[variable] = zip(zeniths(), times).map { Float(TerrestrialRadiation.instant(zenith: $0, time: Double($1))) }
             case .terrestrialRadiation:
                 values[variable] = times.map {
                     Float(TerrestrialRadiation.backwardsMean(latitude: latitude, longitude: longitude, end: $0, window: c.window))
