@@ -91,11 +91,26 @@ package func metpyLCL(pressure p: Double, temperature t: Double, dewPoint td: Do
     return (p * pow(tLCL / t, heatRatio), tLCL)
 }
 
-/// The pseudo-adiabat's dT/dp (K/Pa) at p (Pa), T (K): MetPy's `moist_lapse`.
+/// `metpySaturationVapourPressure` as one exponential: es0 (t0/T)^a exp((Lv/t0 - L(T)/T)/Rv)
+/// with L(T) = Lv - (cpl - cpv)(T - t0) is exp(k0 - a ln T - k1/T). The moist adiabat
+/// evaluates it hundreds of times a column, and a `pow` plus an `exp` cost twice a `log` plus
+/// an `exp` (the parcel was 60 % of an `--set all` extraction, half of it in `pow`).
+private enum FusedSaturation {
+    static let a = (C.cpl - C.cpv) / C.rv
+    static let k0 = log(C.es0) + a * log(C.t0) + (C.lv / C.t0 + C.cpl - C.cpv) / C.rv
+    static let k1 = (C.lv + (C.cpl - C.cpv) * C.t0) / C.rv
+}
+
+/// The pseudo-adiabat's dT/dp (K/Pa) at p (Pa), T (K): MetPy's `moist_lapse`,
+/// (Rd T + Lv rs) / (Cp + Lv² rs ε / (Rd T²)) / p with rs = ε es / (p - es), written over
+/// one division; NaN where es >= p, as the saturation mixing ratio is.
 @inline(__always)
 private func moistSlope(_ p: Double, _ t: Double) -> Double {
-    let rs = metpySaturationMixingRatio(p, t)
-    return (C.rd * t + C.lv * rs) / (C.cpd + C.lv * C.lv * rs * C.epsilon / (C.rd * t * t)) / p
+    let es = exp(FusedSaturation.k0 - FusedSaturation.a * log(t) - FusedSaturation.k1 / t)
+    let d = p - es
+    guard d > 0 else { return .nan }
+    let rt2 = C.rd * t * t
+    return rt2 * (C.rd * t * d + C.lv * C.epsilon * es) / (p * (C.cpd * rt2 * d + C.lv * C.lv * C.epsilon * C.epsilon * es))
 }
 
 /// Temperatures (K) along the pseudo-adiabat through (`from` Pa, `temperature` K) at each of

@@ -19,6 +19,10 @@ package struct StoredDomain: Sendable {
     package let cycleText: String
     /// A moving nest's positions (nil for a grid that stays put).
     package let motion: DomainFileMetadata.StoredMotion?
+    /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80", made once: a place outside one model's
+    /// domains under best match throws an error naming them on every request (a tenth of a
+    /// 100-place request's time was spent formatting these for errors that were dropped).
+    package let extent: String
 
     init(reader: DomainFileReader, grid: ProjectedGrid, times: TimeInterpolation, margin: Double, isInsideCoarser: Bool) {
         self.reader = reader
@@ -29,6 +33,7 @@ package struct StoredDomain: Sendable {
         name = domainName(reader.metadata.domain)
         cycleText = ModelTime.isoMinutes(reader.metadata.cycle)
         motion = reader.metadata.motion
+        extent = Self.extent(name: name, grid: grid, dx: reader.metadata.projection.dx)
     }
 
     /// Whether a moving nest covered the place (its four surrounding cells, inside the margin)
@@ -86,12 +91,11 @@ package struct StoredDomain: Sendable {
         return first >= start && last <= end
     }
 
-    /// "d02 3 km: lat 37.84..39.62, lon -10.08..-7.80, 2026-11-22T00Z..2026-11-23T00Z"
-    package var extent: String {
+    private static func extent(name: String, grid: ProjectedGrid, dx: Double) -> String {
         let corners = grid.corners
         let lat = corners.map(\.latitude), lon = corners.map(\.longitude)
         func f(_ x: Double?) -> String { String(format: "%.2f", x ?? .nan) }
-        return "\(name) \(String(format: "%g", metadata.projection.dx / 1000)) km: lat \(f(lat.min()))..\(f(lat.max())), lon \(f(lon.min()))..\(f(lon.max()))"
+        return "\(name) \(String(format: "%g", dx / 1000)) km: lat \(f(lat.min()))..\(f(lat.max())), lon \(f(lon.min()))..\(f(lon.max()))"
     }
 }
 

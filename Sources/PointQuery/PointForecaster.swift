@@ -133,11 +133,36 @@ public struct PointForecaster: Sendable {
         let downscaling: Downscale?
         /// The model terrain at the place (read once per forecast), nil without HGT.
         let modelElevation: Float?
+        /// Each source's series at the times, read once per forecast (`SeriesMemo`).
+        let memo = SeriesMemo()
 
         /// The variable's series at the times, in °C / the store's units before `units`.
         func atTimes(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
-            try reader.spatial(variable) { plan.atTimes($0) }
+            if let known = memo.atTimes[variable] { return known }
+            let series = try reader.spatial(variable) { plan.atTimes($0) }
+            memo.atTimes[variable] = series
+            return series
         }
+
+        /// The variable's amounts over each time's window, in the store's units before `units`.
+        func amounts(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
+            if let known = memo.amounts[variable] { return known }
+            let series = try reader.amounts(variable, plan: plan) { $0 }
+            memo.amounts[variable] = series
+            return series
+        }
+    }
+
+    /// The series one forecast has read, in store units: the weather code reads cloud cover,
+    /// precipitation and snowfall, the humidity and apparent-temperature formulas the 2 m
+    /// temperature, and wind speed and direction the same components, each of which a request
+    /// of every default variable also asks for itself (a tenth of a 100-place request went
+    /// into reading them again). Unit conversion and a requested elevation's shift are applied
+    /// to each value after the interpolation in time either way, so an answer from the memo is
+    /// the same bytes as one read afresh.
+    final class SeriesMemo {
+        var atTimes: [ForecastVariable: [Float]] = [:]
+        var amounts: [ForecastVariable: [Float]] = [:]
     }
 
     /// A requested elevation against the model terrain (`Downscaling`, Open-Meteo's rule).
@@ -163,11 +188,9 @@ public struct PointForecaster: Sendable {
 
     /// Each variable's values at the requested times, in the requested units.
     private static func values(_ variables: [ForecastVariable], _ c: Context) throws(QueryError) -> [ForecastVariable: [Float]] {
-        let (reader, plan, units, times, latitude, longitude) = (c.reader, c.plan, c.units, c.times, c.latitude, c.longitude)
+        let (units, times, latitude, longitude) = (c.units, c.times, c.latitude, c.longitude)
         var values: [ForecastVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
-        // Each wind's components, read once for its speed, direction and components alike.
-        var windCache: [ForecastVariable: (u: [Float], v: [Float])] = [:]
         // The sun's zenith at the times, for is_day, ET0 and terrestrial_radiation_instant alike
         // (computed once, when asked).
         var zenithCache: [Double]?
@@ -180,13 +203,8 @@ public struct PointForecaster: Sendable {
         for variable in variables {
             let quantity = variable.quantity
             if let (uVariable, vVariable, part) = variable.wind {
-                let wind: (u: [Float], v: [Float])
-                if let known = windCache[uVariable] {
-                    wind = known
-                } else {
-                    wind = (try reader.spatial(uVariable) { plan.atTimes($0) }, try reader.spatial(vVariable) { plan.atTimes($0) })
-                    windCache[uVariable] = wind
-                }
+                // The components are read once for speed, direction and components alike.
+                let wind = (u: try c.atTimes(uVariable), v: try c.atTimes(vVariable))
                 values[variable] = zip(wind.u, wind.v).map { u, v in
                     switch part {
                     case .speed: return units.convert(windSpeed(u: u, v: v), quantity)
@@ -199,9 +217,9 @@ public struct PointForecaster: Sendable {
             }
             switch variable {
             case .precipitation, .snowfall, .rain, .showers, .runoff, .hail, .potentialEvapotranspiration:
-                values[variable] = try reader.amounts(variable.primarySource, plan: plan) { units.convert($0, quantity) }
+                values[variable] = try c.amounts(variable.primarySource).map { units.convert($0, quantity) }
             case .snowfallWaterEquivalent:
-                values[variable] = try reader.amounts(.snowfall, plan: plan) {
+                values[variable] = try c.amounts(.snowfall).map {
                     units.convert(snowWaterEquivalentMillimetres(snowfallCentimetres: $0), quantity)
                 }
             case .isDay:
@@ -229,7 +247,7 @@ public struct PointForecaster: Sendable {
                     continue
                 }
                 let shift = c.downscaling.map { Downscale.isShifted(variable) ? $0.shift : 0 } ?? 0
-                values[variable] = try reader.spatial(variable.primarySource) { plan.atTimes($0) { units.convert($0 + shift, quantity) } }
+                values[variable] = try c.atTimes(variable.primarySource).map { units.convert($0 + shift, quantity) }
             }
         }
         return values
@@ -263,14 +281,14 @@ public struct PointForecaster: Sendable {
         func held(_ variable: ForecastVariable) -> Bool { domain.reader.steps(variable) > 0 }
         func amounts(_ variable: ForecastVariable) throws(QueryError) -> [Float]? {
             guard held(variable) else { return nil }
-            return try c.reader.amounts(variable, plan: c.plan) { $0 }
+            return try c.amounts(variable)
         }
         func instants(_ variable: ForecastVariable) throws(QueryError) -> [Float]? {
             guard held(variable) else { return nil }
             return try c.atTimes(variable)
         }
         let cloudCover = try c.atTimes(.cloudCover)
-        let precipitation = try c.reader.amounts(.precipitation, plan: c.plan) { $0 }
+        let precipitation = try c.amounts(.precipitation)
         let snowfall = try amounts(.snowfall), showers = try amounts(.showers)
         let visibility = try instants(.visibility), cape = try instants(.cape)
         let gusts = try instants(.windGusts10m), height = try instants(.boundaryLayerHeight)
