@@ -9,9 +9,8 @@ import Foundation
 // The steps are MetPy's, with its constants (metpy.constants): the LCL by Romps (2017) through
 // the Lambert W function; the dry adiabat T (p/p0)^(Rd/Cp) below it; the pseudo-adiabat
 // dT/dp = (Rd T + Lv rs) / (Cp + Lv² rs ε / (Rd T²)) / p above it (integrated here with
-// fourth-order Runge-Kutta steps of at most 10 hPa, within 1e-4 K of MetPy's LSODA from 1000 to
-// 50 hPa, as close as 2 or 5 hPa steps and 5 times cheaper than 2; 20 hPa steps drift to
-// 2e-3 K, 1-2 J/kg of CAPE); virtual
+// fourth-order Runge-Kutta steps in ln p of at most 0.08, within 1e-5 K of an exact solution;
+// MetPy 1.7's moist_lapse is within 2e-4 K of that solution, and so of these steps); virtual
 // temperatures of parcel and environment; the LFC ("bottom") and EL ("top") as MetPy finds
 // them, linear in ln p; and CAPE = Rd ∫ (Tv,parcel - Tv,env) d ln p from the LFC to the EL,
 // CIN the same below the LFC (at most 0), both by the trapezoid rule on the levels plus the
@@ -101,34 +100,42 @@ private enum FusedSaturation {
     static let k1 = (C.lv + (C.cpl - C.cpv) * C.t0) / C.rv
 }
 
-/// The pseudo-adiabat's dT/dp (K/Pa) at p (Pa), T (K): MetPy's `moist_lapse`,
-/// (Rd T + Lv rs) / (Cp + Lv² rs ε / (Rd T²)) / p with rs = ε es / (p - es), written over
-/// one division; NaN where es >= p, as the saturation mixing ratio is.
+/// The pseudo-adiabat's dT/d(ln p) (K) at p (Pa), T (K): MetPy's `moist_lapse` times p,
+/// (Rd T + Lv rs) / (Cp + Lv² rs ε / (Rd T²)) with rs = ε es / (p - es), written over one
+/// division; NaN where es >= p, as the saturation mixing ratio is.
 @inline(__always)
 private func moistSlope(_ p: Double, _ t: Double) -> Double {
     let es = exp(FusedSaturation.k0 - FusedSaturation.a * log(t) - FusedSaturation.k1 / t)
     let d = p - es
     guard d > 0 else { return .nan }
     let rt2 = C.rd * t * t
-    return rt2 * (C.rd * t * d + C.lv * C.epsilon * es) / (p * (C.cpd * rt2 * d + C.lv * C.lv * C.epsilon * C.epsilon * es))
+    return rt2 * (C.rd * t * d + C.lv * C.epsilon * es) / (C.cpd * rt2 * d + C.lv * C.lv * C.epsilon * C.epsilon * es)
 }
 
 /// Temperatures (K) along the pseudo-adiabat through (`from` Pa, `temperature` K) at each of
-/// `pressures` (Pa, decreasing, all below `from`), RK4 in steps of at most 1000 Pa.
+/// `pressures` (Pa, decreasing, all below `from`): RK4 in ln p, in equal steps of at most
+/// 0.08 between consecutive levels. The curve is smooth in ln p (its slope in p grows as 1/p
+/// aloft), so these steps stay within 1e-5 K of an exact solution (scipy's DOP853 at 1e-12)
+/// from starts between 600 and 980 hPa up to 50 hPa (about 50 steps), where steps of 10 hPa in p
+/// took about 100 steps for 2e-5 K (checked with scipy and MetPy 1.7 on WRF-like eta levels).
 func moistAdiabat(from start: Double, temperature: Double, to pressures: [Double]) -> [Double] {
     var p = start, t = temperature
     var out: [Double] = []
     out.reserveCapacity(pressures.count)
     for target in pressures {
-        let steps = max(1, Int((abs(target - p) / 1000).rounded(.up)))
-        let h = (target - p) / Double(steps)
+        let span = log(target / p)
+        let steps = max(1, Int((abs(span) / 0.08).rounded(.up)))
+        let h = span / Double(steps)
+        // The pressures half a step and a step on: one exp a level, then products.
+        let half = exp(h / 2)
         for _ in 0..<steps {
+            let middle = p * half, end = middle * half
             let k1 = moistSlope(p, t)
-            let k2 = moistSlope(p + h / 2, t + h / 2 * k1)
-            let k3 = moistSlope(p + h / 2, t + h / 2 * k2)
-            let k4 = moistSlope(p + h, t + h * k3)
+            let k2 = moistSlope(middle, t + h / 2 * k1)
+            let k3 = moistSlope(middle, t + h / 2 * k2)
+            let k4 = moistSlope(end, t + h * k3)
             t += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-            p += h
+            p = end
         }
         p = target
         out.append(t)

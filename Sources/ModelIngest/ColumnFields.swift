@@ -1,3 +1,4 @@
+import Foundation
 import Catalog
 import Meteorology
 
@@ -94,17 +95,34 @@ enum ColumnFields {
                 let td = (0..<levels).map { Double(dewPoint(mixingRatio: vapour[$0 * cells + cell], pressure: pressure[$0 * cells + cell])) }
                 results[.kIndex]?[cell] = Float(kIndex(pressure: p, temperature: t, dewPoint: td))
             }
-            if parcel, pressure != nil, vapour != nil, let temperature2m, let mixingRatio2m, let surfacePressure {
-                // The 2 m point (PSFC, T2, the dew point of Q2) below the mass levels, dew points
-                // as MetPy's (`metpyDewPoint`), pressure in hPa.
-                let surface = Double(surfacePressure[cell])
-                let column = surfaceBasedConvection(
-                    pressure: [surface / 100] + p.map { $0 / 100 }, temperature: [Double(temperature2m[cell])] + t,
-                    dewPoint: [metpyDewPoint(pressure: surface, mixingRatio: Double(mixingRatio2m[cell]))]
-                        + (0..<levels).map { metpyDewPoint(pressure: p[$0], mixingRatio: q[$0]) })
-                results[.cape]?[cell] = Float(column.cape)
-                results[.convectiveInhibition]?[cell] = Float(column.cin)
-                results[.liftedIndex]?[cell] = Float(column.liftedIndex)
+        }
+        if parcel, let pressure, let theta, let vapour, let temperature2m, let mixingRatio2m, let surfacePressure {
+            // The parcel is most of an `--set all` extraction's time, and a domain too large
+            // for the writer's memory is read as one unit on one core: its columns are lifted
+            // in chunks on every core.
+            let chunks = min(cells, 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)), levels = levels
+            let lifted = concurrentMap(chunks) { chunk -> [(cape: Float, cin: Float, liftedIndex: Float)] in
+                var p = [Double](repeating: 0, count: levels), t = p, q = p
+                return (chunk * cells / chunks..<(chunk + 1) * cells / chunks).map { cell in
+                    for k in 0..<levels {
+                        p[k] = Double(pressure[k * cells + cell])
+                        t[k] = wrfTemperature(potentialTemperaturePerturbation: Double(theta[k * cells + cell]), pressure: p[k])
+                        q[k] = Double(vapour[k * cells + cell])
+                    }
+                    // The 2 m point (PSFC, T2, the dew point of Q2) below the mass levels, dew
+                    // points as MetPy's (`metpyDewPoint`), pressure in hPa.
+                    let surface = Double(surfacePressure[cell])
+                    let column = surfaceBasedConvection(
+                        pressure: [surface / 100] + p.map { $0 / 100 }, temperature: [Double(temperature2m[cell])] + t,
+                        dewPoint: [metpyDewPoint(pressure: surface, mixingRatio: Double(mixingRatio2m[cell]))]
+                            + (0..<levels).map { metpyDewPoint(pressure: p[$0], mixingRatio: q[$0]) })
+                    return (Float(column.cape), Float(column.cin), Float(column.liftedIndex))
+                }
+            }
+            for (cell, column) in lifted.joined().enumerated() {
+                results[.cape]?[cell] = column.cape
+                results[.convectiveInhibition]?[cell] = column.cin
+                results[.liftedIndex]?[cell] = column.liftedIndex
             }
         }
         // Only what could be made: a variable whose sources were absent stays out (the reader
