@@ -37,8 +37,8 @@ private typealias C = MetPyConstants
 /// a latent heat linear in temperature.
 
 package func metpySaturationVapourPressure(_ t: Double) -> Double {
-    let latent = C.lv - (C.cpl - C.cpv) * (t - C.t0)
-    return C.es0 * pow(C.t0 / t, (C.cpl - C.cpv) / C.rv) * exp((C.lv / C.t0 - latent / t) / C.rv)
+    // es0 (t0/T)^a exp((Lv/t0 - L(T)/T)/Rv), L(T) = Lv - (cpl - cpv)(T - t0), as one exponential.
+    exp(FusedSaturation.k0 - FusedSaturation.a * log(t) - FusedSaturation.k1 / t)
 }
 
 /// Saturation mixing ratio (kg/kg) at p (Pa) and T (K); NaN where it is undefined (es >= p).
@@ -90,10 +90,10 @@ package func metpyLCL(pressure p: Double, temperature t: Double, dewPoint td: Do
     return (p * pow(tLCL / t, heatRatio), tLCL)
 }
 
-/// `metpySaturationVapourPressure` as one exponential: es0 (t0/T)^a exp((Lv/t0 - L(T)/T)/Rv)
-/// with L(T) = Lv - (cpl - cpv)(T - t0) is exp(k0 - a ln T - k1/T). The moist adiabat
-/// evaluates it hundreds of times a column, and a `pow` plus an `exp` cost twice a `log` plus
-/// an `exp` (the parcel was 60 % of an `--set all` extraction, half of it in `pow`).
+/// MetPy's saturation vapour pressure es0 (t0/T)^a exp((Lv/t0 - L(T)/T)/Rv) with
+/// L(T) = Lv - (cpl - cpv)(T - t0) is exp(k0 - a ln T - k1/T). The moist adiabat evaluates it
+/// hundreds of times a column, and a `pow` plus an `exp` cost twice a `log` plus an `exp`
+/// (the parcel was 60 % of an `--set all` extraction, half of it in `pow`).
 private enum FusedSaturation {
     static let a = (C.cpl - C.cpv) / C.rv
     static let k0 = log(C.es0) + a * log(C.t0) + (C.lv / C.t0 + C.cpl - C.cpv) / C.rv
