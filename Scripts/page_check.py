@@ -50,6 +50,9 @@ return {
   symbols: svg ? svg.querySelectorAll('g.symbols g.symbol').length : 0,
   nowLine: svg ? svg.querySelectorAll('g.now line').length : 0,
   domains: document.querySelectorAll('#domains polygon.domain-outline').length,
+  aloftShown: visible('aloft'),
+  aloftHeaders: [...document.querySelectorAll('#aloft-table thead th')].map(th => th.textContent),
+  aloftRows: [...document.querySelectorAll('#aloft-table tbody tr[data-time]')].map(tr => [...tr.children].map(c => c.textContent)),
   address: location.pathname + location.search,
   // Boxes whose content is wider than they are (they scroll sideways inside the page).
   overflowing: [...document.querySelectorAll('.scrollbox')].filter(b => b.scrollWidth > b.clientWidth).map(b => b.id || b.getAttribute('aria-labelledby')),

@@ -67,6 +67,8 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case shortwaveRadiationInstant = "shortwave_radiation_instant"
     case directRadiationInstant = "direct_radiation_instant"
     case diffuseRadiationInstant = "diffuse_radiation_instant"
+    case globalTiltedIrradiance = "global_tilted_irradiance"
+    case globalTiltedIrradianceInstant = "global_tilted_irradiance_instant"
     case soilMoistureIndex0to10cm = "soil_moisture_index_0_to_10cm"
     case soilMoistureIndex10to40cm = "soil_moisture_index_10_to_40cm"
     case soilMoistureIndex40to100cm = "soil_moisture_index_40_to_100cm"

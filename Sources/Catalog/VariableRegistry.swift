@@ -424,6 +424,17 @@ extension ForecastVariable {
         case .diffuseRadiationInstant:
             return VariableSpec("diffuse shortwave radiation at the time (SWDDIF, instantaneous)", unit: "W/m²", decimals: 0,
                                 stored: nil, sources: [.diffuseRadiation], pointwise: { $0[0] }, sdk: sdk(10))
+        case .globalTiltedIrradiance:
+            // Computed by the query for the request's tilt and azimuth (TiltedIrradiance): from
+            // SWDDIR and SWDDIF when stored, else SWDOWN split by Erbs. Instantaneous, as the
+            // plain radiation names here (docs/VARIABLES.md).
+            return VariableSpec("shortwave radiation on a plane of the request's tilt and azimuth at the time (isotropic sky, albedo 0.2)",
+                                unit: "W/m²", decimals: 0, stored: nil, sources: [.shortwaveRadiation],
+                                optionalSources: [.directRadiation, .diffuseRadiation], sdk: sdk(106), shortName: "gti")
+        case .globalTiltedIrradianceInstant:
+            return VariableSpec("shortwave radiation on a plane of the request's tilt and azimuth at the time (the same values)",
+                                unit: "W/m²", decimals: 0, stored: nil, sources: [.shortwaveRadiation],
+                                optionalSources: [.directRadiation, .diffuseRadiation], sdk: sdk(107))
         case .windSpeed10m:
             return VariableSpec("wind speed at 10 m, from the interpolated earth-relative components", unit: "m/s",
                                 quantity: .windSpeed, decimals: 2, stored: nil, sources: [.windU10m, .windV10m], isDefault: true,

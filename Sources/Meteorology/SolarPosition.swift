@@ -54,6 +54,27 @@ package enum SolarPosition {
         return acos(min(max(cosZenith, -1), 1)) / rad
     }
 
+    /// The sun's zenith angle and azimuth in degrees at a place and time (no refraction): the
+    /// azimuth clockwise from north (90 east, 180 south), from the hour angle h, declination δ
+    /// and latitude φ as atan2(sin h, cos h sin φ − tan δ cos φ) + 180° (the spherical
+    /// triangle of the spreadsheet's azimuth, written with atan2 so that no branch on the
+    /// hour angle's sign is needed and the poles and the zenith stay finite).
+    @inlinable
+    package static func position(latitude: Double, longitude: Double, time: Double) -> (zenith: Double, azimuth: Double) {
+        let rad = Double.pi / 180
+        let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
+        let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
+        let trueSolarMinutes = ((minutesOfDay + equation + 4 * longitude).truncatingRemainder(dividingBy: 1440) + 1440)
+            .truncatingRemainder(dividingBy: 1440)
+        let hourAngle = (trueSolarMinutes / 4 - 180) * rad
+        let phi = latitude * rad
+        let cosZenith = sin(phi) * sin(declination) + cos(phi) * cos(declination) * cos(hourAngle)
+        let zenith = acos(min(max(cosZenith, -1), 1)) / rad
+        let fromSouth = atan2(sin(hourAngle), cos(hourAngle) * sin(phi) - tan(declination) * cos(phi)) / rad
+        let azimuth = (fromSouth + 180).truncatingRemainder(dividingBy: 360)
+        return (zenith, azimuth < 0 ? azimuth + 360 : azimuth)
+    }
+
     /// 1 while the sun's centre is above the sunrise/sunset line (zenith below 90.833°), else 0.
     @inlinable
     package static func isDay(latitude: Double, longitude: Double, time: Double) -> Float {

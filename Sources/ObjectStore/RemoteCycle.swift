@@ -83,7 +83,7 @@ package final class RemoteCycle: Sendable {
         var stored: Set<ForecastVariable> = [.elevation]
         for variable in variables {
             stored.formUnion(variable.sources)
-            if variable == .weatherCode { stored.formUnion(variable.spec.optionalSources) }
+            stored.formUnion(variable.spec.optionalSources)
         }
         var ranges: Set<Range<Int>> = []
         for variable in stored {

@@ -95,6 +95,8 @@ public struct ForecastRequest: Sendable {
     public var prefersFastStreams = false
     /// Which grid values answer the place: interpolated (the default) or the nearest cell's.
     public var cellSelection: CellSelection = .land
+    /// The plane `global_tilted_irradiance` is computed for (Open-Meteo's `tilt`, `azimuth`).
+    package var panel = PanelOrientation.flat
 
     public init(times: [Int64], variables: [ForecastVariable]? = nil, units: OutputUnits = OutputUnits(),
                 accumulationWindow: Int64 = 3600) {

@@ -114,7 +114,7 @@ public struct PointForecaster: Sendable {
                 }
                 let context = Context(reader: reader, plan: plan, units: request.units, times: times, latitude: latitude,
                                       longitude: longitude, window: request.accumulationWindow, downscaling: downscaling,
-                                      modelElevation: elevation)
+                                      modelElevation: elevation, panel: request.panel)
                 return (try Self.values(variables, context), elevation)
             }
         }
@@ -133,6 +133,8 @@ public struct PointForecaster: Sendable {
         let downscaling: Downscale?
         /// The model terrain at the place (read once per forecast), nil without HGT.
         let modelElevation: Float?
+        /// The plane of `global_tilted_irradiance` (Open-Meteo's tilt and azimuth).
+        let panel: PanelOrientation
         /// Each source's series at the times, read once per forecast (`SeriesMemo`).
         let memo = SeriesMemo()
 
@@ -237,6 +239,10 @@ public struct PointForecaster: Sendable {
                 values[variable] = try Self.referenceEvapotranspiration(c, zeniths: zeniths()).map { units.convert($0, quantity) }
             case .sunshineDuration:
                 values[variable] = try Self.sunshineDuration(c)
+            case .globalTiltedIrradiance, .globalTiltedIrradianceInstant:
+                // One series for both names: WRF's radiation is instantaneous (docs/VARIABLES.md).
+                let twin: ForecastVariable = variable == .globalTiltedIrradiance ? .globalTiltedIrradianceInstant : .globalTiltedIrradiance
+                if let known = values[twin] { values[variable] = known } else { values[variable] = try Self.tiltedIrradiance(c) }
             case .surfacePressure where c.downscaling != nil:
                 if let downscaling = c.downscaling {
                     values[variable] = downscaling.surfacePressure(try c.atTimes(.surfacePressure), temperature: try c.atTimes(.temperature2m))
@@ -325,6 +331,29 @@ public struct PointForecaster: Sendable {
             return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
                                                    shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
                                                    dayOfYear: dayOfYear, ratio: &ratio))
+        }
+    }
+
+    /// The global tilted irradiance (W/m²) on the request's plane at each time
+    /// (`TiltedIrradiance`): from the direct and diffuse radiation when the domain stores both,
+    /// else from the global radiation split by Erbs; each interpolated to the place and time,
+    /// with the sun's position at that time. Unknown (NaN) where an input is.
+    static func tiltedIrradiance(_ c: Context) throws(QueryError) -> [Float] {
+        let domain = c.reader.domain
+        let panel = c.panel
+        let hasSplit = domain.reader.steps(.directRadiation) > 0 && domain.reader.steps(.diffuseRadiation) > 0
+        let first = try c.atTimes(hasSplit ? .directRadiation : .shortwaveRadiation)
+        let diffuse = hasSplit ? try c.atTimes(.diffuseRadiation) : []
+        return c.times.indices.map { k in
+            guard k < first.count, !hasSplit || k < diffuse.count else { return .nan }
+            let time = c.times[k]
+            let sun = SolarPosition.position(latitude: c.latitude, longitude: c.longitude, time: Double(time))
+            let value = hasSplit
+                ? TiltedIrradiance.fromDirect(direct: Double(first[k]), diffuse: Double(diffuse[k]), zenith: sun.zenith,
+                                              solarAzimuth: sun.azimuth, panel: panel)
+                : TiltedIrradiance.fromGlobal(global: Double(first[k]), zenith: sun.zenith, solarAzimuth: sun.azimuth,
+                                              dayOfYear: ModelTime.dayOfYear(time), panel: panel)
+            return Float(value)
         }
     }
 
@@ -548,9 +577,8 @@ struct SeriesReader {
                 if variable == .windDirection10m || variable == .windU10m || variable == .windV10m,
                    variables.contains(.windSpeed10m) { continue }
                 for source in variable.sources { corners(source, payloads) }
-                if variable == .weatherCode {
-                    for source in variable.spec.optionalSources where reader.steps(source) > 0 { corners(source, payloads) }
-                }
+                // The weather code's and the tilted irradiance's sources read when the store holds them.
+                for source in variable.spec.optionalSources where reader.steps(source) > 0 { corners(source, payloads) }
             }
         }
     }

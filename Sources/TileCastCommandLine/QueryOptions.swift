@@ -89,6 +89,13 @@ package struct QueryOptions: ParsableArguments {
     @Option(help: "Which grid values answer a place: land or sea (default land; both interpolate bilinearly between the four cells around it, the store keeps no land-sea mask), or nearest (the nearest grid cell's values, and that cell's coordinates and terrain height reported).")
     package var cellSelection: CellSelection = .land
 
+    // `.unconditional` so that "--azimuth -90" is taken as a value.
+    @Option(parsing: .unconditional, help: "Tilt of the plane global_tilted_irradiance is computed for, degrees from the horizontal: 0 flat (default) to 90 vertical; nan follows the sun up and down (Open-Meteo's tilt).")
+    package var tilt: String?
+
+    @Option(parsing: .unconditional, help: "Direction the plane faces, degrees: 0 south (default), -90 east, 90 west, -180 or 180 north; nan follows the sun round (Open-Meteo's azimuth, not a compass bearing).")
+    package var azimuth: String?
+
     @Option(help: "Output format.")
     package var format: ForecastRenderer.Format = .json
 
@@ -122,6 +129,7 @@ package struct QueryOptions: ParsableArguments {
         if let lon, !QueryPoint.isValid(longitude: lon) { throw ValidationError("--lon \(lon): expected -180..360") }
         if elevation != nil && points != nil { throw ValidationError("--elevation is for --lat/--lon; give a points file an elevation column instead") }
         _ = try parsedElevation()
+        _ = try parsedPanel()
         _ = try parsedVariables()
         _ = try parsedDaily()
     }
@@ -133,6 +141,22 @@ package struct QueryOptions: ParsableArguments {
         case .success(let value): return value
         case .failure(let error): throw ValidationError("--\(error.description)")
         }
+    }
+
+    /// The plane of global_tilted_irradiance (flat when neither option is given).
+    package func parsedPanel() throws -> PanelOrientation {
+        var panel = PanelOrientation.flat
+        for (option, text, isTilt) in [("--tilt", tilt, true), ("--azimuth", azimuth, false)] {
+            guard let text else { continue }
+            switch PanelOrientation.parse(text, tilt: isTilt) {
+            case .success(let degrees): if isTilt { panel.tilt = degrees } else { panel.azimuth = degrees }
+            case .failure:
+                let range = isTilt ? "0..90 degrees from the horizontal (0 flat, 90 vertical)"
+                    : "-180..180 degrees, 0 south, -90 east, 90 west (not a compass bearing)"
+                throw ValidationError("\(option) \(text): expected \(range), or nan to follow the sun")
+            }
+        }
+        return panel
     }
 
     /// The variables asked for; nil when not given (the cycle's defaults).

@@ -36,6 +36,7 @@ package struct QueryRun {
                                       accumulationWindow: Int64(options.every) * 60)
         request.prefersFastStreams = options.every < 60
         request.cellSelection = options.cellSelection
+        request.panel = try options.parsedPanel()
         let assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
         let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)

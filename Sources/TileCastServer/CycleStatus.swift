@@ -50,6 +50,8 @@ enum CycleStatus {
         out += ",\"last\":\(JSONText.quoted(ModelTime.isoMinutes(last))),\"last_unixtime\":\(last)"
         out += ",\"growing\":\(store.growingReaches != nil)"
         out += ",\"stale\":\(!warnings.isEmpty),\"warnings\":[" + warnings.map(JSONText.quoted).joined(separator: ",") + "]"
+        // The page's "Aloft" table: what of it the cycle holds (empty for a surface cycle).
+        out += ",\"aloft\":[" + Page.aloft(held: store.availableVariables).map { JSONText.quoted($0.rawValue) }.joined(separator: ",") + "]"
         out += ",\"domains\":[" + store.domains.reversed().map(domain).joined(separator: ",") + "]}"
         return out
     }

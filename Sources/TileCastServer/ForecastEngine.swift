@@ -185,7 +185,7 @@ package struct ForecastEngine: Sendable {
         let statistics = held.daily
         let variables = held.variables
         cycles.prefetch(store, latitude: latitude, longitude: longitude, times: shares[0].times, variables: variables)
-        let (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection,
+        let (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection, panel: parameters.panel,
                                           latitude: latitude, longitude: longitude, elevation: elevation)
 
         // The daily summaries are the command line's (`AnswerAssembly`'s policy) over the hours
@@ -214,6 +214,7 @@ package struct ForecastEngine: Sendable {
                 var request = ForecastRequest(times: [times.current], variables: currentVariables.filter(cycle.availableVariables.contains),
                                               units: parameters.units)
                 request.cellSelection = parameters.cellSelection
+                request.panel = parameters.panel
                 return try? Self.forecast(store: cycle, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast
             }
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
@@ -270,7 +271,7 @@ package struct ForecastEngine: Sendable {
         let newest = stores.first { $0.model == store.model } ?? store
         let shares = CycleContinuity.shares(of: times, among: keptCycles(from: newest, for: times), window: step)
         guard !shares.isEmpty else { return nil }
-        return try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection,
+        return try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection, panel: parameters.panel,
                                   latitude: latitude, longitude: longitude, elevation: elevation, window: step, prefersFastStreams: step < 3600)
     }
 
@@ -323,13 +324,14 @@ package struct ForecastEngine: Sendable {
     ///   - window: the interval an amount covers at each time (`ForecastRequest.accumulationWindow`).
     ///   - prefersFastStreams: read a domain's 15-minute stream where it has one (`minutely_15`).
     func joinedForecast(_ shares: [CycleContinuity.Share], variables: [ForecastVariable], units: OutputUnits, cellSelection: CellSelection,
-                        latitude: Double, longitude: Double, elevation: Double?, window: Int64 = 3600,
+                        panel: PanelOrientation = .flat, latitude: Double, longitude: Double, elevation: Double?, window: Int64 = 3600,
                         prefersFastStreams: Bool = false) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast]) {
         var parts: [PointForecast] = []
         for (k, share) in shares.enumerated() {
             var request = ForecastRequest(times: share.times, variables: k == 0 ? variables : variables.filter(share.store.availableVariables.contains),
                                           units: units, accumulationWindow: window)
             request.cellSelection = cellSelection
+            request.panel = panel
             request.prefersFastStreams = prefersFastStreams
             do throws(APIError) {
                 parts.append(try Self.forecast(store: share.store, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast)

@@ -129,6 +129,8 @@ package struct ForecastParameters: Sendable {
     package var format = Format.json
     /// Open-Meteo's `cell_selection` (`CellSelection`: land and sea interpolate, nearest does not).
     package var cellSelection = CellSelection.land
+    /// Open-Meteo's `tilt` and `azimuth`: the plane of `global_tilted_irradiance` (flat by default).
+    package var panel = PanelOrientation.flat
     /// `bounding_box`: every grid cell of the box is a location (`ForecastEngine.boxJobs`);
     /// latitude and longitude are then empty.
     package var boundingBox: BoundingBox?
@@ -341,6 +343,15 @@ package struct ForecastParameters: Sendable {
                 throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(text)")
             }
             cellSelection = value
+        }
+        // Open-Meteo's ranges and messages (GenericReaderOptions): checked whether or not a
+        // tilted irradiance is asked for, as Open-Meteo checks them.
+        for (name, isTilt) in [("tilt", true), ("azimuth", false)] {
+            guard let text = values.single(name) else { continue }
+            switch PanelOrientation.parse(text, tilt: isTilt) {
+            case .success(let degrees): if isTilt { panel.tilt = degrees } else { panel.azimuth = degrees }
+            case .failure(let error): throw APIError(error.message)
+            }
         }
         if let names = values.list("models"), !names.isEmpty {
             // Several models: each answers every place, its columns suffixed with its name

@@ -1,3 +1,4 @@
+import Catalog
 import Meteorology
 
 /// `GET /`: one self-contained page for people (no CDN, fonts, images or external scripts: it
@@ -18,6 +19,21 @@ enum Page {
             .replacingOccurrences(of: "/*SCRIPT*/", with: PageScript.javascript)
             .replacingOccurrences(of: "/*WEATHER*/{}", with: weather)
             .replacingOccurrences(of: "/*PLACES*/[]", with: scriptSafe(list))
+    }
+
+    /// What the page's "Aloft" table offers, in its column order: hub-height wind, the 850,
+    /// 700 and 500 hPa temperatures and the 850 hPa wind (pilots' and paragliders' levels), the
+    /// freezing level and CAPE. Directions share their speed's column.
+    static let aloftCandidates: [ForecastVariable] = [.windSpeed100m, .windDirection100m, .temperature850hPa, .windSpeed850hPa,
+                                                      .windDirection850hPa, .temperature700hPa, .temperature500hPa,
+                                                      .freezingLevelHeight, .cape]
+
+    /// The `aloftCandidates` a cycle holds, for `/v1/cycles`' `aloft`: none unless it holds one
+    /// that only `tilecast extract --set all` stores, so that a surface cycle (whose file may
+    /// carry CAPE) keeps its page as it was and asks for nothing more.
+    static func aloft(held: [ForecastVariable]) -> [ForecastVariable] {
+        let shown = aloftCandidates.filter(held.contains)
+        return shown.contains { $0.spec.set == .all } ? shown : []
     }
 
     /// The meteogram's symbols, once more for the page's own (current conditions, tables).
@@ -114,6 +130,13 @@ enum Page {
     <div class="scrollbox" tabindex="0" role="region" aria-labelledby="hours-caption">
       <table id="hours"><caption id="hours-caption">Hour by hour</caption><thead></thead><tbody></tbody></table>
     </div>
+  </section>
+  <section aria-labelledby="aloft-title" id="aloft" hidden>
+    <h2 id="aloft-title">Aloft</h2>
+    <div class="scrollbox" tabindex="0" role="region" aria-labelledby="aloft-caption">
+      <table id="aloft-table"><caption id="aloft-caption">Every third hour, above the ground</caption><thead></thead><tbody></tbody></table>
+    </div>
+    <p id="aloft-note" class="hint"></p>
   </section>
   <section aria-labelledby="days-title">
     <h2 id="days-title">Coming days</h2>

@@ -10,6 +10,9 @@ const DAILY = ["weather_code", "temperature_2m_max", "temperature_2m_min", "prec
 const CURRENT = ["temperature_2m", "apparent_temperature", "relative_humidity_2m", "precipitation", "weather_code", "is_day",
   "cloud_cover", "wind_speed_10m", "wind_direction_10m", "pressure_msl"];
 let generation = 0;
+// The "Aloft" table's column headings; /v1/cycles says which of these the cycle holds.
+const ALOFT = {wind_speed_100m: "Wind 100 m", temperature_850hPa: "850 hPa", wind_speed_850hPa: "Wind 850 hPa",
+  temperature_700hPa: "700 hPa", temperature_500hPa: "500 hPa", freezing_level_height: "0 °C level", cape: "CAPE"};
 
 function element(tag, text, className) {
   const node = document.createElement(tag);
@@ -125,8 +128,10 @@ async function getSVG(url) {
 /** Empties everything a place showed, so that nothing of it stays beside an error. */
 function clearContent() {
   for (const id of ["place-name", "zone", "source", "warning", "now-body", "meteogram", "domains", "days-note"]) $(id).textContent = "";
-  for (const id of ["hours", "days"]) for (const part of $(id).querySelectorAll("thead, tbody")) part.textContent = "";
+  for (const id of ["hours", "days", "aloft-table"]) for (const part of $(id).querySelectorAll("thead, tbody")) part.textContent = "";
+  $("aloft-note").textContent = "";
   $("warning").hidden = true;
+  $("aloft").hidden = true;
 }
 
 function fail(message) {
@@ -155,8 +160,20 @@ async function show(event) {
     const [state, forecast, picture] = await Promise.all([getJSON("/v1/cycles"), getJSON("/v1/forecast?" + query),
                                                           getSVG("/v1/meteogram.svg?" + chart)]);
     if (mine !== generation) return;
+    // Levels and column quantities, asked for only when the cycle holds them (--set all).
+    const model = state.models.find(m => m.model === forecast.tilecast.model) || null;
+    const aloftNames = model && model.aloft ? model.aloft : [];
+    let aloft = null;
+    if (aloftNames.length) {
+      const above = new URLSearchParams(common);
+      above.set("forecast_hours", "48");
+      above.set("hourly", aloftNames.join(","));
+      aloft = await getJSON("/v1/forecast?" + above);
+      if (mine !== generation) return;
+    }
     clearContent();
     render(place, state, forecast, picture);
+    if (aloft) renderAloft(aloft, aloftNames);
     $("api-link").href = "/v1/forecast?" + query;
     keepInAddress(place);
     $("error").hidden = true;
@@ -273,6 +290,43 @@ function renderHours(forecast) {
     cell.colSpan = 6;
     row.appendChild(cell);
   }
+}
+
+/** Every third local hour of the next 48 the run covers: winds and temperatures aloft, the
+ *  freezing level and CAPE, as far as the cycle holds them (a direction beside its speed). */
+function renderAloft(answer, names) {
+  const h = answer.hourly, u = answer.hourly_units;
+  const columns = names.filter(name => ALOFT[name]);
+  const head = $("aloft-table").tHead.insertRow();
+  header(head, "Time", null);
+  for (const name of columns) header(head, ALOFT[name], u[name]);
+  const body = $("aloft-table").tBodies[0];
+  let shown = 0;
+  for (let k = 0; k < h.time.length; k++) {
+    if (Number(h.time[k].slice(11, 13)) % 3 !== 0 || columns.every(name => h[name][k] === null)) continue;
+    const row = body.insertRow();
+    row.dataset.time = h.time[k];
+    const day = new Date(h.time[k].slice(0, 10) + "T12:00:00Z").toLocaleDateString("en-GB", {weekday: "short", timeZone: "UTC"});
+    const time = element("th", day + " " + h.time[k].slice(11, 16));
+    time.scope = "row";
+    row.appendChild(time);
+    for (const name of columns) {
+      const value = h[name][k];
+      if (name.startsWith("wind_speed_")) {
+        const direction = h[name.replace("wind_speed_", "wind_direction_")];
+        row.appendChild(element("td", number(value, 0) + (value === null || !direction ? "" : " " + compass(direction[k])), "wind"));
+      } else {
+        row.appendChild(element("td", number(value, 0) + (name.startsWith("temperature_") && value !== null ? "°" : "")));
+      }
+    }
+    shown++;
+  }
+  if (!shown) return;
+  const levels = columns.filter(name => name.endsWith("hPa"));
+  $("aloft-note").textContent = (levels.length ? "hPa columns: the air at that pressure level; a dash where the level lies below the ground. " : "") +
+    (columns.includes("freezing_level_height") ? "0 °C level: height above sea level. " : "") +
+    (columns.includes("cape") ? "CAPE: energy for thunderstorms, above about 1000 J/kg worth watching." : "");
+  $("aloft").hidden = false;
 }
 
 /** The answering domain's first and last times, in seconds. */

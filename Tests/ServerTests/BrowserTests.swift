@@ -133,6 +133,9 @@ final class BrowserTests: XCTestCase {
                 XCTAssertEqual(page["symbols"] as? Int, marks.symbols)
                 XCTAssertEqual(page["nowLine"] as? Int, 1)
                 XCTAssertEqual(page["domains"] as? Int, 2)
+                // A surface cycle: no "Aloft" table, and no request for it.
+                XCTAssertEqual(page["aloftShown"] as? Bool, false)
+                XCTAssertEqual(((page["requests"] as? [String]) ?? []).filter { $0.contains("/v1/forecast?") }.count, 1, "\(page["requests"] ?? "")")
                 XCTAssertEqual((page["smallTargets"] as? [Any])?.count, 0, "touch targets under 44 px: \(page["smallTargets"] ?? "")")
                 // Only the meteogram may scroll inside its box; the tables fit the screen.
                 XCTAssertEqual(page["overflowing"] as? [String], width == 360 ? ["meteogram"] : [], "\(page["overflowing"] ?? "")")
@@ -161,6 +164,50 @@ final class BrowserTests: XCTestCase {
 
     /// A cycle older than the schedule allows shows the warning beside its numbers; one that
     /// ends before now says so, and shows no hours.
+    /// A cycle extracted with `--set all` (the real allvars sample: the Tibetan plateau, 00Z-09Z
+    /// 21 Sep 2005) gets the "Aloft" table: the levels and column quantities the cycle holds,
+    /// every third local hour, the same numbers as the API's; a phone does not scroll sideways.
+    func testAloftTableForACycleWithLevels() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-browser-aloft")
+        let store = directory.path("store")
+        let extracted = try StoreMaker.run(["extract", try Repository.sharedSample("wrf_d01_allvars_cropped.nc"), "--store", store,
+                                            "--set", "all", "--quiet"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        var config = configuration(store)
+        config.now = { 1_127_265_000 }   // 2005-09-21T01:10Z
+        try await LiveServer.with(config) { server in
+            let reply = try await server.get("/v1/forecast?latitude=29.865&longitude=86.8444&timezone=auto&forecast_hours=48"
+                                             + "&hourly=temperature_500hPa,wind_speed_100m,wind_direction_100m,freezing_level_height")
+            let hourly = try XCTUnwrap(reply.object?["hourly"] as? [String: Any], reply.body)
+            let times = try XCTUnwrap(hourly["time"] as? [String])
+            let t500 = try XCTUnwrap(hourly["temperature_500hPa"] as? [Any])
+            let freezing = try XCTUnwrap(hourly["freezing_level_height"] as? [Any])
+            for width in [1280, 360] {
+                let shot = screenshotFolder().appendingPathComponent("page-aloft-\(width).png").path
+                let page = try check(server, "/?lat=29.865&lon=86.8444", width: width, ["--screenshot", shot] + (width == 1280 ? ["--axe"] : []))
+                XCTAssertEqual(page["contentShown"] as? Bool, true, "\(page)")
+                XCTAssertEqual(page["aloftShown"] as? Bool, true, "\(page)")
+                XCTAssertLessThanOrEqual(page["scrollWidth"] as? Int ?? .max, page["innerWidth"] as? Int ?? 0, "width \(width)")
+                XCTAssertEqual(page["aloftHeaders"] as? [String],
+                               ["Time", "Wind 100 mkm/h", "850 hPa°C", "Wind 850 hPakm/h", "700 hPa°C", "500 hPa°C", "0 °C levelm", "CAPEJ/kg"])
+                let rows = (page["aloftRows"] as? [[String]]) ?? []
+                // Every third local hour (the zone of the place, as the API's) the run covers from now.
+                let expected = times.indices.filter { k in (Int(times[k].dropFirst(11).prefix(2)) ?? 1) % 3 == 0 && t500[k] is Double }
+                XCTAssertEqual(rows.count, expected.count, "\(rows)")
+                XCTAssertGreaterThan(rows.count, 0)
+                for (row, k) in zip(rows, expected) {
+                    // 500 hPa to whole degrees, the freezing level to whole metres, as the API's.
+                    XCTAssertTrue(row[5].hasSuffix("°"), "\(row)")
+                    XCTAssertEqual(Double(row[5].dropLast()) ?? .nan, (t500[k] as? Double) ?? .nan, accuracy: 0.51, "\(row)")
+                    XCTAssertEqual(Double(row[6]) ?? .nan, (freezing[k] as? Double) ?? .nan, accuracy: 0.51, "\(row)")
+                }
+                if width == 1280 { assertAccessible(page) }
+                assertSmallPNG(shot)
+            }
+        }
+    }
+
     func testStaleStoreShowsTheWarning() async throws {
         try requirePageCheck()
         let directory = try TemporaryDirectory("tilecast-server-stale")

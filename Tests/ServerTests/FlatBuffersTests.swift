@@ -99,7 +99,7 @@ final class FlatBuffersTests: XCTestCase {
             XCTAssertEqual(result.status, 0, result.stderr)
             let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
             let hourly = try XCTUnwrap(answer["hourly"] as? [[String: Any]])
-            XCTAssertEqual(hourly.count, 11)
+            XCTAssertEqual(hourly.count, 13)
             for column in hourly {
                 XCTAssertEqual(column["variable_ok"] as? Bool, true, "\(column)")
                 XCTAssertEqual(column["unit_ok"] as? Bool, true, "\(column)")

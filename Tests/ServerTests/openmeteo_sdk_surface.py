@@ -21,10 +21,13 @@ hourly = [
     ("shortwave_radiation_instant", "shortwave_radiation_instant", "watt_per_square_metre", 0, 0, 0),
     ("terrestrial_radiation", "terrestrial_radiation", "watt_per_square_metre", 0, 0, 0),
     ("terrestrial_radiation_instant", "terrestrial_radiation_instant", "watt_per_square_metre", 0, 0, 0),
+    ("global_tilted_irradiance", "global_tilted_irradiance", "watt_per_square_metre", 0, 0, 0),
+    ("global_tilted_irradiance_instant", "global_tilted_irradiance_instant", "watt_per_square_metre", 0, 0, 0),
 ]
 daily = [("snowfall_water_equivalent_sum", "snowfall_water_equivalent", "millimetre", "sum")]
 params = {"latitude": 29.865, "longitude": 86.8444, "hourly": [h[0] for h in hourly], "daily": [d[0] for d in daily],
-          "models": "wrf", "start_date": "2005-09-21", "end_date": "2005-09-21", "timeformat": "unixtime"}
+          "models": "wrf", "start_date": "2005-09-21", "end_date": "2005-09-21", "timeformat": "unixtime",
+          "tilt": 35, "azimuth": -20}
 response = openmeteo_requests.Client().weather_api(base + "/v1/forecast", params=dict(params))[0]
 q = "&".join(f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in params.items())
 js = json.load(urllib.request.urlopen(base + "/v1/forecast?" + q))
