@@ -391,8 +391,8 @@ extension ForecastVariable {
                                 decimals: 1, stored: instant(211, 0.1, optional: true, limits: -1...10000),
                                 field: DirectField(key: "lightning_potential", unit: "J/kg"), sdk: sdk(23), wrfNames: ["lpi"])
         case .roughnessLength:
-            // SDK code 158: openmeteo-sdk's Variable enum after k_index (newer than the fbs
-            // copy cited above; Open-Meteo's FlatBuffers+WeatherApi.swift maps roughness_length to it).
+            // SDK code 158: roughness_length in openmeteo-sdk 1.28.0's Variable enum (the version
+            // open-meteo/open-meteo pins; added after k_index), as its FlatBuffers+WeatherApi.swift maps it.
             return VariableSpec("surface roughness length of the land-surface model (ZNT)", unit: "m", quantity: .distance,
                                 decimals: 4, stored: instant(212, 0.0001, optional: true, limits: 0...10),
                                 field: DirectField(key: "roughness_length", unit: "m"), sdk: sdk(158), wrfNames: ["znt"])
