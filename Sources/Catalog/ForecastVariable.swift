@@ -183,6 +183,16 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case kIndex = "k_index"
     case convectiveInhibition = "convective_inhibition"
     case liftedIndex = "lifted_index"
+    // More of issue 28 (store indices from 206): cloud boundaries, snow density, and fields
+    // WRF writes only with some options (SWDDNI, SWDNBC, LPI) or that no sample carries (ZNT).
+    case cloudBase = "cloud_base"
+    case cloudTop = "cloud_top"
+    case snowDensity = "snow_density"
+    case directNormalIrradiance = "direct_normal_irradiance"
+    case directNormalIrradianceInstant = "direct_normal_irradiance_instant"
+    case shortwaveRadiationClearSky = "shortwave_radiation_clear_sky"
+    case lightningPotential = "lightning_potential"
+    case roughnessLength = "roughness_length"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)

@@ -187,11 +187,13 @@ extension ForecastVariable {
             // from interpolated u and v, never by interpolating a direction.
             return VariableSpec("earth-relative eastward wind at 10 m", unit: "m/s", quantity: .windSpeed, decimals: 2,
                                 stored: instant(4, 0.05, limits: -150...150), sources: [.windU10m, .windV10m],
-                                sdk: sdk(149, altitude: 10), shortName: "u10")
+                                // Open-Meteo's height form of it (`ForecastHeightVariableType`
+                                // wind_u_component at 10 m), served from its stored u.
+                                sdk: sdk(149, altitude: 10), openMeteoAliases: ["wind_u_component_10m"], shortName: "u10")
         case .windV10m:
             return VariableSpec("earth-relative northward wind at 10 m", unit: "m/s", quantity: .windSpeed, decimals: 2,
                                 stored: instant(5, 0.05, limits: -150...150), sources: [.windU10m, .windV10m],
-                                sdk: sdk(150, altitude: 10), shortName: "v10")
+                                sdk: sdk(150, altitude: 10), openMeteoAliases: ["wind_v_component_10m"], shortName: "v10")
         case .precipitation:
             return VariableSpec("precipitation over the output interval ending at the time", unit: "mm", quantity: .precipitation,
                                 decimals: 2, inchDecimals: 3, stored: amount(6, 0.01, limits: amountLimits), isDefault: true,
@@ -360,6 +362,40 @@ extension ForecastVariable {
             // Unitless ("") as Open-Meteo serves it (its Unit dimensionless); a difference in K.
             return VariableSpec("lifted index: T500 - T of the surface-based parcel at 500 hPa, linear in pressure (MetPy lifted_index); null where 500 hPa is below ground",
                                 unit: "", decimals: 1, stored: instant(205, 0.1, optional: true, limits: -60...80), set: .all, sdk: sdk(22))
+        // Cloud boundaries by ECMWF's cloud base height rule (CloudBoundaries in Meteorology):
+        // whole columns of CLDFRA, QCLOUD, QICE and PH + PHB, so in the `all` set.
+        case .cloudBase:
+            return VariableSpec("height above ground of the lowest mass level with cloud fraction > 1 % and QCLOUD + QICE > 1e-6 kg/kg (ECMWF's cloud base height rule); null without cloud",
+                                unit: "m", quantity: .distance, decimals: 0, stored: instant(206, 10, optional: true, limits: -1...30000),
+                                set: .all, sdk: sdk(110))
+        case .cloudTop:
+            return VariableSpec("height above ground of the highest mass level with cloud fraction > 1 % and QCLOUD + QICE > 1e-6 kg/kg; null without cloud",
+                                unit: "m", quantity: .distance, decimals: 0, stored: instant(207, 10, optional: true, limits: -1...30000),
+                                set: .all, sdk: sdk(111))
+        case .snowDensity:
+            // From the raw SNOW and SNOWH of each cell, not from the stored (rounded) depth.
+            return VariableSpec("density of the snow pack: SNOW / SNOWH where both are above 0; null without snow", unit: "kg/m³",
+                                decimals: 0, stored: instant(208, 1, optional: true, limits: 0...1000), sdk: sdk(154))
+        case .directNormalIrradiance:
+            // WRF's radiation is instantaneous at the output time: the plain name carries the
+            // value at the time, as shortwave_radiation does (docs/VARIABLES.md).
+            return VariableSpec("direct shortwave irradiance on a plane normal to the sun at the surface (SWDDNI)", unit: "W/m²",
+                                decimals: 0, stored: instant(209, 1, optional: true, limits: radiationLimits),
+                                field: DirectField(key: "shortwave_direct_normal", unit: "W/m2"), sdk: sdk(11), wrfNames: ["swddni"])
+        case .shortwaveRadiationClearSky:
+            return VariableSpec("downward shortwave radiation at the surface as it would be without clouds (SWDNBC)", unit: "W/m²",
+                                decimals: 0, stored: instant(210, 1, optional: true, limits: radiationLimits),
+                                field: DirectField(key: "shortwave_down_clear_sky", unit: "W/m2"), sdk: sdk(105), wrfNames: ["swdnbc"])
+        case .lightningPotential:
+            return VariableSpec("lightning potential index (LPI, Yair et al. 2010), as WRF's lightning diagnostics write it", unit: "J/kg",
+                                decimals: 1, stored: instant(211, 0.1, optional: true, limits: -1...10000),
+                                field: DirectField(key: "lightning_potential", unit: "J/kg"), sdk: sdk(23), wrfNames: ["lpi"])
+        case .roughnessLength:
+            // SDK code 158: roughness_length in openmeteo-sdk 1.28.0's Variable enum (the version
+            // open-meteo/open-meteo pins; added after k_index), as its FlatBuffers+WeatherApi.swift maps it.
+            return VariableSpec("surface roughness length of the land-surface model (ZNT)", unit: "m", quantity: .distance,
+                                decimals: 4, stored: instant(212, 0.0001, optional: true, limits: 0...10),
+                                field: DirectField(key: "roughness_length", unit: "m"), sdk: sdk(158), wrfNames: ["znt"])
         case .soilMoistureIndex0to10cm:
             return Self.soilMoistureIndex("0-10", index: 42, depth: (0, 10), wrfNames: ["smcrel"])
         case .soilMoistureIndex10to40cm:
@@ -435,6 +471,9 @@ extension ForecastVariable {
             return VariableSpec("shortwave radiation on a plane of the request's tilt and azimuth at the time (the same values)",
                                 unit: "W/m²", decimals: 0, stored: nil, sources: [.shortwaveRadiation],
                                 optionalSources: [.directRadiation, .diffuseRadiation], sdk: sdk(107))
+        case .directNormalIrradianceInstant:
+            return VariableSpec("direct shortwave irradiance normal to the sun at the time (SWDDNI, instantaneous)", unit: "W/m²", decimals: 0,
+                                stored: nil, sources: [.directNormalIrradiance], pointwise: { $0[0] }, sdk: sdk(12))
         case .windSpeed10m:
             return VariableSpec("wind speed at 10 m, from the interpolated earth-relative components", unit: "m/s",
                                 quantity: .windSpeed, decimals: 2, stored: nil, sources: [.windU10m, .windV10m], isDefault: true,

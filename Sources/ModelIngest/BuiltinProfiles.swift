@@ -68,7 +68,11 @@ enum BuiltinProfiles {
     "skin_temperature":    { "names": ["TSK"], "unit": "K" },
     "boundary_layer_height": { "names": ["PBLH"], "unit": "m" },
     "snow_water_equivalent": { "names": ["SNOW"], "unit": "mm" },
-    "albedo":              { "names": ["ALBEDO"], "unit": "1" }
+    "albedo":              { "names": ["ALBEDO"], "unit": "1" },
+    "shortwave_direct_normal": { "names": ["SWDDNI"], "unit": "W/m2" },
+    "shortwave_down_clear_sky": { "names": ["SWDNBC"], "unit": "W/m2" },
+    "lightning_potential": { "names": ["LPI"], "unit": "J/kg" },
+    "roughness_length":    { "names": ["ZNT"], "unit": "m" }
   }
 }
 """#

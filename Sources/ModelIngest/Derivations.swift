@@ -44,6 +44,13 @@ package enum Derivations {
     /// The file's own CAPE (the registry's `field` of cape).
     private static let capeField = SourceRole(field: DirectField(key: "cape", unit: "J/kg"))
 
+    /// The cloud boundaries' columns (CloudBoundaryFields).
+    private static let cloudColumns: [SourceRole] = [.cloudFraction, .cloudWaterMixingRatio, .iceMixingRatio,
+                                                     .geopotentialPerturbation, .geopotentialBase, .terrainHeight]
+    /// SNOW and SNOWH, the fields snow_depth_water_equivalent and snow_depth are copied from.
+    package static let snowWaterField = SourceRole(field: DirectField(key: "snow_water_equivalent", unit: "mm"))
+    package static let snowDepthField = SourceRole(field: DirectField(key: "snow_depth", unit: "m"))
+
     /// One entry per catalog variable, in catalog order.
     package static let table: [Derivation] = ([
         Derivation(variable: .temperature2m, allOf: [.temperature2m], oneOf: [], from: [], orDirectly: nil),
@@ -92,6 +99,12 @@ package enum Derivations {
                    orAllOfSet: .all),
         Derivation(variable: .convectiveInhibition, allOf: parcel, oneOf: parcelPressure, from: [], orDirectly: nil),
         Derivation(variable: .liftedIndex, allOf: parcel, oneOf: parcelPressure, from: [], orDirectly: nil),
+        // Cloud boundaries (CloudBoundaryFields): CLDFRA and the cloud condensate QCLOUD + QICE
+        // on the mass levels, their heights from PH + PHB above HGT.
+        Derivation(variable: .cloudBase, allOf: cloudColumns, oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .cloudTop, allOf: cloudColumns, oneOf: [], from: [], orDirectly: nil),
+        // SNOW / SNOWH from the raw fields of each cell.
+        Derivation(variable: .snowDensity, allOf: [snowWaterField, snowDepthField], oneOf: [], from: [], orDirectly: nil),
     ] + ForecastVariable.soilTemperatures.map {
         Derivation(variable: $0, allOf: [.soilTemperature, .soilDepths], oneOf: [], from: [], orDirectly: nil)
     } + ForecastVariable.soilMoistures.map {

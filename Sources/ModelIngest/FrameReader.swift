@@ -183,6 +183,7 @@ package struct FrameReader {
         try deriveClouds(raw, kept: kept, geopotential: geopotential, wants: wants, into: &out)
         try ColumnFields.derive(raw, temperature2m: surface.t2, mixingRatio2m: surface.q2, surfacePressure: surface.pressure, terrain: elevation,
                                 wants: wants, into: &out)
+        try CloudBoundaryFields.derive(raw, terrain: elevation, wants: wants, into: &out)
         try deriveAmounts(raw, surface, frame: frame, file: file, wants: wants, into: &out)
         if let elevation, wants.contains(.elevation) { out[.elevation] = elevation }
         for key in Array(out.keys) where !wants.contains(key) { out[key] = nil }
@@ -349,6 +350,12 @@ package struct FrameReader {
             case .kelvinToCelsius: out[variable] = values.map(celsius(fromKelvin:))
             case .negated: out[variable] = values.map { -$0 }
             }
+        }
+        // Snow density from the raw SNOW and SNOWH (the stored depth is rounded to 5 mm, as deep
+        // as most of a thin pack).
+        if wants.contains(.snowDensity), let water = try raw.field(Derivations.snowWaterField),
+           let depth = try raw.field(Derivations.snowDepthField) {
+            out[.snowDensity] = zip(water, depth).map { snowDensity(waterEquivalent: $0, depth: $1) }
         }
         // Noah's four layers (SoilLayers checked the file's ZS when it was opened).
         if ForecastVariable.soilTemperatures.contains(where: wants.contains), let layers = try raw.levels(.soilTemperature) {

@@ -27,11 +27,11 @@ enum OpenMeteoNames {
     /// `ForecastSurfaceVariable` names TileCast never serves (none of its variables, nor an alias).
     static let unservedHourly: Set<String> = Set("""
         aerosol_optical_depth   alder_pollen ammonia apparent_temperature_spread birch_pollen
-         boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide cloud_base
+         boundary_layer_height_spread cape_spread carbon_dioxide carbon_monoxide 
         cloud_cover_2m cloud_cover_high_spread cloud_cover_low_spread cloud_cover_mid_spread cloud_cover_spread
-        cloud_top convective_cloud_base convective_cloud_top  convective_inhibition_spread
+         convective_cloud_base convective_cloud_top  convective_inhibition_spread
         dew_point_2m_spread  diffuse_radiation_instant_spread diffuse_radiation_spread
-        direct_normal_irradiance direct_normal_irradiance_instant direct_normal_irradiance_instant_spread
+          direct_normal_irradiance_instant_spread
         direct_normal_irradiance_spread  direct_radiation_instant_spread direct_radiation_spread
         dust et0_fao_evapotranspiration_spread european_aqi european_aqi_nitrogen_dioxide european_aqi_no2
         european_aqi_o3 european_aqi_ozone european_aqi_pm10 european_aqi_pm2_5 european_aqi_so2
@@ -39,17 +39,17 @@ enum OpenMeteoNames {
         freezing_rain_probability  global_tilted_irradiance global_tilted_irradiance_instant
         global_tilted_irradiance_instant_spread global_tilted_irradiance_spread glyoxal grass_pollen
         growing_degree_days_base_0_limit_50  ice_pellets_probability invert_barometer_height 
-          leaf_wetness_probability  lightning_density lightning_potential
+          leaf_wetness_probability  lightning_density 
         mass_density_8m methane mugwort_pollen nitrogen_dioxide nitrogen_monoxide non_methane_volatile_organic_compounds
         ocean_current_direction ocean_current_velocity olive_pollen ozone peroxyacyl_nitrates pm10 pm10_wildfires pm2_5
         pm2_5_total_organic_matter  precipitation_probability precipitation_spread
         precipitation_type pressure_msl_spread ragweed_pollen rain_probability rain_spread relative_humidity_2m_spread
-        residential_elementary_carbon roughness_length  sea_ice_thickness sea_level_height_msl sea_salt_aerosol
+        residential_elementary_carbon   sea_ice_thickness sea_level_height_msl sea_salt_aerosol
         sea_surface_temperature sea_surface_temperature_spread sea_water_salinity secondary_inorganic_aerosol
         secondary_swell_wave_direction secondary_swell_wave_height secondary_swell_wave_period 
-         shortwave_radiation_clear_sky shortwave_radiation_clear_sky_instant
+          shortwave_radiation_clear_sky_instant
          shortwave_radiation_instant_spread shortwave_radiation_spread showers_spread
-         snow_density snow_depth_spread  snow_depth_water_equivalent_spread
+          snow_depth_spread  snow_depth_water_equivalent_spread
         snowfall_height snowfall_height_spread snowfall_probability snowfall_spread 
         snowfall_water_equivalent_spread soil_moisture_0_1cm soil_moisture_0_to_100cm soil_moisture_0_to_10cm_spread
         soil_moisture_0_to_1cm soil_moisture_0_to_7cm soil_moisture_0_to_7cm_spread soil_moisture_100_to_200cm_spread
@@ -90,7 +90,7 @@ enum OpenMeteoNames {
         wind_speed_450m wind_speed_50m wind_speed_70m wind_speed_80m wind_speed_80m_spread wind_u_component_100m
         wind_u_component_100m_spread wind_u_component_10m_spread wind_u_component_170m wind_u_component_200m
         wind_u_component_200m_spread wind_u_component_70m wind_v_component_100m wind_v_component_100m_spread
-        wind_v_component_10m wind_v_component_10m_spread wind_v_component_200m wind_v_component_200m_spread
+         wind_v_component_10m_spread wind_v_component_200m wind_v_component_200m_spread
         wind_v_component_70m wind_wave_direction wind_wave_height wind_wave_peak_period wind_wave_period
         winddirection_100m winddirection_120m winddirection_150m winddirection_180m winddirection_200m winddirection_20m
         winddirection_40m winddirection_50m winddirection_80m windspeed_100m windspeed_120m windspeed_150m

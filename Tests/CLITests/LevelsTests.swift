@@ -175,9 +175,9 @@ final class LevelsTests: XCTestCase {
         // CAPE field, so the surface set has no cape.
         XCTAssertFalse(surface.contains("cape"), "\(surface.sorted())")
         // The column quantities (issue 28) are in the all set too, and cape worked out from the
-        // model levels (the sample has no CAPE field): seven beside the levels.
+        // model levels (the sample has no CAPE field), and the cloud base and top: nine beside the levels.
         let column: Set = ["total_column_integrated_water_vapour", "freezing_level_height", "updraft", "k_index", "cape",
-                           "convective_inhibition", "lifted_index"]
+                           "convective_inhibition", "lifted_index", "cloud_base", "cloud_top"]
         XCTAssertEqual(all.subtracting(surface).subtracting(column).count, 76,
                        "12 at heights, 8 at each of 8 pressure levels: \(all.subtracting(surface).sorted())")
         XCTAssertTrue(all.subtracting(surface).subtracting(column).allSatisfy(isLevel))
@@ -194,7 +194,7 @@ final class LevelsTests: XCTestCase {
         let tilecast = try tilecastBinary()
         let allvars = try runTool(tilecast, ["inspect", try Repository.sharedSample("wrf_d01_allvars_cropped.nc")])
         XCTAssertEqual(allvars.status, 0, allvars.stderr)
-        XCTAssertTrue(allvars.stdout.contains("  Set all      adds 83: "), allvars.stdout)   // 76 levels, 7 column quantities
+        XCTAssertTrue(allvars.stdout.contains("  Set all      adds 85: "), allvars.stdout)   // 76 levels, 7 column quantities, cloud base and top
         XCTAssertTrue(allvars.stdout.contains("temperature_850hPa"), allvars.stdout)
         XCTAssertFalse(allvars.stdout.contains("All lacks"), allvars.stdout)
         // T, P, PB, PH, PHB and QVAPOR but no U, V, W, CLDFRA, HGT: what they make and what they cannot.

@@ -215,7 +215,9 @@ final class OpenMeteoDropInTests: XCTestCase {
             let pairs = [("weathercode", "weather_code"), ("windspeed_10m", "wind_speed_10m"), ("temperature", "temperature_2m"),
                          ("windspeed", "wind_speed_10m"), ("winddirection", "wind_direction_10m"), ("cloudcover", "cloud_cover"),
                          ("vapor_pressure_deficit", "vapour_pressure_deficit"), ("surface_air_pressure", "surface_pressure"),
-                         ("dewpoint_2m", "dew_point_2m"), ("relativehumidity_2m", "relative_humidity_2m")]
+                         ("dewpoint_2m", "dew_point_2m"), ("relativehumidity_2m", "relative_humidity_2m"),
+                         // Open-Meteo's height form (ForecastHeightVariableType wind_u_component at 10 m).
+                         ("wind_u_component_10m", "wind_u_10m"), ("wind_v_component_10m", "wind_v_10m")]
             let dailyPairs = [("weathercode", "weather_code"), ("windspeed_10m_max", "wind_speed_10m_max"), ("cloudcover_mean", "cloud_cover_mean"),
                               ("et0_fao_evapotranspiration_sum", "et0_fao_evapotranspiration"), ("winddirection_10m_dominant", "wind_direction_10m_dominant")]
             let old = try await server.get("/v1/forecast?\(place)&\(day)&hourly=\(pairs.map(\.0).joined(separator: ","))&daily=\(dailyPairs.map(\.0).joined(separator: ","))&current=windspeed_10m")
@@ -267,7 +269,7 @@ final class OpenMeteoDropInTests: XCTestCase {
     /// fails decoding: 400.
     func testKnownButUnavailableVariablesAreNullColumns() async throws {
         try await LiveServer.with(configuration(store)) { server in
-            let hourly = "temperature_2m,precipitation_probability,uv_index,snow_depth,visibility,cloud_base,temperature_850hPa,wind_speed_80m"
+            let hourly = "temperature_2m,precipitation_probability,uv_index,snow_depth,visibility,convective_cloud_base,temperature_850hPa,wind_speed_80m"
             let daily = "temperature_2m_max,uv_index_max,precipitation_probability_max,snow_depth_max,leaf_wetness_probability_mean"
             let reply = try await server.get("/v1/forecast?\(place)&\(day)&hourly=\(hourly)&daily=\(daily)&current=uv_index,temperature_2m")
             XCTAssertEqual(reply.status, 200, reply.body)
@@ -298,7 +300,7 @@ final class OpenMeteoDropInTests: XCTestCase {
             XCTAssertTrue(why["snow_depth"]?.contains("SNOWH") == true, "\(why)")
             XCTAssertTrue(why["snow_depth_max"]?.contains("SNOWH") == true, "\(why)")
             XCTAssertTrue(why["visibility"]?.contains("QCLOUD") == true, "\(why)")
-            XCTAssertTrue(why["cloud_base"]?.contains("does not compute") == true, "\(why)")
+            XCTAssertTrue(why["convective_cloud_base"]?.contains("does not compute") == true, "\(why)")
             XCTAssertNil(why["temperature_2m"])
 
             // CSV: the same columns, unit "undefined", NaN cells (Open-Meteo's CsvWriter.swift).
