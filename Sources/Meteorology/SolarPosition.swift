@@ -44,35 +44,34 @@ package enum SolarPosition {
     /// The solar zenith angle in degrees at a place and time (no refraction).
     @inlinable
     package static func zenith(latitude: Double, longitude: Double, time: Double) -> Double {
-        let rad = Double.pi / 180
-        let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
-        let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
-        let trueSolarMinutes = ((minutesOfDay + equation + 4 * longitude).truncatingRemainder(dividingBy: 1440) + 1440)
-            .truncatingRemainder(dividingBy: 1440)
-        let hourAngle = trueSolarMinutes / 4 - 180
-        let cosZenith = sin(latitude * rad) * sin(declination) + cos(latitude * rad) * cos(declination) * cos(hourAngle * rad)
-        return acos(min(max(cosZenith, -1), 1)) / rad
+        sky(latitude: latitude, longitude: longitude, time: time).zenith
     }
 
-    /// The sun's zenith angle and azimuth in degrees at a place and time (no refraction): the
-    /// azimuth clockwise from north (90 east, 180 south), from the hour angle h, declination δ
-    /// and latitude φ as atan2(sin h, cos h sin φ − tan δ cos φ) + 180° (the spherical
-    /// triangle of the spreadsheet's azimuth, written with atan2 so that no branch on the
-    /// hour angle's sign is needed and the poles and the zenith stay finite).
+    /// The hour angle (radians), the declination (radians) and the zenith (degrees) at a place
+    /// and time: what `zenith` and `azimuth` start from.
     @inlinable
-    package static func position(latitude: Double, longitude: Double, time: Double) -> (zenith: Double, azimuth: Double) {
+    package static func sky(latitude: Double, longitude: Double, time: Double) -> (hourAngle: Double, declination: Double, zenith: Double) {
         let rad = Double.pi / 180
         let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
         let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
         let trueSolarMinutes = ((minutesOfDay + equation + 4 * longitude).truncatingRemainder(dividingBy: 1440) + 1440)
             .truncatingRemainder(dividingBy: 1440)
         let hourAngle = (trueSolarMinutes / 4 - 180) * rad
+        let cosZenith = sin(latitude * rad) * sin(declination) + cos(latitude * rad) * cos(declination) * cos(hourAngle)
+        return (hourAngle, declination, acos(min(max(cosZenith, -1), 1)) / rad)
+    }
+
+    /// The sun's azimuth in degrees clockwise from north (90 east, 180 south) from `sky`'s hour
+    /// angle h and declination δ at latitude φ: atan2(sin h, cos h sin φ − tan δ cos φ) + 180° (the spherical
+    /// triangle of the spreadsheet's azimuth, written with atan2 so that no branch on the
+    /// hour angle's sign is needed and the poles and the zenith stay finite).
+    @inlinable
+    package static func azimuth(latitude: Double, hourAngle: Double, declination: Double) -> Double {
+        let rad = Double.pi / 180
         let phi = latitude * rad
-        let cosZenith = sin(phi) * sin(declination) + cos(phi) * cos(declination) * cos(hourAngle)
-        let zenith = acos(min(max(cosZenith, -1), 1)) / rad
         let fromSouth = atan2(sin(hourAngle), cos(hourAngle) * sin(phi) - tan(declination) * cos(phi)) / rad
         let azimuth = (fromSouth + 180).truncatingRemainder(dividingBy: 360)
-        return (zenith, azimuth < 0 ? azimuth + 360 : azimuth)
+        return azimuth < 0 ? azimuth + 360 : azimuth
     }
 
     /// 1 while the sun's centre is above the sunrise/sunset line (zenith below 90.833°), else 0.

@@ -59,72 +59,67 @@ enum ColumnFields {
         let parcel = !wanted.isDisjoint(with: parcelVariables) && temperature2m != nil && mixingRatio2m != nil && surfacePressure != nil
 
         // One pass over the cells, each column gathered once (a temperature column is a pow per
-        // level): no level-major copy of a whole field is made.
+        // level), in chunks on every core: the parcel is most of an `--set all` extraction's
+        // time, and a domain too large for the writer's memory is read as one unit, on one core.
+        // No level-major copy of a whole field is made.
         let g = WRFColumnConstants.gravity
-        var results: [ForecastVariable: [Float]] = [:]
-        for variable in wanted { results[variable] = [Float](repeating: .nan, count: cells) }
-        var p = [Double](repeating: 0, count: levels), t = p, q = p, z = [Double](repeating: 0, count: staggered)
-        for cell in 0..<cells {
-            if let pressure, let theta {
-                for k in 0..<levels {
-                    p[k] = Double(pressure[k * cells + cell])
-                    t[k] = wrfTemperature(potentialTemperaturePerturbation: Double(theta[k * cells + cell]), pressure: p[k])
-                }
-            }
-            if let vapour { for k in 0..<levels { q[k] = Double(vapour[k * cells + cell]) } }
-            if let geopotential { for k in 0..<staggered { z[k] = Double(geopotential[k * cells + cell]) / g } }
-
-            if pressure != nil, vapour != nil, geopotential != nil, results[.totalColumnIntegratedWaterVapour] != nil {
-                results[.totalColumnIntegratedWaterVapour]?[cell] = Float(precipitableWater(pressure: p, temperature: t, mixingRatio: q,
-                                                                                            interfaceHeights: z))
-            }
-            if pressure != nil, geopotential != nil, let terrain, let temperature2m, results[.freezingLevelHeight] != nil {
-                // Mass-level heights: the mean of the staggered levels around them (wrf-python's z).
-                let heights = (0..<levels).map { (z[$0] + z[$0 + 1]) / 2 }
-                results[.freezingLevelHeight]?[cell] = Float(freezingLevelHeight(heights: heights, temperatures: t.map { $0 - 273.15 },
-                                                                                 terrain: Double(terrain[cell]),
-                                                                                 temperature2m: Double(temperature2m[cell]) - 273.15))
-            }
-            if let w, let terrain, geopotential != nil {
-                let ground = Double(terrain[cell])
-                results[.updraft]?[cell] = Float(updraft(verticalVelocity: (0..<staggered).map { Double(w.values[$0 * cells + cell]) },
-                                                         heightsAboveGround: z.map { $0 - ground }))
-            }
-            if let pressure, let vapour, results[.kIndex] != nil {
-                // wrf-python's dew point (DCOMPUTETD) from QVAPOR and P + PB, as the 2 m dew point.
-                let td = (0..<levels).map { Double(dewPoint(mixingRatio: vapour[$0 * cells + cell], pressure: pressure[$0 * cells + cell])) }
-                results[.kIndex]?[cell] = Float(kIndex(pressure: p, temperature: t, dewPoint: td))
-            }
-        }
-        if parcel, let pressure, let theta, let vapour, let temperature2m, let mixingRatio2m, let surfacePressure {
-            // The parcel is most of an `--set all` extraction's time, and a domain too large
-            // for the writer's memory is read as one unit on one core: its columns are lifted
-            // in chunks on every core.
-            let chunks = min(cells, 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)), levels = levels
-            let lifted = concurrentMap(chunks) { chunk -> [(cape: Float, cin: Float, liftedIndex: Float)] in
-                var p = [Double](repeating: 0, count: levels), t = p, q = p
-                return (chunk * cells / chunks..<(chunk + 1) * cells / chunks).map { cell in
+        let read = (pressure: pressure, theta: theta, vapour: vapour, geopotential: geopotential, w: w, levels: levels,
+                    staggered: staggered, wanted: wanted)
+        let chunks = min(cells, 4 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let parts = concurrentMap(chunks) { chunk -> [ForecastVariable: [Float]] in
+            let (pressure, theta, vapour, geopotential, w, levels, staggered, wanted) = read
+            let range = chunk * cells / chunks..<(chunk + 1) * cells / chunks
+            var results: [ForecastVariable: [Float]] = [:]
+            for variable in wanted { results[variable] = [Float](repeating: .nan, count: range.count) }
+            var p = [Double](repeating: 0, count: levels), t = p, q = p, z = [Double](repeating: 0, count: staggered)
+            for (slot, cell) in range.enumerated() {
+                if let pressure, let theta {
                     for k in 0..<levels {
                         p[k] = Double(pressure[k * cells + cell])
                         t[k] = wrfTemperature(potentialTemperaturePerturbation: Double(theta[k * cells + cell]), pressure: p[k])
-                        q[k] = Double(vapour[k * cells + cell])
                     }
-                    // The 2 m point (PSFC, T2, the dew point of Q2) below the mass levels, dew
-                    // points as MetPy's (`metpyDewPoint`), pressure in hPa.
+                }
+                if let vapour { for k in 0..<levels { q[k] = Double(vapour[k * cells + cell]) } }
+                if let geopotential { for k in 0..<staggered { z[k] = Double(geopotential[k * cells + cell]) / g } }
+
+                if pressure != nil, vapour != nil, geopotential != nil, results[.totalColumnIntegratedWaterVapour] != nil {
+                    results[.totalColumnIntegratedWaterVapour]?[slot] = Float(precipitableWater(pressure: p, temperature: t, mixingRatio: q,
+                                                                                                interfaceHeights: z))
+                }
+                if pressure != nil, geopotential != nil, let terrain, let temperature2m, results[.freezingLevelHeight] != nil {
+                    // Mass-level heights: the mean of the staggered levels around them (wrf-python's z).
+                    let heights = (0..<levels).map { (z[$0] + z[$0 + 1]) / 2 }
+                    results[.freezingLevelHeight]?[slot] = Float(freezingLevelHeight(heights: heights, temperatures: t.map { $0 - 273.15 },
+                                                                                     terrain: Double(terrain[cell]),
+                                                                                     temperature2m: Double(temperature2m[cell]) - 273.15))
+                }
+                if let w, let terrain, geopotential != nil {
+                    let ground = Double(terrain[cell])
+                    results[.updraft]?[slot] = Float(updraft(verticalVelocity: (0..<staggered).map { Double(w.values[$0 * cells + cell]) },
+                                                             heightsAboveGround: z.map { $0 - ground }))
+                }
+                if let pressure, let vapour, results[.kIndex] != nil {
+                    // wrf-python's dew point (DCOMPUTETD) from QVAPOR and P + PB, as the 2 m dew point.
+                    let td = (0..<levels).map { Double(dewPoint(mixingRatio: vapour[$0 * cells + cell], pressure: pressure[$0 * cells + cell])) }
+                    results[.kIndex]?[slot] = Float(kIndex(pressure: p, temperature: t, dewPoint: td))
+                }
+                if parcel, pressure != nil, vapour != nil, let temperature2m, let mixingRatio2m, let surfacePressure {
+                    // The 2 m point (PSFC, T2, the dew point of Q2) below the mass levels, dew points
+                    // as MetPy's (`metpyDewPoint`), pressure in hPa.
                     let surface = Double(surfacePressure[cell])
                     let column = surfaceBasedConvection(
                         pressure: [surface / 100] + p.map { $0 / 100 }, temperature: [Double(temperature2m[cell])] + t,
                         dewPoint: [metpyDewPoint(pressure: surface, mixingRatio: Double(mixingRatio2m[cell]))]
                             + (0..<levels).map { metpyDewPoint(pressure: p[$0], mixingRatio: q[$0]) })
-                    return (Float(column.cape), Float(column.cin), Float(column.liftedIndex))
+                    results[.cape]?[slot] = Float(column.cape)
+                    results[.convectiveInhibition]?[slot] = Float(column.cin)
+                    results[.liftedIndex]?[slot] = Float(column.liftedIndex)
                 }
             }
-            for (cell, column) in lifted.joined().enumerated() {
-                results[.cape]?[cell] = column.cape
-                results[.convectiveInhibition]?[cell] = column.cin
-                results[.liftedIndex]?[cell] = column.liftedIndex
-            }
+            return results
         }
+        var results: [ForecastVariable: [Float]] = [:]
+        for variable in wanted { results[variable] = parts.flatMap { $0[variable] ?? [] } }
         // Only what could be made: a variable whose sources were absent stays out (the reader
         // then names it), never an all-missing field.
         let made: [ForecastVariable: Bool] = [

@@ -153,6 +153,18 @@ public struct PointForecaster: Sendable {
             memo.amounts[variable] = series
             return series
         }
+
+        /// The sun at each time (hour angle, declination, zenith), computed once per forecast
+        /// for is_day, ET0, terrestrial_radiation_instant and the tilted irradiance alike.
+        func sun() -> [(hourAngle: Double, declination: Double, zenith: Double)] {
+            if let known = memo.sun { return known }
+            let computed = times.map { SolarPosition.sky(latitude: latitude, longitude: longitude, time: Double($0)) }
+            memo.sun = computed
+            return computed
+        }
+
+        /// The sun's zenith (degrees) at each time.
+        func zeniths() -> [Double] { sun().map(\.zenith) }
     }
 
     /// The series one forecast has read, in store units: the weather code reads cloud cover,
@@ -165,6 +177,7 @@ public struct PointForecaster: Sendable {
     final class SeriesMemo {
         var atTimes: [ForecastVariable: [Float]] = [:]
         var amounts: [ForecastVariable: [Float]] = [:]
+        var sun: [(hourAngle: Double, declination: Double, zenith: Double)]?
     }
 
     /// A requested elevation against the model terrain (`Downscaling`, Open-Meteo's rule).
@@ -193,15 +206,7 @@ public struct PointForecaster: Sendable {
         let (units, times, latitude, longitude) = (c.units, c.times, c.latitude, c.longitude)
         var values: [ForecastVariable: [Float]] = [:]
         values.reserveCapacity(variables.count)
-        // The sun's zenith at the times, for is_day, ET0 and terrestrial_radiation_instant alike
-        // (computed once, when asked).
-        var zenithCache: [Double]?
-        func zeniths() -> [Double] {
-            if let known = zenithCache { return known }
-            let computed = times.map { SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double($0)) }
-            zenithCache = computed
-            return computed
-        }
+        let zeniths = c.zeniths
         for variable in variables {
             let quantity = variable.quantity
             if let (uVariable, vVariable, part) = variable.wind {
@@ -344,10 +349,13 @@ public struct PointForecaster: Sendable {
         let hasSplit = domain.reader.steps(.directRadiation) > 0 && domain.reader.steps(.diffuseRadiation) > 0
         let first = try c.atTimes(hasSplit ? .directRadiation : .shortwaveRadiation)
         let diffuse = hasSplit ? try c.atTimes(.diffuseRadiation) : []
+        // The forecast's sun (shared with is_day and ET0), plus its azimuth.
+        let suns = c.sun()
         return c.times.indices.map { k in
-            guard k < first.count, !hasSplit || k < diffuse.count else { return .nan }
+            guard k < first.count, !hasSplit || k < diffuse.count, k < suns.count else { return .nan }
             let time = c.times[k]
-            let sun = SolarPosition.position(latitude: c.latitude, longitude: c.longitude, time: Double(time))
+            let sun = (zenith: suns[k].zenith,
+                       azimuth: SolarPosition.azimuth(latitude: c.latitude, hourAngle: suns[k].hourAngle, declination: suns[k].declination))
             let value = hasSplit
                 ? TiltedIrradiance.fromDirect(direct: Double(first[k]), diffuse: Double(diffuse[k]), zenith: sun.zenith,
                                               solarAzimuth: sun.azimuth, panel: panel)
