@@ -158,6 +158,14 @@ let package = Package(
     ]
 )
 
+// The server's own work per request, in process (benchmarks/request-bench, issue 30's S1):
+// with TILECAST_BENCH=1 the package gains that executable. It lives here, not in the
+// benchmarks package, because the server's module is no product of this one.
+if Context.environment["TILECAST_BENCH"] == "1" {
+    package.targets.append(.executableTarget(name: "request-bench", dependencies: ["TileCastServer"], path: "benchmarks/request-bench"))
+    package.products.append(.executable(name: "request-bench", targets: ["request-bench"]))
+}
+
 // Fuzzing (Scripts/fuzz, docs/RELIABILITY.md): with TILECAST_FUZZ=1 the package gains the
 // libFuzzer targets of fuzz/Sources, and its own library modules are compiled with libFuzzer's
 // coverage and AddressSanitizer. Dependencies are not instrumented (their code is not what is

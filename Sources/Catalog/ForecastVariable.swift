@@ -263,9 +263,11 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     }
 
     /// A variable a query can return, by its name (nil for elevation and unknown names).
-    public static func output(named name: String) -> ForecastVariable? {
-        ForecastVariable(rawValue: name).flatMap { $0.spec.isOutput ? $0 : nil }
-    }
+    public static func output(named name: String) -> ForecastVariable? { outputsByName[name] }
+    /// A hash lookup: the enum's synthesized `init(rawValue:)` compares the name with every
+    /// case in turn (~2,800 instructions a name, a visible share of a request's parsing, S1).
+    private static let outputsByName: [String: ForecastVariable] = Dictionary(
+        outputs.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The variables a query name stands for: a canonical name, or a raw WRF name (T2, U10,
     /// ...; case-insensitive), which may stand for several (U10: wind speed and direction).

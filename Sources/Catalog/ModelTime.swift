@@ -53,15 +53,42 @@ package enum ModelTime {
     }
 
     /// "2026-11-22T06:00Z": compact ISO 8601, as cycles are named.
-    package static func isoMinutes(_ seconds: Int64) -> String {
-        let c = civil(seconds)
-        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute))Z"
-    }
+    package static func isoMinutes(_ seconds: Int64) -> String { isoText(seconds, withSeconds: false) }
 
     /// "2026-11-22T06:00:00Z".
-    package static func iso(_ seconds: Int64) -> String {
+    package static func iso(_ seconds: Int64) -> String { isoText(seconds, withSeconds: true) }
+
+    /// The ISO text's digits written into the string's own storage: a request's times are
+    /// made with these (an interpolated String of padded Strings cost ~5,000 instructions a
+    /// time, benchmark S1). Years outside 0...9999 take the general path.
+    private static func isoText(_ seconds: Int64, withSeconds: Bool) -> String {
         let c = civil(seconds)
-        return "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second))Z"
+        guard (0...9999).contains(c.year) else {
+            let minutes = "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute))"
+            return withSeconds ? minutes + ":\(pad(c.second))Z" : minutes + "Z"
+        }
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            var n = 0
+            func put(_ value: Int, _ width: Int) {
+                var divisor = width == 4 ? 1000 : 10
+                var rest = value
+                while divisor > 0 {
+                    buffer[n] = UInt8(truncatingIfNeeded: 48 + rest / divisor)
+                    rest %= divisor
+                    divisor /= 10
+                    n += 1
+                }
+            }
+            func mark(_ character: Unicode.Scalar) {
+                buffer[n] = UInt8(ascii: character)
+                n += 1
+            }
+            put(c.year, 4); mark("-"); put(c.month, 2); mark("-"); put(c.day, 2); mark("T")
+            put(c.hour, 2); mark(":"); put(c.minute, 2)
+            if withSeconds { mark(":"); put(c.second, 2) }
+            mark("Z")
+            return n
+        }
     }
 
     /// The calendar fields of a time.

@@ -513,7 +513,36 @@ package struct ForecastParameters: Sendable {
         return variables
     }
 
+    /// The digits of `yyyy-MM-dd` (and `THH:mm` when `withTime`) read from the bytes, nil when
+    /// the text is not exactly that shape: the general parsers below then decide (and word
+    /// any refusal), so both paths accept and refuse the same texts.
+    private static func canonical(_ text: String, withTime: Bool) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {
+        var text = text
+        return text.withUTF8 { bytes -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? in
+            guard bytes.count == (withTime ? 16 : 10) else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for k in range {
+                    let digit = Int(bytes[k]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                  let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+            guard withTime else { return (year, month, day, 0, 0) }
+            guard bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16)
+            else { return nil }
+            return (year, month, day, hour, minute)
+        }
+    }
+
     private static func date(_ text: String, _ name: String) throws(APIError) -> DateComponents {
+        if let c = canonical(text, withTime: false), (1...12).contains(c.month), (1...31).contains(c.day), (1900...2200).contains(c.year),
+           ModelTime.seconds(year: c.year, month: c.month, day: c.day) != nil {
+            return DateComponents(year: c.year, month: c.month, day: c.day, hour: 0, minute: 0)
+        }
         let parts = text.split(separator: "-").map { Int($0) }
         guard parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2], text.count == 10,
               (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else {
@@ -528,6 +557,10 @@ package struct ForecastParameters: Sendable {
     }
 
     private static func hour(_ text: String, _ name: String) throws(APIError) -> DateComponents {
+        if let c = canonical(text, withTime: true), (1...12).contains(c.month), (1...31).contains(c.day), (1900...2200).contains(c.year),
+           ModelTime.seconds(year: c.year, month: c.month, day: c.day) != nil, (0...23).contains(c.hour), (0...59).contains(c.minute) {
+            return DateComponents(year: c.year, month: c.month, day: c.day, hour: c.hour, minute: c.minute)
+        }
         let pieces = text.split(separator: "T", maxSplits: 1)
         guard pieces.count == 2 else { throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(text)") }
         var components = try date(String(pieces[0]), name)

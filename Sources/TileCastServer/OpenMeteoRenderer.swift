@@ -253,11 +253,12 @@ struct OpenMeteoRenderer {
                 for column in columns { out.member(column.name + location.suffix(m)); out.quoted(unit(column, place)) }
             }
             out.raw("},\"\(key)\":{\"time\":[")
-            for (k, time) in blockTimes.enumerated() {
-                if k > 0 { out.raw(",") }
-                switch parameters.timeFormat {
-                case .iso8601: out.localTime(time + Int64(times.offset(at: time)))
-                case .unixtime: out.raw(String(time))
+            switch parameters.timeFormat {
+            case .iso8601: out.localTimes(blockTimes) { Int64(times.offset(at: $0)) }
+            case .unixtime:
+                for (k, time) in blockTimes.enumerated() {
+                    if k > 0 { out.raw(",") }
+                    out.raw(String(time))
                 }
             }
             out.raw("]")
@@ -267,11 +268,7 @@ struct OpenMeteoRenderer {
                     out.member(column.name + location.suffix(m)); out.raw("[")
                     // No series: the place's times lie outside every cycle (`placeOrNulls`).
                     if let variable = Self.answering(column, place), let series = forecast?.values[variable] {
-                        let decimals = units.decimals(variable)
-                        for (k, value) in series.enumerated() {
-                            if k > 0 { out.bytes.append(UInt8(ascii: ",")) }
-                            out.value(value, variable, decimals: decimals, units)
-                        }
+                        out.values(series, variable, decimals: units.decimals(variable), units)
                     } else {
                         out.nulls(blockTimes.count)
                     }
@@ -449,15 +446,85 @@ struct JSONBytes {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
     mutating func quoted(_ text: String) { raw(JSONText.quoted(text)) }
-    /// A value as `OpenMeteoRenderer.value` prints it (null when missing), its digits written
-    /// straight into the buffer (a String per number was the writer's largest cost, S1).
-    mutating func value(_ value: Float, _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ForecastRenderer.formattedRoom) { room in
-            guard let base = room.baseAddress else { return }
-            let count = ForecastRenderer.writeFormatted(value, variable, decimals: decimals, units, missing: "null", at: base)
-            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    /// Writes straight into the buffer's storage: `write` gets the start of `room` free bytes
+    /// and returns how many it wrote (at most `room`). A column's values or times are written
+    /// in one such call: appending each number and comma on its own (a uniqueness and capacity
+    /// check every time) was most of the writer's time (S1).
+    mutating func withRoom(_ room: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: room))
+        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return max(0, min(room, write(base + start)))
+        }
+        bytes.removeLast(room - written)
+    }
+
+    /// A column's values, comma-separated, as `OpenMeteoRenderer.value` prints each (null when
+    /// missing), their digits written straight into the buffer.
+    mutating func values(_ series: [Float], _ variable: ForecastVariable, decimals: Int, _ units: OutputUnits) {
+        // Each value gets `formattedRoom` bytes: `writeFormatted` may load (never store) that far.
+        withRoom(series.count * (ForecastRenderer.formattedRoom + 1)) { target in
+            var n = 0
+            for (k, value) in series.enumerated() {
+                if k > 0 {
+                    target[n] = UInt8(ascii: ",")
+                    n += 1
+                }
+                n += ForecastRenderer.writeFormatted(value, variable, decimals: decimals, units, missing: "null", at: target + n)
+            }
+            return n
         }
     }
+
+    /// Times as `localTime` writes each, comma-separated; `offset` gives a time's seconds east
+    /// of UTC.
+    mutating func localTimes(_ times: [Int64], offset: (Int64) -> Int64) {
+        withRoom(times.count * Self.localTimeRoom) { target in
+            var n = 0
+            for (k, time) in times.enumerated() {
+                if k > 0 {
+                    target[n] = UInt8(ascii: ",")
+                    n += 1
+                }
+                n += Self.writeLocalTime(time + offset(time), at: target + n)
+            }
+            return n
+        }
+    }
+
+    /// Room for one quoted local time and its comma (a year past 9999 is longer; see below).
+    static let localTimeRoom = 40
+
+    /// `"2026-11-22T06:00"` at `target`; returns the bytes written (at most `localTimeRoom` - 1).
+    static func writeLocalTime(_ seconds: Int64, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        let c = ModelTime.civil(seconds)
+        guard (0...9999).contains(c.year) else {
+            // Not a time any forecast holds: the general text, cut to the room.
+            let text = Array(("\"" + ModelTime.isoMinutes(seconds).dropLast() + "\"").utf8.prefix(localTimeRoom - 1))
+            for (k, byte) in text.enumerated() { target[k] = byte }
+            return text.count
+        }
+        var n = 0
+        func put(_ value: Int, _ width: Int) {
+            var divisor = width == 4 ? 1000 : 10
+            var rest = value
+            while divisor > 0 {
+                target[n] = UInt8(truncatingIfNeeded: 48 + rest / divisor)
+                rest %= divisor
+                divisor /= 10
+                n += 1
+            }
+        }
+        func mark(_ character: Unicode.Scalar) {
+            target[n] = UInt8(ascii: character)
+            n += 1
+        }
+        mark("\""); put(c.year, 4); mark("-"); put(c.month, 2); mark("-"); put(c.day, 2); mark("T")
+        put(c.hour, 2); mark(":"); put(c.minute, 2); mark("\"")
+        return n
+    }
+
     /// `null,null,...`: a column of `count` nulls.
     mutating func nulls(_ count: Int) {
         for k in 0..<count {
@@ -473,30 +540,5 @@ struct JSONBytes {
         raw(name)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-    }
-
-    /// `"2026-11-22T06:00"`: local seconds since 1970 as Open-Meteo's iso8601 time (the
-    /// digits of `ModelTime.isoMinutes` without its "Z", written straight into the buffer).
-    mutating func localTime(_ seconds: Int64) {
-        let c = ModelTime.civil(seconds)
-        bytes.append(UInt8(ascii: "\""))
-        digits(c.year, 4); bytes.append(UInt8(ascii: "-")); digits(c.month, 2); bytes.append(UInt8(ascii: "-"))
-        digits(c.day, 2); bytes.append(UInt8(ascii: "T")); digits(c.hour, 2); bytes.append(UInt8(ascii: ":"))
-        digits(c.minute, 2)
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    /// A non-negative number, zero-padded to `width` digits (more when it needs more).
-    private mutating func digits(_ value: Int, _ width: Int) {
-        guard value >= 0 else { raw(String(value)); return }
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor <= value / 10 { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            bytes.append(UInt8(48 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 }
