@@ -150,7 +150,7 @@ package final class ConnectionLedger: Sendable {
 }
 
 /// The budget a forecast reserves before it is computed, from its estimated size; released
-/// once its answer is made (its bytes are counted as they are written, `ConnectionWatch`) or it failed.
+/// once its real answer is counted (`QueuedAnswer`) or it failed.
 final class AnswerReservation: Sendable {
     let ledger: ConnectionLedger
     private let amount = Atomic<Int>(0)
@@ -224,15 +224,11 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
         }
         if pending == 0 { lastProgress = .now() }
         pending += bytes
-        // The answer budget counts body bytes from here until the socket took them or the
-        // connection closed (`ServerConfiguration.maxQueuedBytes`).
-        ledger.charge(bytes)
         let done = promise ?? context.eventLoop.makePromise()
         let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         done.futureResult.whenComplete { _ in
             let handler = loopBound.value.handler
             handler.pending -= bytes
-            handler.ledger.release(bytes)
             handler.lastProgress = .now()
         }
         context.write(data, promise: done)

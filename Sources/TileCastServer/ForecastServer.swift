@@ -93,10 +93,31 @@ final class ServerMetrics: Sendable {
     /// Route labels are the known paths or "other", so a client cannot grow the label set.
     static func route(_ path: String) -> String { routes.contains(path) ? path : "other" }
 
+    /// Each (route, status)'s series once made: the registry's lookup by name and labels (its
+    /// lock, the labels' strings) was a visible share of a request (S1).
+    private struct Series: Sendable {
+        let counter: Counter
+        let latency: DurationHistogram
+    }
+    private let series = Mutex<[String: [Int: Series]]>([:])
+
     func record(route: String, status: Int, duration: Duration) {
-        registry.makeCounter(name: "tilecast_http_requests_total", labels: [("route", route), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(name: "tilecast_http_request_duration_seconds", labels: [("route", route)],
-                                       buckets: Self.latencyBuckets).record(duration)
+        let known = series.withLock { $0[route]?[status] }
+        let made = known ?? Series(
+            counter: registry.makeCounter(name: "tilecast_http_requests_total", labels: [("route", route), ("status", String(status))]),
+            latency: registry.makeDurationHistogram(name: "tilecast_http_request_duration_seconds", labels: [("route", route)],
+                                                    buckets: Self.latencyBuckets))
+        if known == nil { series.withLock { $0[route, default: [:]][status] = made } }
+        made.counter.increment()
+        made.latency.record(duration)
+    }
+
+    /// A request target as the log prints it: its first 300 bytes (cut on UTF-8 bytes: a cut
+    /// by Characters walked the whole target, a visible share of a request, S1).
+    static func logged(_ target: String) -> Substring {
+        let utf8 = target.utf8
+        guard utf8.count > 300 else { return target[...] }
+        return Substring(utf8.prefix(300))
     }
 
     /// The cycle-age series of the cycles served now, keyed by model and cycle: those of
@@ -158,6 +179,31 @@ struct ServerPaths: Sendable {
     }
 }
 
+/// An answer's bytes, counted against the answer budget until written or dropped.
+final class QueuedAnswer: Sendable {
+    static let piece = 64 << 10
+    let bytes: [UInt8]
+    let ledger: ConnectionLedger
+
+    init(_ bytes: [UInt8], ledger: ConnectionLedger) {
+        self.bytes = bytes
+        self.ledger = ledger
+        ledger.charge(bytes.count)
+    }
+
+    deinit { ledger.release(bytes.count) }
+
+    func write(to writer: inout any ResponseBodyWriter) async throws {
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + Self.piece)
+            try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+            offset = end
+        }
+        try await writer.finish(nil)
+    }
+}
+
 /// Counts forecast requests being computed, refusing past the limit.
 final class InFlight: Sendable {
     private let count = Atomic<Int>(0)
@@ -201,7 +247,7 @@ struct FrontMiddleware: RouterMiddleware {
             } catch let error as APIError {
                 // The client is not told where the store lives; the log keeps the full reason.
                 let reason = paths.redacted(error.reason)
-                if reason != error.reason { logger.warning("\(error.status.code) for \(target.prefix(300)): \(error.reason)") }
+                if reason != error.reason { logger.warning("\(error.status.code) for \(ServerMetrics.logged(target)): \(error.reason)") }
                 response = APIError(error.status, reason).response
             } catch let error as HTTPResponseError {
                 // Hummingbird's own refusals (no such route, wrong method): same shape.
@@ -209,7 +255,7 @@ struct FrontMiddleware: RouterMiddleware {
                 response = APIError(status, status == .notFound ? "Not found: \(request.uri.path)" : status.reasonPhrase).response
             } catch {
                 // Nothing a client sends gets here; a bug does, and is logged with the request.
-                logger.error("internal error for \(target.prefix(300)): \(error)")
+                logger.error("internal error for \(ServerMetrics.logged(target)): \(error)")
                 response = APIError(.internalServerError, "internal error").response
             }
         }
@@ -219,7 +265,7 @@ struct FrontMiddleware: RouterMiddleware {
         // Hundredths of a millisecond, formatted by hand (String(format:) goes through Foundation).
         let hundredths = duration.components.seconds * 100_000 + duration.components.attoseconds / 10_000_000_000_000
         let fraction = hundredths % 100
-        logger.info("\(request.method) \(target.prefix(300)) \(response.status.code) \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms")
+        logger.info("\(request.method) \(ServerMetrics.logged(target)) \(response.status.code) \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms")
         return response
     }
 }
@@ -227,15 +273,20 @@ struct FrontMiddleware: RouterMiddleware {
 /// `tilecast serve`: Open-Meteo's `/v1/forecast`, `/health` and `/metrics` over the store.
 ///
 /// Scheduling: Hummingbird reads and writes sockets on SwiftNIO's event loops and runs each
-/// route handler as a Swift task on the cooperative pool (one thread per core). A forecast of
-/// a few places from a folder is computed on the handler's own task (`computesInline`): its
-/// blocks are in the page cache after the first requests, and each hop to another thread costs
-/// a wake-up of tens of microseconds, more than such a forecast (benchmark S1 in
-/// benchmarks/RESULTS.md). A request of many places, a bounding box or a remote store's
-/// (reads that wait on the network) is handed to a GCD worker (`compute`) and awaited,
-/// leaving the cooperative pool free for other requests meanwhile. `InFlight` bounds how
-/// many are computed or queued at once, so a flood gets 503s instead of an unbounded queue.
-/// An answer is written as one buffer (head, body and end in one write to the event loop).
+/// route handler as a Swift task on the cooperative pool (one thread per core). A forecast is
+/// synchronous CPU work with blocking `pread`s, so a handler never computes it itself: it hands
+/// the whole request to a GCD worker (`compute`) and awaits the result, leaving the event loops
+/// and the cooperative pool free to accept, parse and answer other requests (/health, /metrics,
+/// refusals) while forecasts run. `InFlight` bounds how many are computed or queued at once, so
+/// a flood gets 503s instead of an unbounded queue.
+///
+/// The hop costs one thread wake-up a request. Computing inline on the cooperative pool was
+/// measured against it under wrk (64 and 1 connections, interleaved runs): no difference in
+/// CPU per request or p50 beyond the machine's noise, and a worse p99 at one connection, so the
+/// hop stays: a pread that waits on a cold disk then stalls a GCD worker, not one of the few
+/// threads every async task in the process shares. Per request the server spends most of its
+/// time in SwiftNIO and the kernel's TCP path (a static page costs ~57 us of CPU a request),
+/// then in the interpolation and in writing the JSON.
 package struct ForecastServer: Sendable {
     package let configuration: ServerConfiguration
     let engine: ForecastEngine
@@ -263,12 +314,13 @@ package struct ForecastServer: Sendable {
         }
     }
 
-    /// An answer's body: one buffer, so Hummingbird writes head, body and end in one go (one
-    /// hop to the event loop, one `writev`). Its bytes are counted against
-    /// `ServerConfiguration.maxQueuedBytes` from when they are handed to the socket until it
-    /// took them or the connection closed (`ConnectionWatch`); a HEAD drops them uncounted.
-    static func answerBody(_ bytes: [UInt8]) -> ResponseBody {
-        ResponseBody(byteBuffer: ByteBuffer(bytes: bytes))
+    /// An answer written to its socket in 64 KiB pieces, each after the socket took the one
+    /// before (NIO's write-buffer watermarks hold the writer back), its bytes counted against
+    /// `ServerConfiguration.maxQueuedBytes` until the last piece is written or the answer is
+    /// dropped (the connection closed, a HEAD).
+    static func queuedBody(_ bytes: [UInt8], ledger: ConnectionLedger) -> ResponseBody {
+        let answer = QueuedAnswer(bytes, ledger: ledger)
+        return ResponseBody(contentLength: bytes.count) { writer in try await answer.write(to: &writer) }
     }
 
     /// The 503 a forecast gets while slow clients hold the whole answer budget.
@@ -307,14 +359,6 @@ package struct ForecastServer: Sendable {
         return router
     }
 
-    /// Whether a forecast is computed on the handler's own task instead of a GCD worker: a
-    /// request of a few places from a folder (tens of microseconds of CPU and preads of
-    /// blocks the page cache holds). Many places, a bounding box, or a remote store (reads
-    /// that wait on the network) go to a worker (see the type's comment).
-    func computesInline(_ parameters: ForecastParameters) -> Bool {
-        engine.cycles.remote == nil && parameters.boundingBox == nil && parameters.latitudes.count < ForecastEngine.placesWorthSplitting
-    }
-
     /// One forecast request, whichever way its parameters came.
     func forecast(_ query: [(name: String, value: String)], encoding: ContentEncoding?) async throws -> Response {
         let engine = self.engine, ledger = self.ledger
@@ -330,7 +374,7 @@ package struct ForecastServer: Sendable {
         // replaces it: requests arriving together cannot all pass an empty budget.
         let reservation = AnswerReservation(ledger: ledger)
         defer { reservation.release() }
-        let work: @Sendable () -> Result<(body: [UInt8], contentType: String, disposition: String?, encoding: ContentEncoding?), APIError> = {
+        let result: Result<(body: [UInt8], contentType: String, disposition: String?, encoding: ContentEncoding?), APIError> = await Self.compute {
             do throws(APIError) {
                 let answer = try engine.respond(parameters, now: now, admit: reservation.reserve)
                 // Compressed off the event loop, like the answer itself.
@@ -340,12 +384,11 @@ package struct ForecastServer: Sendable {
                 return .success((answer.body, answer.contentType, answer.disposition, nil))
             } catch { return .failure(error) }
         }
-        let result = await Self.compute(work)
         let answer = try result.get()
         var headers: HTTPFields = [.contentType: answer.contentType, .vary: "Accept-Encoding"]
         if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
         if let disposition = answer.disposition { headers[.contentDisposition] = disposition }
-        return Response(status: .ok, headers: headers, body: Self.answerBody(answer.body))
+        return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
     }
 
     /// `/v1/forecast`, by GET and by POST.

@@ -451,13 +451,11 @@ struct JSONBytes {
     /// in one such call: appending each number and comma on its own (a uniqueness and capacity
     /// check every time) was most of the writer's time (S1).
     mutating func withRoom(_ room: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: room))
-        let written = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return max(0, min(room, write(base + start)))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            let written = max(0, min(room, write(base)))
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: written))
         }
-        bytes.removeLast(room - written)
     }
 
     /// A column's values, comma-separated, as `OpenMeteoRenderer.value` prints each (null when

@@ -33,7 +33,9 @@ package enum StoreFileSystem {
 
     /// A plain name: no "/", not "." or "..", not empty.
     package static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+        // On the bytes: `contains` of a String went through Foundation's NSString search
+        // (~11,000 instructions a name; the server asks twice a request, S1).
+        !name.isEmpty && name != "." && name != ".." && !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.contains(0)
     }
 
     /// Makes a folder the store owns, or checks the one already there is a real folder (a

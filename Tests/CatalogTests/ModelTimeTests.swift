@@ -29,4 +29,23 @@ final class ModelTimeTests: XCTestCase {
             XCTAssertEqual(ModelTime.dayOfYear(time), expected, "\(time)")
         }
     }
+
+    /// The ISO texts (written digit by digit into the string's storage) equal Foundation's
+    /// `ISO8601DateFormatter` at the edges of days, leap days and centuries and at 2,000 seeded
+    /// times 1900-2200; a year past 9999 still gets a text of its own shape.
+    func testISOTextsMatchFoundationsFormatter() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        formatter.formatOptions = [.withInternetDateTime]
+        var random = SeededGenerator(seed: 0x150_7e_2026_1127)
+        let edges: [Int64] = [0, -1, 59, 86_399, 86_400, 951_782_400, 951_868_799, 951_868_800, 4_107_542_400, -2_208_988_800, 253_402_300_799]
+        for time in edges + (0..<2000).map({ _ in Int64.random(in: -2_208_988_800...7_258_118_400, using: &random) }) {
+            let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(time)))
+            XCTAssertEqual(ModelTime.iso(time), expected, "\(time)")
+            XCTAssertEqual(ModelTime.isoMinutes(time), String(expected.dropLast(4)) + "Z", "\(time)")
+        }
+        // 10000-01-01T00:00:00Z: outside the four-digit fast path, the general text.
+        XCTAssertEqual(ModelTime.iso(253_402_300_800), "10000-01-01T00:00:00Z")
+        XCTAssertEqual(ModelTime.isoMinutes(253_402_300_800), "10000-01-01T00:00Z")
+    }
 }
