@@ -578,16 +578,16 @@ struct SeriesReader {
             if let p = places.2 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
             if let p = places.3 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
         }
+        // Each source once (the 2 m temperature alone is read by six default variables, the
+        // wind components by four): the asks were a tenth of a forecast's work (S1).
+        var sources: [ForecastVariable] = [.elevation]
+        for variable in variables {
+            for source in variable.sources where !sources.contains(source) { sources.append(source) }
+            // The weather code's and the tilted irradiance's sources read when the store holds them.
+            for source in variable.spec.optionalSources where !sources.contains(source) && reader.steps(source) > 0 { sources.append(source) }
+        }
         for payloads in [false, true] {
-            corners(.elevation, payloads)
-            for variable in variables {
-                // Wind speed and direction read the same two components: ask once.
-                if variable == .windDirection10m || variable == .windU10m || variable == .windV10m,
-                   variables.contains(.windSpeed10m) { continue }
-                for source in variable.sources { corners(source, payloads) }
-                // The weather code's and the tilted irradiance's sources read when the store holds them.
-                for source in variable.spec.optionalSources where reader.steps(source) > 0 { corners(source, payloads) }
-            }
+            for source in sources { corners(source, payloads) }
         }
     }
 

@@ -250,7 +250,7 @@ struct OpenMeteoRenderer {
         if !columns.isEmpty {
             out.raw(",\"\(key)_units\":{\"time\":"); out.quoted(parameters.timeFormat.rawValue)
             for (m, place) in location.parts.enumerated() {
-                for column in columns { out.member(column.name + location.suffix(m)); out.quoted(unit(column, place)) }
+                for column in columns { out.member(column.name, suffix: location.suffix(m)); out.quoted(unit(column, place)) }
             }
             out.raw("},\"\(key)\":{\"time\":[")
             switch parameters.timeFormat {
@@ -265,7 +265,7 @@ struct OpenMeteoRenderer {
             for (m, place) in location.parts.enumerated() {
                 let forecast = series(place)
                 for column in columns {
-                    out.member(column.name + location.suffix(m)); out.raw("[")
+                    out.member(column.name, suffix: location.suffix(m)); out.raw("[")
                     // No series: the place's times lie outside every cycle (`placeOrNulls`).
                     if let variable = Self.answering(column, place), let series = forecast?.values[variable] {
                         out.values(series, variable, decimals: units.decimals(variable), units)
@@ -284,7 +284,7 @@ struct OpenMeteoRenderer {
         if !parameters.dailyColumns.isEmpty {
             out.raw(",\"daily_units\":{\"time\":"); out.quoted(parameters.timeFormat == .iso8601 ? "iso8601" : "unixtime")
             for (m, place) in location.parts.enumerated() {
-                for column in parameters.dailyColumns { out.member(column.name + location.suffix(m)); out.quoted(unit(column, place)) }
+                for column in parameters.dailyColumns { out.member(column.name, suffix: location.suffix(m)); out.quoted(unit(column, place)) }
             }
             out.raw("},\"daily\":{\"time\":[")
             for index in times.days.indices {
@@ -294,7 +294,7 @@ struct OpenMeteoRenderer {
             out.raw("]")
             for (m, place) in location.parts.enumerated() {
                 for column in parameters.dailyColumns {
-                    out.member(column.name + location.suffix(m)); out.raw("[")
+                    out.member(column.name, suffix: location.suffix(m)); out.raw("[")
                     if let field = Self.answering(column, place), let series = place.daily[field] {
                         for (k, value) in series.enumerated() {
                             if k > 0 { out.raw(",") }
@@ -445,7 +445,16 @@ struct JSONBytes {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
-    mutating func quoted(_ text: String) { raw(JSONText.quoted(text)) }
+    mutating func quoted(_ text: String) {
+        // Units and names need no escaping: their bytes between quotes, no String made.
+        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            raw(JSONText.quoted(text))
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        raw(text)
+        bytes.append(UInt8(ascii: "\""))
+    }
     /// Writes straight into the buffer's storage: `write` gets the start of `room` free bytes
     /// and returns how many it wrote (at most `room`). A column's values or times are written
     /// in one such call: appending each number and comma on its own (a uniqueness and capacity
@@ -532,10 +541,11 @@ struct JSONBytes {
     }
     /// `,"name":` (a member after the first of an object), for the server's own names
     /// (variables, aggregates), which need no escaping.
-    mutating func member(_ name: String) {
+    mutating func member(_ name: String, suffix: String = "") {
         bytes.append(UInt8(ascii: ","))
         bytes.append(UInt8(ascii: "\""))
         raw(name)
+        if !suffix.isEmpty { raw(suffix) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
