@@ -192,10 +192,21 @@ package struct ForecastParameters: Sendable {
             guard let given = values[name] else { return nil }
             var entries: [String] = []
             for value in given {
-                for piece in value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true) {
-                    let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                    guard let first = piece.firstIndex(where: { !blank($0) }), let last = piece.lastIndex(where: { !blank($0) }) else { continue }
-                    entries.append(String(decoding: piece[first...last], as: UTF8.self))
+                // Scanned in the string's contiguous UTF-8 (the generic `split` of a UTF8View
+                // cost ~4,000 instructions a list).
+                var value = value
+                value.withUTF8 { bytes in
+                    func blank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+                    var start = 0
+                    while start <= bytes.count {
+                        var end = start
+                        while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                        var first = start, last = end
+                        while first < last && blank(bytes[first]) { first += 1 }
+                        while last > first && blank(bytes[last - 1]) { last -= 1 }
+                        if first < last { entries.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<last]), as: UTF8.self)) }
+                        start = end + 1
+                    }
                 }
             }
             return entries

@@ -72,4 +72,18 @@ final class RequestParsingTests: XCTestCase {
             }
         }
     }
+
+    /// Comma lists: entries trimmed of spaces and tabs, empty and blank ones left out, a
+    /// parameter given twice joined; coordinates alike.
+    func testListsAreSplitTrimmedAndJoined() throws {
+        let parameters = try ForecastServer.parameters(
+            target: "/v1/forecast?latitude=%2039.5%09,,-1&longitude=-8,7&hourly=%20temperature_2m%20,,%09relative_humidity_2m,&hourly=,%20,cloud_cover",
+            formBody: nil)
+        XCTAssertEqual(parameters.latitudes, [39.5, -1])
+        XCTAssertEqual(parameters.longitudes, [-8, 7])
+        XCTAssertEqual(parameters.hourlyColumns.map(\.name), ["temperature_2m", "relative_humidity_2m", "cloud_cover"])
+        XCTAssertThrowsError(try ForecastServer.parameters(target: "/v1/forecast?latitude=39,%20,40&longitude=-8", formBody: nil)) { error in
+            XCTAssertTrue((error as? APIError)?.reason.contains("same number of elements") == true, "\(error)")
+        }
+    }
 }
