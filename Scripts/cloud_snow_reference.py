@@ -30,7 +30,7 @@ import numpy as np
 from netCDF4 import Dataset
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from moving_nest_reference import projection  # noqa: E402
+from moving_nest_reference import half_way_between_frames, place_between_nodes, projection  # noqa: E402
 
 G = 9.81
 FIELDS = {"direct_normal_irradiance": "SWDDNI", "direct_normal_irradiance_instant": "SWDDNI",
@@ -101,17 +101,12 @@ def main():
                 rows.append(((float(lat[j, i]), float(lon[j, i])), when, {c: fields[c][k, j, i] for c in columns}))
     rng = np.random.default_rng(args.seed)
     for _ in range(args.places):
-        i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
-        plon, plat = pr(x0 + i * dx, y0 + j * dx, inverse=True)
-        place = (round(float(plat), 5), round(float(plon), 5))
-        x, y = pr(place[1], place[0])
-        i, j = (x - x0) / dx, (y - y0) / dx
+        place, i, j = place_between_nodes(rng, pr, x0, y0, dx, nx, ny)
         if args.on_frames:
             k = int(rng.integers(0, len(times)))
             rows.append((place, times[k], {c: bilinear(fields[c][k], i, j) for c in columns}))
             continue
-        k = int(rng.integers(0, len(times) - 1))
-        when = times[k] + (times[k + 1] - times[k]) / 2
+        k, when = half_way_between_frames(rng, times)
         rows.append((place, when, {c: 0.5 * (bilinear(fields[c][k], i, j) + bilinear(fields[c][k + 1], i, j)) for c in columns}))
     print("latitude,longitude,time," + ",".join(columns))
     for place, when, values in rows:

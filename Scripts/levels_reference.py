@@ -42,7 +42,7 @@ import numpy as np
 from netCDF4 import Dataset
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from moving_nest_reference import projection  # noqa: E402  (WRF's projections)
+from moving_nest_reference import half_way_between_frames, place_between_nodes, projection  # noqa: E402  (WRF's projections)
 
 HEIGHTS = [80, 100, 120, 180]
 PRESSURES = [1000, 925, 850, 700, 500, 300, 250, 200]
@@ -204,13 +204,8 @@ def main():
                 emit((float(lat[j, i]), float(lon[j, i])), when, {name: value[k, j, i] for name, value in fields.items()})
     rng = np.random.default_rng(args.seed)
     for _ in range(args.places):
-        i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
-        plon, plat = p_(x0 + i * dx, y0 + j * dx, inverse=True)
-        place = (round(float(plat), 5), round(float(plon), 5))
-        x, y = p_(place[1], place[0])
-        i, j = (x - x0) / dx, (y - y0) / dx
-        k = int(rng.integers(0, frames - 1))
-        when = times[k] + (times[k + 1] - times[k]) / 2
+        place, i, j = place_between_nodes(rng, p_, x0, y0, dx, nx, ny)
+        k, when = half_way_between_frames(rng, times)
         emit(place, when, {name: 0.5 * (corners(value[k], i, j) + corners(value[k + 1], i, j)) for name, value in fields.items()})
 
 

@@ -61,6 +61,23 @@ def bilinear(field, i, j):
             + (1 - fi) * fj * field[j0 + 1, i0] + fi * fj * field[j0 + 1, i0 + 1])
 
 
+def place_between_nodes(rng, p, x0, y0, dx, nx, ny):
+    """A seeded place between a grid's nodes: a fractional position drawn inside the grid,
+    turned into latitude and longitude rounded to 5 decimals (as the query echoes them), and
+    the rounded place's own position (i along west_east, j along south_north)."""
+    i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
+    plon, plat = p(x0 + i * dx, y0 + j * dx, inverse=True)
+    place = (round(float(plat), 5), round(float(plon), 5))
+    x, y = p(place[1], place[0])
+    return place, (x - x0) / dx, (y - y0) / dx
+
+
+def half_way_between_frames(rng, times):
+    """A seeded frame k (not the last) and the time half way to frame k + 1."""
+    k = int(rng.integers(0, len(times) - 1))
+    return k, times[k] + (times[k + 1] - times[k]) / 2
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("folder")

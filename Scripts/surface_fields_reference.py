@@ -20,7 +20,7 @@ import numpy as np
 from netCDF4 import Dataset
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's projections, bilinear in index space)
+from moving_nest_reference import bilinear, half_way_between_frames, place_between_nodes, projection  # noqa: E402  (WRF's projections, bilinear in index space)
 
 # (name, scale, offset): the file's value times scale plus offset is the served value.
 FIELDS = [("TSK", 1.0, -273.15), ("PBLH", 1.0, 0.0), ("SNOW", 1.0, 0.0), ("ALBEDO", 100.0, 0.0)]
@@ -52,13 +52,8 @@ def main():
             place, when = (float(lat[j, i]), float(lon[j, i])), times[k]
             values = [f[k, j, i] for f in fields]
         else:
-            i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
-            plon, plat = p(x0 + i * dx, y0 + j * dx, inverse=True)
-            place = (round(float(plat), 5), round(float(plon), 5))
-            x, y = p(place[1], place[0])
-            i, j = (x - x0) / dx, (y - y0) / dx
-            k = int(rng.integers(0, len(times) - 1))
-            when = times[k] + (times[k + 1] - times[k]) / 2
+            place, i, j = place_between_nodes(rng, p, x0, y0, dx, nx, ny)
+            k, when = half_way_between_frames(rng, times)
             values = [0.5 * (bilinear(f[k], i, j) + bilinear(f[k + 1], i, j)) for f in fields]
         print(f"{place[0]!r},{place[1]!r},{when.strftime('%Y-%m-%dT%H:%MZ')}," + ",".join(f"{v:.6f}" for v in values))
 

@@ -39,7 +39,7 @@ import pvlib
 from netCDF4 import Dataset
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's projections, bilinear in index space)
+from moving_nest_reference import bilinear, half_way_between_frames, place_between_nodes, projection  # noqa: E402  (WRF's projections, bilinear in index space)
 
 LAYERS = ["0_to_10cm", "10_to_40cm", "40_to_100cm", "100_to_200cm"]
 INSTANT = ["latent_heat_flux", "sensible_heat_flux", "evapotranspiration", "air_density_2m",
@@ -117,13 +117,8 @@ def main():
     # Seeded places between nodes, at half-hour times between frames.
     rng = np.random.default_rng(args.seed)
     for _ in range(args.places):
-        i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
-        plon, plat = p(x0 + i * dx, y0 + j * dx, inverse=True)
-        place = (round(float(plat), 5), round(float(plon), 5))
-        x, y = p(place[1], place[0])
-        i, j = (x - x0) / dx, (y - y0) / dx
-        k = int(rng.integers(0, len(times) - 1))
-        when = times[k] + (times[k + 1] - times[k]) / 2
+        place, i, j = place_between_nodes(rng, p, x0, y0, dx, nx, ny)
+        k, when = half_way_between_frames(rng, times)
         values = {name: 0.5 * (bilinear(v[k], i, j) + bilinear(v[k + 1], i, j)) for name, v in instants.items()}
         for name, a in amounts.items():
             # The hour ending half-way lies inside the interval (k, k + 1].

@@ -39,7 +39,7 @@ import pvlib
 from netCDF4 import Dataset
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from moving_nest_reference import bilinear, projection  # noqa: E402  (WRF's projections, bilinear in index space)
+from moving_nest_reference import bilinear, half_way_between_frames, place_between_nodes, projection  # noqa: E402  (WRF's projections, bilinear in index space)
 
 MAX_ZENITH = 87.0
 HALF_STEP = 0.5       # W/m2: half the stored precision of the radiation fields
@@ -116,13 +116,8 @@ def main():
                 rows.append(((float(lat[j, i]), float(lon[j, i])), when, tuple(f[k, j, i] for f in fields)))
     rng = np.random.default_rng(args.seed)
     for _ in range(args.places):
-        i, j = rng.uniform(0, nx - 1), rng.uniform(0, ny - 1)
-        plon, plat = p(x0 + i * dx, y0 + j * dx, inverse=True)
-        place = (round(float(plat), 5), round(float(plon), 5))
-        x, y = p(place[1], place[0])
-        i, j = (x - x0) / dx, (y - y0) / dx
-        k = int(rng.integers(0, len(times) - 1))
-        when = times[k] + (times[k + 1] - times[k]) / 2
+        place, i, j = place_between_nodes(rng, p, x0, y0, dx, nx, ny)
+        k, when = half_way_between_frames(rng, times)
         rows.append((place, when, tuple(0.5 * (bilinear(f[k], i, j) + bilinear(f[k + 1], i, j)) for f in fields)))
 
     header = ["latitude", "longitude", "time"]

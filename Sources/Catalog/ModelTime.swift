@@ -58,37 +58,46 @@ package enum ModelTime {
     /// "2026-11-22T06:00:00Z".
     package static func iso(_ seconds: Int64) -> String { isoText(seconds, withSeconds: true) }
 
-    /// The ISO text's digits written into the string's own storage: a request's times are
-    /// made with these (an interpolated String of padded Strings cost ~5,000 instructions a
-    /// time, benchmark S1). Years outside 0...9999 take the general path.
+    /// The ISO text's digits written into the string's own storage (`writeISODigits`): a
+    /// request's times are made with these (an interpolated String of padded Strings cost
+    /// ~5,000 instructions a time, benchmark S1). Years outside 0...9999 take the general path.
     private static func isoText(_ seconds: Int64, withSeconds: Bool) -> String {
-        let c = civil(seconds)
-        guard (0...9999).contains(c.year) else {
-            let minutes = "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute))"
-            return withSeconds ? minutes + ":\(pad(c.second))Z" : minutes + "Z"
+        let text = String(unsafeUninitializedCapacity: 20) { buffer in
+            guard let base = buffer.baseAddress, let n = writeISODigits(seconds, withSeconds: withSeconds, at: base) else { return 0 }
+            base[n] = UInt8(ascii: "Z")
+            return n + 1
         }
-        return String(unsafeUninitializedCapacity: 20) { buffer in
-            var n = 0
-            func put(_ value: Int, _ width: Int) {
-                var divisor = width == 4 ? 1000 : 10
-                var rest = value
-                while divisor > 0 {
-                    buffer[n] = UInt8(truncatingIfNeeded: 48 + rest / divisor)
-                    rest %= divisor
-                    divisor /= 10
-                    n += 1
-                }
-            }
-            func mark(_ character: Unicode.Scalar) {
-                buffer[n] = UInt8(ascii: character)
+        if !text.isEmpty { return text }
+        let c = civil(seconds)
+        let minutes = "\(pad(c.year, 4))-\(pad(c.month))-\(pad(c.day))T\(pad(c.hour)):\(pad(c.minute))"
+        return withSeconds ? minutes + ":\(pad(c.second))Z" : minutes + "Z"
+    }
+
+    /// Writes "2026-11-22T06:00" (16 bytes), or with `withSeconds` "2026-11-22T06:00:00" (19),
+    /// at `target`; returns the bytes written, or nil (nothing written) for a year outside
+    /// 0...9999. The digits of `iso`, `isoMinutes` and the server's JSON time labels.
+    package static func writeISODigits(_ seconds: Int64, withSeconds: Bool, at target: UnsafeMutablePointer<UInt8>) -> Int? {
+        let c = civil(seconds)
+        guard (0...9999).contains(c.year) else { return nil }
+        var n = 0
+        func put(_ value: Int, _ width: Int) {
+            var divisor = width == 4 ? 1000 : 10
+            var rest = value
+            while divisor > 0 {
+                target[n] = UInt8(truncatingIfNeeded: 48 + rest / divisor)
+                rest %= divisor
+                divisor /= 10
                 n += 1
             }
-            put(c.year, 4); mark("-"); put(c.month, 2); mark("-"); put(c.day, 2); mark("T")
-            put(c.hour, 2); mark(":"); put(c.minute, 2)
-            if withSeconds { mark(":"); put(c.second, 2) }
-            mark("Z")
-            return n
         }
+        func mark(_ character: Unicode.Scalar) {
+            target[n] = UInt8(ascii: character)
+            n += 1
+        }
+        put(c.year, 4); mark("-"); put(c.month, 2); mark("-"); put(c.day, 2); mark("T")
+        put(c.hour, 2); mark(":"); put(c.minute, 2)
+        if withSeconds { mark(":"); put(c.second, 2) }
+        return n
     }
 
     /// The calendar fields of a time.

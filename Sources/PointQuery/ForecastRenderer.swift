@@ -376,9 +376,7 @@ package struct ForecastRenderer: Sendable {
     /// the one JSON string writer, used by the renderer and the server.
     package static func jsonQuoted(_ text: String) -> String {
         // Most strings (keys, times, names) need no escaping: skip the per-scalar loop.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
-        }
+        if !needsJSONEscaping(text) { return "\"" + text + "\"" }
         var escaped = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -391,6 +389,11 @@ package struct ForecastRenderer: Sendable {
             }
         }
         return escaped + "\""
+    }
+
+    /// Whether `text` holds a byte JSON must escape inside quotes (a control byte, `"` or `\`).
+    package static func needsJSONEscaping(_ text: String) -> Bool {
+        text.utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 
     // MARK: CSV

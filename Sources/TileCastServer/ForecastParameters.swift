@@ -549,11 +549,17 @@ package struct ForecastParameters: Sendable {
         }
     }
 
+    /// A canonical text's components when every field is in range and the day exists (the
+    /// general parsers' checks); nil sends the text to them.
+    private static func canonicalComponents(_ text: String, withTime: Bool) -> DateComponents? {
+        guard let c = canonical(text, withTime: withTime), (1...12).contains(c.month), (1...31).contains(c.day),
+              (1900...2200).contains(c.year), (0...23).contains(c.hour), (0...59).contains(c.minute),
+              ModelTime.seconds(year: c.year, month: c.month, day: c.day) != nil else { return nil }
+        return DateComponents(year: c.year, month: c.month, day: c.day, hour: c.hour, minute: c.minute)
+    }
+
     private static func date(_ text: String, _ name: String) throws(APIError) -> DateComponents {
-        if let c = canonical(text, withTime: false), (1...12).contains(c.month), (1...31).contains(c.day), (1900...2200).contains(c.year),
-           ModelTime.seconds(year: c.year, month: c.month, day: c.day) != nil {
-            return DateComponents(year: c.year, month: c.month, day: c.day, hour: 0, minute: 0)
-        }
+        if let components = canonicalComponents(text, withTime: false) { return components }
         let parts = text.split(separator: "-").map { Int($0) }
         guard parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2], text.count == 10,
               (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else {
@@ -568,10 +574,7 @@ package struct ForecastParameters: Sendable {
     }
 
     private static func hour(_ text: String, _ name: String) throws(APIError) -> DateComponents {
-        if let c = canonical(text, withTime: true), (1...12).contains(c.month), (1...31).contains(c.day), (1900...2200).contains(c.year),
-           ModelTime.seconds(year: c.year, month: c.month, day: c.day) != nil, (0...23).contains(c.hour), (0...59).contains(c.minute) {
-            return DateComponents(year: c.year, month: c.month, day: c.day, hour: c.hour, minute: c.minute)
-        }
+        if let components = canonicalComponents(text, withTime: true) { return components }
         let pieces = text.split(separator: "T", maxSplits: 1)
         guard pieces.count == 2 else { throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(text)") }
         var components = try date(String(pieces[0]), name)

@@ -447,7 +447,7 @@ struct JSONBytes {
     }
     mutating func quoted(_ text: String) {
         // Units and names need no escaping: their bytes between quotes, no String made.
-        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard !ForecastRenderer.needsJSONEscaping(text) else {
             raw(JSONText.quoted(text))
             return
         }
@@ -505,31 +505,15 @@ struct JSONBytes {
 
     /// `"2026-11-22T06:00"` at `target`; returns the bytes written (at most `localTimeRoom` - 1).
     static func writeLocalTime(_ seconds: Int64, at target: UnsafeMutablePointer<UInt8>) -> Int {
-        let c = ModelTime.civil(seconds)
-        guard (0...9999).contains(c.year) else {
+        target[0] = UInt8(ascii: "\"")
+        guard let n = ModelTime.writeISODigits(seconds, withSeconds: false, at: target + 1) else {
             // Not a time any forecast holds: the general text, cut to the room.
             let text = Array(("\"" + ModelTime.isoMinutes(seconds).dropLast() + "\"").utf8.prefix(localTimeRoom - 1))
             for (k, byte) in text.enumerated() { target[k] = byte }
             return text.count
         }
-        var n = 0
-        func put(_ value: Int, _ width: Int) {
-            var divisor = width == 4 ? 1000 : 10
-            var rest = value
-            while divisor > 0 {
-                target[n] = UInt8(truncatingIfNeeded: 48 + rest / divisor)
-                rest %= divisor
-                divisor /= 10
-                n += 1
-            }
-        }
-        func mark(_ character: Unicode.Scalar) {
-            target[n] = UInt8(ascii: character)
-            n += 1
-        }
-        mark("\""); put(c.year, 4); mark("-"); put(c.month, 2); mark("-"); put(c.day, 2); mark("T")
-        put(c.hour, 2); mark(":"); put(c.minute, 2); mark("\"")
-        return n
+        target[n + 1] = UInt8(ascii: "\"")
+        return n + 2
     }
 
     /// `null,null,...`: a column of `count` nulls.
