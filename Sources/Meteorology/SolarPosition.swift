@@ -47,18 +47,62 @@ package enum SolarPosition {
         sky(latitude: latitude, longitude: longitude, time: time).zenith
     }
 
+    /// The sun's declination and equation of time at one moment, the same for every place:
+    /// the costly part of a solar position (a dozen sines), worth computing once per moment.
+    package struct Moment: Sendable {
+        /// Seconds since 1970 UTC.
+        package let time: Double
+        /// Radians.
+        package let declination: Double
+        /// Minutes.
+        package let equationOfTime: Double
+
+        @inlinable
+        package init(time: Double) {
+            self.time = time
+            (declination, equationOfTime) = SolarPosition.declinationAndEquationOfTime(julianCentury: SolarPosition.julianCentury(time))
+        }
+    }
+
     /// The hour angle (radians), the declination (radians) and the zenith (degrees) at a place
     /// and time: what `zenith` and `azimuth` start from.
     @inlinable
     package static func sky(latitude: Double, longitude: Double, time: Double) -> (hourAngle: Double, declination: Double, zenith: Double) {
+        sky(latitude: latitude, longitude: longitude, time: time, moment: Moment(time: time))
+    }
+
+    /// How fast the declination and the equation of time can move a zenith, degrees a day: the
+    /// declination moves at most 0.396°/day and the equation of time 0.498 min/day (0.125° of
+    /// hour angle) between 1900 and 2200 (the formulas above, sampled every 10 minutes), and a
+    /// zenith moves by at most the sum (both enter it with a slope of at most 1).
+    package static let momentDriftPerDay = 0.6
+
+    /// `sky` at `time` with the declination and equation of time of `moment`: exactly `sky`'s
+    /// answer when `moment` is of `time`, otherwise a zenith within `zenithDrift(from:to:)`
+    /// degrees of it, good for deciding whether the sun is clearly up or down.
+    @inlinable
+    package static func sky(latitude: Double, longitude: Double, time: Double, moment: Moment) -> (hourAngle: Double, declination: Double, zenith: Double) {
         let rad = Double.pi / 180
-        let (declination, equation) = declinationAndEquationOfTime(julianCentury: julianCentury(time))
+        let declination = moment.declination
+        let hourAngle = hourAngle(longitude: longitude, time: time, equationOfTime: moment.equationOfTime)
+        let cosZenith = sin(latitude * rad) * sin(declination) + cos(latitude * rad) * cos(declination) * cos(hourAngle)
+        return (hourAngle, declination, acos(min(max(cosZenith, -1), 1)) / rad)
+    }
+
+    /// The hour angle (radians) at a longitude and time, with the equation of time (minutes)
+    /// of the moment: the true solar time's minutes, from -π at midnight to π.
+    @inlinable
+    package static func hourAngle(longitude: Double, time: Double, equationOfTime equation: Double) -> Double {
         let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
         let trueSolarMinutes = ((minutesOfDay + equation + 4 * longitude).truncatingRemainder(dividingBy: 1440) + 1440)
             .truncatingRemainder(dividingBy: 1440)
-        let hourAngle = (trueSolarMinutes / 4 - 180) * rad
-        let cosZenith = sin(latitude * rad) * sin(declination) + cos(latitude * rad) * cos(declination) * cos(hourAngle)
-        return (hourAngle, declination, acos(min(max(cosZenith, -1), 1)) / rad)
+        return (trueSolarMinutes / 4 - 180) * (Double.pi / 180)
+    }
+
+    /// How far (degrees) `sky(…, time:, moment:)`'s zenith may lie from the exact one.
+    @inlinable
+    package static func zenithDrift(from moment: Moment, to time: Double) -> Double {
+        momentDriftPerDay * abs(time - moment.time) / 86_400 + 1e-9
     }
 
     /// The sun's azimuth in degrees clockwise from north (90 east, 180 south) from `sky`'s hour

@@ -64,19 +64,37 @@ package enum Sunshine {
     /// interval of night is 0 even where the run has no data. NaN when a sample with the sun
     /// up has no DNI.
     ///
-    /// `bounds(a, b)`, when given, is the least and greatest DNI over the sample times from a to
-    /// b (both included), nil when it cannot tell (a time outside the run, an unknown value).
-    /// A run of samples with the sun up whose bounds lie clear of the threshold (by `margin`) is
-    /// counted whole, without asking `directNormal` per minute; the others are halved down to
-    /// per-minute samples. DNI between two output frames is linear in time, so its frames' DNI
-    /// bound it, and the count is the one the minutes give (SunshineShortcutTests).
+    /// `bounds(a, b)` is the least and greatest DNI over the sample times from a to b (both
+    /// included), nil when it cannot tell (a time outside the run, an unknown value; always
+    /// nil by default). A run of samples with the sun up whose bounds lie clear of the
+    /// threshold (by `margin`) is counted whole, without asking `directNormal` per minute; the
+    /// others are halved down to per-minute samples. DNI between two output frames is linear in
+    /// time, so its frames' DNI bound it, and the count is the one the minutes give
+    /// (SunshineShortcutTests).
+    ///
+    /// `sun` is the sun's declination and equation of time at some moment near the window
+    /// (the window's end, say, which a forecast has already computed); the window's middle
+    /// when not given. Whether the sun is up is decided from it wherever its drift cannot
+    /// matter, and from the exact position at the sample otherwise, so it changes no count.
+    /// Both closures are non-escaping: what they capture needs no run-time exclusivity checks.
     package static func seconds(end: Int64, window: Int64, latitude: Double, longitude: Double,
-                               bounds: ((Int64, Int64) -> (min: Double, max: Double)?)? = nil,
+                               sun: SolarPosition.Moment? = nil,
+                               bounds: (Int64, Int64) -> (min: Double, max: Double)? = { _, _ in nil },
                                directNormal: (Int64) -> Double?) -> Float {
         let samples = max(window / sampleSeconds, 1)
         let step = window / samples
         let start = end - window
         func sampleTime(_ k: Int64) -> Int64 { start + k * step + step / 2 }
+        let moment = sun ?? SolarPosition.Moment(time: Double(start) + Double(window) / 2)
+        // `SolarPosition.sky`'s cos θz = sin φ sin δ + cos φ cos δ cos h with the place's and
+        // the moment's parts taken once: the zenith at `time` from `moment`, and how far it may
+        // lie from the exact one.
+        let rad = Double.pi / 180
+        let sinParts = sin(latitude * rad) * sin(moment.declination), cosParts = cos(latitude * rad) * cos(moment.declination)
+        func roughZenith(_ time: Double) -> (zenith: Double, drift: Double) {
+            let hourAngle = SolarPosition.hourAngle(longitude: longitude, time: time, equationOfTime: moment.equationOfTime)
+            return (acos(min(max(sinParts + cosParts * cos(hourAngle), -1), 1)) / rad, SolarPosition.zenithDrift(from: moment, to: time))
+        }
         // The sun's zenith angle changes by at most `maxZenithRate` (the Earth's rotation; the
         // declination adds under 0.02°/h), so one zenith at the middle of a run of samples
         // tells whether the sun is up, or down, through the whole run; a run it cannot decide
@@ -85,7 +103,7 @@ package enum Sunshine {
         var sunny: Int64 = 0
         var unknown = false
         func count(_ first: Int64, _ last: Int64, sunUp: Bool) {
-            if sunUp, last - first > 2, let bounds, let range = bounds(sampleTime(first), sampleTime(last - 1)),
+            if sunUp, last - first > 2, let range = bounds(sampleTime(first), sampleTime(last - 1)),
                range.min.isFinite, range.max.isFinite {
                 if range.min > threshold + margin { sunny += last - first; return }
                 if range.max < threshold - margin { return }
@@ -96,7 +114,12 @@ package enum Sunshine {
             }
             for k in first..<last where !unknown {
                 if !sunUp {
-                    guard SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(sampleTime(k))) < 90 else { continue }
+                    let time = Double(sampleTime(k))
+                    let (zenith, drift) = roughZenith(time)
+                    if zenith - drift >= 90 { continue }
+                    if zenith + drift >= 90 {
+                        guard SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) < 90 else { continue }
+                    }
                 }
                 guard let dni = directNormal(sampleTime(k)), dni.isFinite else { unknown = true; return }
                 if dni > threshold { sunny += 1 }
@@ -106,8 +129,8 @@ package enum Sunshine {
             guard !unknown, first < last else { return }
             if last - first <= 2 { return count(first, last, sunUp: false) }
             let middle = Double(sampleTime(first) + sampleTime(last - 1)) / 2
-            let zenith = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: middle)
-            let reach = maxZenithRate * (Double(sampleTime(last - 1) - sampleTime(first)) / 2) / 3600
+            let (zenith, drift) = roughZenith(middle)
+            let reach = maxZenithRate * (Double(sampleTime(last - 1) - sampleTime(first)) / 2) / 3600 + drift
             if zenith - reach >= 90 { return }                                  // down throughout
             if zenith + reach < 90 { return count(first, last, sunUp: true) }   // up throughout
             let half = (first + last) / 2

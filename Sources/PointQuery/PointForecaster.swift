@@ -158,8 +158,20 @@ public struct PointForecaster: Sendable {
         /// for is_day, ET0, terrestrial_radiation_instant and the tilted irradiance alike.
         func sun() -> [(hourAngle: Double, declination: Double, zenith: Double)] {
             if let known = memo.sun { return known }
-            let computed = times.map { SolarPosition.sky(latitude: latitude, longitude: longitude, time: Double($0)) }
+            let moments = self.moments()
+            let computed = times.indices.map {
+                SolarPosition.sky(latitude: latitude, longitude: longitude, time: Double(times[$0]), moment: moments[$0])
+            }
             memo.sun = computed
+            return computed
+        }
+
+        /// The sun's declination and equation of time at each time (what `sun` and the sunshine
+        /// count start from), computed once per forecast.
+        func moments() -> [SolarPosition.Moment] {
+            if let known = memo.moments { return known }
+            let computed = times.map { SolarPosition.Moment(time: Double($0)) }
+            memo.moments = computed
             return computed
         }
 
@@ -178,6 +190,7 @@ public struct PointForecaster: Sendable {
         var atTimes: [ForecastVariable: [Float]] = [:]
         var amounts: [ForecastVariable: [Float]] = [:]
         var sun: [(hourAngle: Double, declination: Double, zenith: Double)]?
+        var moments: [SolarPosition.Moment]?
     }
 
     /// A requested elevation against the model terrain (`Downscaling`, Open-Meteo's rule).
@@ -268,14 +281,18 @@ public struct PointForecaster: Sendable {
     /// each source at the times in its store unit, moved to a requested elevation as it would
     /// be when asked for alone.
     static func pointwise(_ variable: ForecastVariable, _ formula: @Sendable ([Float]) -> Float, _ c: Context) throws(QueryError) -> [Float] {
-        var inputs: [[Float]] = []
+        var inputs: [[Float]] = [], shifts: [Float] = []
         for source in variable.sources {
-            let shift = c.downscaling.map { Downscale.isShifted(source) ? $0.shift : 0 } ?? 0
-            inputs.append(try c.atTimes(source).map { $0 + shift })
+            shifts.append(c.downscaling.map { Downscale.isShifted(source) ? $0.shift : 0 } ?? 0)
+            inputs.append(try c.atTimes(source))
         }
         let quantity = variable.quantity
+        // One row of inputs, refilled for each time: an array made per time was a third of
+        // this function's instructions.
+        var row = [Float](repeating: .nan, count: inputs.count)
         return c.times.indices.map { k in
-            c.units.convert(formula(inputs.map { k < $0.count ? $0[k] : .nan }), quantity)
+            for j in inputs.indices { row[j] = k < inputs[j].count ? inputs[j][k] + shifts[j] : .nan }
+            return c.units.convert(formula(row), quantity)
         }
     }
 
@@ -371,45 +388,107 @@ public struct PointForecaster: Sendable {
     static func sunshineDuration(_ c: Context) throws(QueryError) -> [Float] {
         let domain = c.reader.domain
         let hasDirect = domain.reader.steps(.directRadiation) > 0
-        let frames = domain.metadata.times
         let series = try c.reader.spatial(hasDirect ? .directRadiation : .shortwaveRadiation) { Array($0) }
-        // A frame's DNI when first needed: a forecast's windows touch a few of the run's frames.
-        var normal = [Double?](repeating: nil, count: series.count)
-        func frameNormal(_ f: Int) -> Double {
-            if let known = normal[f] { return known }
+        let moments = c.moments()
+        var frames = FrameNormals(c, series: series, hasDirect: hasDirect, moments: moments)
+        var durations = [Float]()
+        durations.reserveCapacity(c.times.count)
+        for (index, end) in c.times.enumerated() {
+            let seconds = Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude,
+                                           sun: moments[index], bounds: { frames.bounds($0, $1) },
+                                           directNormal: { frames.directNormal(at: $0) })
+            durations.append(seconds)
+        }
+        return durations
+    }
+
+    /// The direct normal irradiance of one place's frames, each computed when first needed (a
+    /// forecast's windows touch a few of the run's frames), and between them. A plain value
+    /// that the sunshine count's non-escaping closures capture: no run-time exclusivity checks,
+    /// which were a tenth of the count's instructions when its state was captured by an
+    /// escaping closure.
+    struct FrameNormals {
+        let times: TimeInterpolation
+        let frames: [Int64]
+        let series: [Float]
+        let hasDirect: Bool
+        let latitude: Double
+        let longitude: Double
+        /// The forecast's times and the sun's moments at them: a frame at one of those times
+        /// takes its zenith from the moment (the same number, without the declination's sines).
+        let forecastTimes: [Int64]
+        let moments: [SolarPosition.Moment]
+        var normal: [Double]
+        var known: [Bool]
+        /// The minutes come in order: the last bracket is the next one's guess.
+        var guess = 0
+
+        init(_ c: Context, series: [Float], hasDirect: Bool, moments: [SolarPosition.Moment]) {
+            times = c.reader.domain.times
+            frames = c.reader.domain.metadata.times
+            self.series = series
+            self.hasDirect = hasDirect
+            latitude = c.latitude
+            longitude = c.longitude
+            forecastTimes = c.times
+            self.moments = moments
+            normal = [Double](repeating: .nan, count: series.count)
+            known = [Bool](repeating: false, count: series.count)
+        }
+
+        mutating func at(_ f: Int) -> Double {
+            if known[f] { return normal[f] }
             let value: Double
             if f >= frames.count {
                 value = .nan
             } else {
-                let zenith = SolarPosition.zenith(latitude: c.latitude, longitude: c.longitude, time: Double(frames[f]))
+                let time = frames[f]
+                let zenith: Double
+                if let index = Self.index(of: time, in: forecastTimes) {
+                    zenith = SolarPosition.sky(latitude: latitude, longitude: longitude, time: Double(time), moment: moments[index]).zenith
+                } else {
+                    zenith = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(time))
+                }
                 value = hasDirect ? Sunshine.directNormal(direct: Double(series[f]), zenith: zenith)
-                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: ModelTime.dayOfYear(frames[f]))
+                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: ModelTime.dayOfYear(time))
             }
             normal[f] = value
+            known[f] = true
             return value
         }
-        var guess = 0   // the minutes come in order: the last bracket is the next one's guess
-        // The DNI between frames is linear in time: the frames around a run of minutes bound it.
-        func bounds(_ first: Int64, _ last: Int64) -> (min: Double, max: Double)? {
-            guard let from = domain.times.bracket(at: first, near: guess), let to = domain.times.bracket(at: last, near: from.lower),
+
+        /// The DNI at a sample time, linear between the frames around it; nil outside the run.
+        mutating func directNormal(at time: Int64) -> Double? {
+            guard let bracket = times.bracket(at: time, near: guess), bracket.lower < normal.count else { return nil }
+            guess = bracket.lower
+            if bracket.isOnFrame { return at(bracket.lower) }
+            guard bracket.upper < normal.count else { return nil }
+            return Double(bracket.lowerWeight) * at(bracket.lower) + Double(bracket.upperWeight) * at(bracket.upper)
+        }
+
+        /// The least and greatest DNI from `first` to `last`: DNI between frames is linear in
+        /// time, so the frames around the span bound it. Nil when one of them is unknown.
+        mutating func bounds(_ first: Int64, _ last: Int64) -> (min: Double, max: Double)? {
+            guard let from = times.bracket(at: first, near: guess), let to = times.bracket(at: last, near: from.lower),
                   to.upper < normal.count else { return nil }
             var low = Double.infinity, high = -Double.infinity
             for f in from.lower...to.upper {
-                let value = frameNormal(f)
+                let value = at(f)
                 guard value.isFinite else { return nil }
                 low = min(low, value)
                 high = max(high, value)
             }
             return (low, high)
         }
-        return c.times.map { end in
-            Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude, bounds: bounds) { time in
-                guard let bracket = domain.times.bracket(at: time, near: guess), bracket.lower < normal.count else { return nil }
-                guess = bracket.lower
-                if bracket.isOnFrame { return frameNormal(bracket.lower) }
-                guard bracket.upper < normal.count else { return nil }
-                return Double(bracket.lowerWeight) * frameNormal(bracket.lower) + Double(bracket.upperWeight) * frameNormal(bracket.upper)
+
+        /// The index of `time` in the sorted `times`, nil when it is not there.
+        static func index(of time: Int64, in times: [Int64]) -> Int? {
+            var lo = 0, hi = times.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if times[mid] < time { lo = mid + 1 } else { hi = mid }
             }
+            return lo < times.count && times[lo] == time ? lo : nil
         }
     }
 

@@ -78,6 +78,13 @@ final class SunshineShortcutTests: XCTestCase {
             }
             let got = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, directNormal: dni)
             if unknown { XCTAssertTrue(got.isNaN) } else { XCTAssertEqual(got, Float(expected), "\(latitude), \(longitude) at \(end)") }
+            // The sun's moment given from elsewhere (the window's end, as a forecast passes it,
+            // or days away) changes no count: it only decides where its drift cannot matter.
+            for away: Int64 in [0, 5 * 86_400] {
+                let moment = SolarPosition.Moment(time: Double(end + away))
+                let given = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, sun: moment, directNormal: dni)
+                if unknown { XCTAssertTrue(given.isNaN) } else { XCTAssertEqual(given, Float(expected), "\(latitude), \(longitude) at \(end), moment \(away) s after") }
+            }
         }
     }
 

@@ -98,3 +98,31 @@ final class SolarTests: XCTestCase {
         XCTAssertGreaterThan(compared, 1000)
     }
 }
+
+/// A zenith from another moment's declination and equation of time (what the sunshine count
+/// decides sunrise and sunset from) lies within `zenithDrift` of the exact zenith, and is the
+/// exact zenith when the moment is the time's own: seeded places and times from 1900 to 2200,
+/// moments up to ten days away. With a drift rate below the declination's own (0.396°/day)
+/// this fails.
+final class SolarMomentTests: XCTestCase {
+    func testZenithFromANearbyMomentStaysWithinItsDrift() {
+        var random = SeededGenerator(seed: 0x30_50_1a_2026_1127)
+        var worstShare = 0.0
+        for _ in 0..<20_000 {
+            let latitude = Double.random(in: -89.9...89.9, using: &random), longitude = Double.random(in: -180...180, using: &random)
+            let time = Double.random(in: -2_208_988_800...7_258_118_400, using: &random)
+            let exact = SolarPosition.sky(latitude: latitude, longitude: longitude, time: time)
+            let own = SolarPosition.sky(latitude: latitude, longitude: longitude, time: time, moment: SolarPosition.Moment(time: time))
+            XCTAssertEqual(own.zenith, exact.zenith)
+            XCTAssertEqual(own.hourAngle, exact.hourAngle)
+            let away = Double.random(in: -864_000...864_000, using: &random)
+            let moment = SolarPosition.Moment(time: time + away)
+            let rough = SolarPosition.sky(latitude: latitude, longitude: longitude, time: time, moment: moment).zenith
+            let drift = SolarPosition.zenithDrift(from: moment, to: time)
+            XCTAssertLessThanOrEqual(abs(rough - exact.zenith), drift, "\(latitude), \(longitude) at \(time), moment \(away) s away")
+            if drift > 0.01 { worstShare = max(worstShare, abs(rough - exact.zenith) / drift) }
+        }
+        // The bound is not loose beyond reason: some zeniths use most of it.
+        XCTAssertGreaterThan(worstShare, 0.5)
+    }
+}
