@@ -91,9 +91,13 @@ package enum Sunshine {
         // lie from the exact one.
         let rad = Double.pi / 180
         let sinParts = sin(latitude * rad) * sin(moment.declination), cosParts = cos(latitude * rad) * cos(moment.declination)
+        // The hour angle grows by 2π a day (1/240 of a degree a second): from the window's end
+        // on, without `hourAngle`'s three remainders per sample (cos takes any turn). Its
+        // rounding, ~1e-13 rad within a window, is covered by 1e-6° more drift.
+        let endAngle = SolarPosition.hourAngle(longitude: longitude, time: Double(end), equationOfTime: moment.equationOfTime)
         func roughZenith(_ time: Double) -> (zenith: Double, drift: Double) {
-            let hourAngle = SolarPosition.hourAngle(longitude: longitude, time: time, equationOfTime: moment.equationOfTime)
-            return (acos(min(max(sinParts + cosParts * cos(hourAngle), -1), 1)) / rad, SolarPosition.zenithDrift(from: moment, to: time))
+            let hourAngle = endAngle + (time - Double(end)) / 240 * rad
+            return (acos(min(max(sinParts + cosParts * cos(hourAngle), -1), 1)) / rad, SolarPosition.zenithDrift(from: moment, to: time) + 1e-6)
         }
         // The sun's zenith angle changes by at most `maxZenithRate` (the Earth's rotation; the
         // declination adds under 0.02°/h), so one zenith at the middle of a run of samples

@@ -27,8 +27,26 @@ package enum TerrestrialRadiation {
 
     /// The same from the sun's zenith (degrees) at `time`, when the caller has it already.
     package static func instant(zenith: Double, time: Double) -> Double {
-        let r = sunDistance(julianCentury: SolarPosition.julianCentury(time))
-        return solarConstant / (r * r) * max(cos(zenith * Double.pi / 180), 0)
+        instant(zenith: zenith, distance: sunDistance(julianCentury: SolarPosition.julianCentury(time)))
+    }
+
+    /// The same from the zenith (degrees) and the Earth-Sun distance (AU) at the moment.
+    package static func instant(zenith: Double, distance r: Double) -> Double {
+        solarConstant / (r * r) * max(cos(zenith * Double.pi / 180), 0)
+    }
+
+    /// What `backwardsMean` takes from the middle of its window, the same at every place: the
+    /// declination and equation of time, and the Earth-Sun distance.
+    package struct WindowSun: Sendable {
+        package let middle: SolarPosition.Moment
+        package let distance: Double
+
+        /// Of the `window` seconds ending at `end`.
+        package init(end: Int64, window: Int64) {
+            let middle = Double(end - window) + Double(window) / 2
+            self.middle = SolarPosition.Moment(time: middle)
+            distance = sunDistance(julianCentury: SolarPosition.julianCentury(middle))
+        }
     }
 
     /// The mean over the `window` seconds ending at `end` (Open-Meteo's backwards average),
@@ -39,11 +57,16 @@ package enum TerrestrialRadiation {
     /// positions an hour, most of B3's time with every variable; issue 30.)
     package static func backwardsMean(latitude: Double, longitude: Double, end: Int64, window: Int64) -> Double {
         guard window > 0 else { return instant(latitude: latitude, longitude: longitude, time: Double(end)) }
+        return backwardsMean(latitude: latitude, longitude: longitude, end: end, window: window, sun: WindowSun(end: end, window: window))
+    }
+
+    /// The same with the window's `WindowSun` made already (it is the same at every place).
+    /// - Precondition: `window > 0` and `sun` is of this window.
+    package static func backwardsMean(latitude: Double, longitude: Double, end: Int64, window: Int64, sun: WindowSun) -> Double {
         let rad = Double.pi / 180
-        let start = Double(end - window), middle = start + Double(window) / 2
-        let t = SolarPosition.julianCentury(middle)
-        let (declination, equation) = SolarPosition.declinationAndEquationOfTime(julianCentury: t)
-        let r = sunDistance(julianCentury: t)
+        let start = Double(end - window)
+        let declination = sun.middle.declination, equation = sun.middle.equationOfTime
+        let r = sun.distance
         let a = sin(latitude * rad) * sin(declination), b = cos(latitude * rad) * cos(declination)
         // The hour angle (radians) at the window's start, as `SolarPosition.zenith` takes it; it
         // then grows by 2π a day (0.25° a minute).

@@ -140,17 +140,17 @@ public struct PointForecaster: Sendable {
 
         /// The variable's series at the times, in °C / the store's units before `units`.
         func atTimes(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
-            if let known = memo.atTimes[variable] { return known }
+            if let known = memo.atTimes.find(variable) { return known }
             let series = try reader.spatial(variable) { plan.atTimes($0) }
-            memo.atTimes[variable] = series
+            memo.atTimes.keep(series, of: variable)
             return series
         }
 
         /// The variable's amounts over each time's window, in the store's units before `units`.
         func amounts(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
-            if let known = memo.amounts[variable] { return known }
+            if let known = memo.amounts.find(variable) { return known }
             let series = try reader.amounts(variable, plan: plan) { $0 }
-            memo.amounts[variable] = series
+            memo.amounts.keep(series, of: variable)
             return series
         }
 
@@ -168,11 +168,14 @@ public struct PointForecaster: Sendable {
 
         /// The sun's declination and equation of time at each time (what `sun` and the sunshine
         /// count start from), computed once per forecast.
-        func moments() -> [SolarPosition.Moment] {
-            if let known = memo.moments { return known }
-            let computed = times.map { SolarPosition.Moment(time: Double($0)) }
-            memo.moments = computed
-            return computed
+        func moments() -> [SolarPosition.Moment] { solar().moments }
+
+        /// The sun's facts at the times that every place shares (`SolarTimes`).
+        func solar() -> SolarTimes {
+            if let known = memo.solar { return known }
+            let found = SolarTimes.of(times: times, window: window)
+            memo.solar = found
+            return found
         }
 
         /// The sun's zenith (degrees) at each time.
@@ -186,11 +189,31 @@ public struct PointForecaster: Sendable {
     /// into reading them again). Unit conversion and a requested elevation's shift are applied
     /// to each value after the interpolation in time either way, so an answer from the memo is
     /// the same bytes as one read afresh.
+    ///
+    /// A forecast keeps a few dozen series at most: each kind in two short arrays searched in
+    /// order. A dictionary's hashing, growth and teardown were 8 % of a forecast of every
+    /// variable; a table by `ForecastVariable.ordinal` cost more still to tear down (every
+    /// empty entry released one by one).
     final class SeriesMemo {
-        var atTimes: [ForecastVariable: [Float]] = [:]
-        var amounts: [ForecastVariable: [Float]] = [:]
+        var atTimes = Kept()
+        var amounts = Kept()
         var sun: [(hourAngle: Double, declination: Double, zenith: Double)]?
-        var moments: [SolarPosition.Moment]?
+        var solar: SolarTimes?
+
+        struct Kept {
+            private var variables: [ForecastVariable] = []
+            private var series: [[Float]] = []
+
+            func find(_ variable: ForecastVariable) -> [Float]? {
+                guard let index = variables.firstIndex(of: variable) else { return nil }
+                return series[index]
+            }
+
+            mutating func keep(_ values: [Float], of variable: ForecastVariable) {
+                variables.append(variable)
+                series.append(values)
+            }
+        }
     }
 
     /// A requested elevation against the model terrain (`Downscaling`, Open-Meteo's rule).
@@ -246,10 +269,18 @@ public struct PointForecaster: Sendable {
                 values[variable] = zeniths().map(SolarPosition.isDay(zenith:))
             case .terrestrialRadiationInstant:
                 // The zeniths is_day and ET0 use: the sun's position once per time.
-                values[variable] = zip(zeniths(), times).map { Float(TerrestrialRadiation.instant(zenith: $0, time: Double($1))) }
+                values[variable] = zip(zeniths(), c.solar().distances).map { Float(TerrestrialRadiation.instant(zenith: $0, distance: $1)) }
             case .terrestrialRadiation:
-                values[variable] = times.map {
-                    Float(TerrestrialRadiation.backwardsMean(latitude: latitude, longitude: longitude, end: $0, window: c.window))
+                if c.window > 0 {
+                    let middles = c.solar().middles
+                    values[variable] = times.indices.map {
+                        Float(TerrestrialRadiation.backwardsMean(latitude: latitude, longitude: longitude, end: times[$0], window: c.window,
+                                                                 sun: middles[$0]))
+                    }
+                } else {
+                    values[variable] = times.map {
+                        Float(TerrestrialRadiation.backwardsMean(latitude: latitude, longitude: longitude, end: $0, window: c.window))
+                    }
                 }
             case .weatherCode:
                 values[variable] = try Self.weatherCodes(c)

@@ -1,0 +1,38 @@
+import Meteorology
+import Synchronization
+
+/// The sun's facts at a forecast's times that are the same at every place: the declination
+/// and equation of time at each time (`SolarPosition.Moment`), the Earth-Sun distance there,
+/// and both again at the middle of each time's window (what the backwards means integrate
+/// with). Every place of a request, and every request for the same hours, shares them; made
+/// per place they were a sixth of a forecast of every variable (B3, issue 30).
+final class SolarTimes: Sendable {
+    let times: [Int64]
+    let window: Int64
+    /// At each time.
+    let moments: [SolarPosition.Moment]
+    /// Earth-Sun distance (AU) at each time.
+    let distances: [Double]
+    /// At the middle of the `window` seconds ending at each time.
+    let middles: [TerrestrialRadiation.WindowSun]
+
+    init(times: [Int64], window: Int64) {
+        self.times = times
+        self.window = window
+        moments = times.map { SolarPosition.Moment(time: Double($0)) }
+        distances = times.map { TerrestrialRadiation.sunDistance(julianCentury: SolarPosition.julianCentury(Double($0))) }
+        middles = times.map { TerrestrialRadiation.WindowSun(end: $0, window: window) }
+    }
+
+    /// The facts of the last times asked for, kept for the next forecast: a server's requests
+    /// within an hour, and a request's places, ask for the same times. One entry, so a miss
+    /// costs what computing them per place did, plus a lock.
+    private static let last = Mutex<SolarTimes?>(nil)
+
+    static func of(times: [Int64], window: Int64) -> SolarTimes {
+        if let known = last.withLock({ $0 }), known.window == window, known.times == times { return known }
+        let made = SolarTimes(times: times, window: window)
+        last.withLock { $0 = made }
+        return made
+    }
+}
