@@ -25,7 +25,6 @@ package struct TimeBracket: Sendable, Equatable {
     }
 
     /// True when the time is exactly on frame `lower`.
-    @inlinable
     package var isOnFrame: Bool { upperWeight == 0 }
 
     /// The interpolated value of `series` (one value per frame).

@@ -4,6 +4,7 @@ import Foundation
 import GridGeometry
 import Interpolation
 import Meteorology
+import Synchronization
 import TileStore
 
 /// Answers point forecasts from an opened store: picks the domain, reads the four cells
@@ -88,7 +89,7 @@ public struct PointForecaster: Sendable {
     private static func compute(_ variables: [ForecastVariable], in domain: StoredDomain, stencil: BilinearStencil, point: QueryPoint,
                                 request: ForecastRequest, times: [Int64], latitude: Double, longitude: Double,
                                 modelElevation known: Float??) throws(QueryError) -> ([ForecastVariable: [Float]], Float?) {
-        let plan = TimePlan(times: times, window: request.accumulationWindow, domain: domain)
+        let plan = TimePlan.of(times: times, window: request.accumulationWindow, domain: domain)
         // One buffer for the whole forecast: four corner series, the interpolated series and
         // room for a cell's filled totals, `framesNeeded` values each; and the codec's scratch.
         let stride = max(plan.framesNeeded, 1)
@@ -120,8 +121,10 @@ public struct PointForecaster: Sendable {
         }
     }
 
-    /// What every variable of one forecast is computed with.
-    struct Context {
+    /// What every variable of one forecast is computed with. A class: each variable's formula
+    /// takes it, and copying the struct it was (the reader's domain, the plan, the times) was
+    /// a dozen retains and releases a variable.
+    final class Context {
         let reader: SeriesReader
         let plan: TimePlan
         let units: OutputUnits
@@ -137,6 +140,20 @@ public struct PointForecaster: Sendable {
         let panel: PanelOrientation
         /// Each source's series at the times, read once per forecast (`SeriesMemo`).
         let memo = SeriesMemo()
+
+        init(reader: SeriesReader, plan: TimePlan, units: OutputUnits, times: [Int64], latitude: Double, longitude: Double,
+             window: Int64, downscaling: Downscale?, modelElevation: Float?, panel: PanelOrientation) {
+            self.reader = reader
+            self.plan = plan
+            self.units = units
+            self.times = times
+            self.latitude = latitude
+            self.longitude = longitude
+            self.window = window
+            self.downscaling = downscaling
+            self.modelElevation = modelElevation
+            self.panel = panel
+        }
 
         /// The variable's series at the times, in °C / the store's units before `units`.
         func atTimes(_ variable: ForecastVariable) throws(QueryError) -> [Float] {
@@ -719,7 +736,7 @@ struct SeriesReader {
 
 /// The requested times against one domain's frames, worked out once per forecast and used
 /// for every variable: brackets for instantaneous values, window starts for amounts.
-struct TimePlan {
+struct TimePlan: Sendable {
     let brackets: [TimeBracket?]
     /// For each time, the bracket of (time - window), or nil when the window starts before
     /// the run; `firstFrameOnly` marks a time on the first frame (its own stored interval).
@@ -727,6 +744,35 @@ struct TimePlan {
     let onFirstFrame: [Bool]
     /// Frames to decode: one past the last frame any bracket uses.
     let framesNeeded: Int
+
+    /// The plan of these times on the domain's frames: one of the last few made when it was
+    /// for the same frames, times and window (a server's requests within an hour and a
+    /// request's places share them; working the brackets out again was 5 % of a forecast of
+    /// the default variables), else a new one.
+    static func of(times: [Int64], window: Int64, domain: StoredDomain) -> TimePlan {
+        let frames = domain.metadata.times, axis = domain.times.frameTimes
+        let known = recent.withLock { entries in
+            entries.first { $0.window == window && $0.times == times && $0.frames == frames && $0.axis == axis }?.plan
+        }
+        if let known { return known }
+        let plan = TimePlan(times: times, window: window, domain: domain)
+        recent.withLock { entries in
+            entries.insert(Recent(frames: frames, axis: axis, times: times, window: window, plan: plan), at: 0)
+            if entries.count > 4 { entries.removeLast() }
+        }
+        return plan
+    }
+
+    /// A plan and what it was made from: the plan depends on nothing else.
+    private struct Recent {
+        let frames: [Int64]
+        let axis: [Int64]
+        let times: [Int64]
+        let window: Int64
+        let plan: TimePlan
+    }
+
+    private static let recent = Mutex<[Recent]>([])
 
     init(times: [Int64], window: Int64, domain: StoredDomain) {
         let frames = domain.metadata.times
@@ -741,15 +787,28 @@ struct TimePlan {
     /// the units `convert` gives.
     func atTimes(_ series: UnsafeBufferPointer<Float>, _ convert: (Float) -> Float = { $0 }) -> [Float] {
         if series.count == 1 { return Array(repeating: convert(series[0]), count: brackets.count) }
-        return brackets.map { convert($0.map { $0.value(of: series) } ?? .nan) }
+        return brackets.map { convert($0.map { Self.value($0, series) } ?? .nan) }
     }
+
+    /// `TimeBracket.value(of:)`, the same arithmetic, written here so that these loops inline
+    /// it: the call across modules was not inlined, and it and `isOnFrame` were 4 % of a
+    /// forecast of the default variables (issue 30).
+    @inline(__always)
+    static func value(_ bracket: TimeBracket, _ series: UnsafeBufferPointer<Float>) -> Float {
+        if bracket.upperWeight == 0 { return series[bracket.lower] }
+        return bracket.lowerWeight * series[bracket.lower] + bracket.upperWeight * series[bracket.upper]
+    }
+
+    /// `TimeBracket.isOnFrame`, inlined here for the same reason.
+    @inline(__always)
+    static func isOnFrame(_ bracket: TimeBracket) -> Bool { bracket.upperWeight == 0 }
 
     /// The value of the interval holding each time: the first frame at or after it (weather
     /// codes describe the interval ending at their frame).
     func intervalValues(_ series: UnsafeBufferPointer<Float>) -> [Float] {
         brackets.map { bracket in
             guard let bracket else { return .nan }
-            let frame = bracket.isOnFrame ? bracket.lower : bracket.upper
+            let frame = Self.isOnFrame(bracket) ? bracket.lower : bracket.upper
             return frame < series.count ? series[frame] : .nan
         }
     }
@@ -786,12 +845,12 @@ struct TimePlan {
             return onFirstFrame[index] && !totals.isEmpty ? totals[0] : .nan
         }
         // Any unknown interval inside (start, end] makes the amount unknown.
-        let upperFrame = end.isOnFrame ? end.lower : end.upper
+        let upperFrame = Self.isOnFrame(end) ? end.lower : end.upper
         var k = start.lower + 1
         while k <= max(upperFrame, start.lower + 1) {
             if k < totals.count && totals[k].isNaN { return .nan }
             k += 1
         }
-        return max(end.value(of: filled) - start.value(of: filled), 0)
+        return max(Self.value(end, filled) - Self.value(start, filled), 0)
     }
 }
