@@ -49,3 +49,30 @@ final class TimePlanSharingTests: XCTestCase {
         XCTAssertNotEqual(plans[0], plans[2])
     }
 }
+
+/// The sun's shared facts (`SolarTimes.of`) are those of the times and window asked for.
+final class SolarTimesSharingTests: XCTestCase {
+    func testSharedSolarFactsAreThoseOfTheirOwnTimes() {
+        let hourly = ForecastRequest.hourly(from: SyntheticStore.cycle, hours: 24)
+        let later = ForecastRequest.hourly(from: SyntheticStore.cycle + 86_400 * 100, hours: 24)
+        var compared = 0
+        for _ in 0..<2 {
+            for times in [hourly, later] {
+                for window: Int64 in [3600, 900] {
+                    let shared = SolarTimes.of(times: times, window: window), fresh = SolarTimes(times: times, window: window)
+                    XCTAssertEqual(shared.times, times)
+                    XCTAssertEqual(shared.moments.map(\.declination), fresh.moments.map(\.declination))
+                    XCTAssertEqual(shared.moments.map(\.equationOfTime), fresh.moments.map(\.equationOfTime))
+                    XCTAssertEqual(shared.distances, fresh.distances)
+                    XCTAssertEqual(shared.middles.map(\.middle.time), fresh.middles.map(\.middle.time))
+                    XCTAssertEqual(shared.middles.map(\.distance), fresh.middles.map(\.distance))
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertEqual(compared, 8)
+        // A window's middles differ with the window: the test would see a wrong share.
+        XCTAssertNotEqual(SolarTimes(times: hourly, window: 3600).middles.map(\.middle.time),
+                          SolarTimes(times: hourly, window: 900).middles.map(\.middle.time))
+    }
+}
