@@ -184,7 +184,7 @@ public struct PointForecaster: Sendable {
         }
 
         /// The sun's declination and equation of time at each time (what `sun` and the sunshine
-        /// count start from), computed once per forecast.
+        /// count start from), shared by every place asking for these times (`SolarTimes`).
         func moments() -> [SolarPosition.Moment] { solar().moments }
 
         /// The sun's facts at the times that every place shares (`SolarTimes`).
