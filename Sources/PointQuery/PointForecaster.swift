@@ -509,24 +509,40 @@ public struct PointForecaster: Sendable {
         mutating func directNormal(at time: Int64) -> Double? {
             guard let bracket = times.bracket(at: time, near: guess), bracket.lower < normal.count else { return nil }
             guess = bracket.lower
-            if bracket.isOnFrame { return at(bracket.lower) }
+            return value(bracket)
+        }
+
+        /// The DNI at a bracket, as the minutes take it (the bracket's Float weights).
+        private mutating func value(_ bracket: TimeBracket) -> Double? {
+            guard bracket.lower < normal.count else { return nil }
+            if bracket.upperWeight == 0 { return at(bracket.lower) }
             guard bracket.upper < normal.count else { return nil }
             return Double(bracket.lowerWeight) * at(bracket.lower) + Double(bracket.upperWeight) * at(bracket.upper)
         }
 
-        /// The least and greatest DNI from `first` to `last`: DNI between frames is linear in
-        /// time, so the frames around the span bound it. Nil when one of them is unknown.
+        /// The least and greatest DNI of the minutes from `first` to `last` (sample times).
+        /// DNI is linear in time between frames, so over the span it lies between its values
+        /// at the span's two ends and at the frames inside it. (The frames around the span, as
+        /// this took before, bound it too but never decide a run within one frame interval
+        /// that crosses the threshold: such a window was halved down to all its minutes.) Each
+        /// minute's value strays from the line by its Float weights' rounding, under 2⁻²³ of
+        /// the frames' DNI, so the bounds are widened by twice that. Nil when a value is unknown.
         mutating func bounds(_ first: Int64, _ last: Int64) -> (min: Double, max: Double)? {
             guard let from = times.bracket(at: first, near: guess), let to = times.bracket(at: last, near: from.lower),
-                  to.upper < normal.count else { return nil }
-            var low = Double.infinity, high = -Double.infinity
+                  to.upper < normal.count, let start = value(from), let end = value(to), start.isFinite, end.isFinite else { return nil }
+            var low = min(start, end), high = max(start, end), largest = 0.0
             for f in from.lower...to.upper {
                 let value = at(f)
                 guard value.isFinite else { return nil }
-                low = min(low, value)
-                high = max(high, value)
+                largest = max(largest, abs(value))
+                // Frames after the span's first minute and up to its last lie inside it.
+                if f > from.lower, f <= to.lower {
+                    low = min(low, value)
+                    high = max(high, value)
+                }
             }
-            return (low, high)
+            let slack = largest * 0x1p-22
+            return (low - slack, high + slack)
         }
 
         /// The index of `time` in the sorted `times`, nil when it is not there.

@@ -120,11 +120,21 @@ final class SunshineShortcutTests: XCTestCase {
                 guard span.allSatisfy(\.isFinite), let low = span.min(), let high = span.max() else { return nil }
                 return (low, high)
             }
+            // Tighter bounds, as the point forecast takes them: the DNI at the span's two ends
+            // and at the frames inside it, widened by the minutes' weight rounding.
+            func tight(_ a: Int64, _ b: Int64) -> (min: Double, max: Double)? {
+                guard let wide = bounds(a, b), let start = dni(a), let end = dni(b), start.isFinite, end.isFinite else { return nil }
+                let inside = frames.indices.filter { frames[$0] > a && frames[$0] <= b }.map { values[$0] }
+                let largest = max(abs(wide.min), abs(wide.max))
+                return ((inside + [start, end]).min()! - largest * 0x1p-22, (inside + [start, end]).max()! + largest * 0x1p-22)
+            }
             let window: Int64 = [3600, 10_800][round % 2]
             for end in stride(from: first + 7200, through: first + 27 * 3600, by: 3600) {
                 let plain = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, directNormal: dni)
                 let decided = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, bounds: bounds, directNormal: dni)
+                let tightly = Sunshine.seconds(end: end, window: window, latitude: latitude, longitude: longitude, bounds: tight, directNormal: dni)
                 if plain.isNaN { XCTAssertTrue(decided.isNaN) } else { XCTAssertEqual(decided, plain, "\(latitude), \(longitude) at \(end)") }
+                if plain.isNaN { XCTAssertTrue(tightly.isNaN) } else { XCTAssertEqual(tightly, plain, "tight: \(latitude), \(longitude) at \(end)") }
             }
         }
     }
