@@ -46,7 +46,7 @@ package enum CycleContinuity {
     static func claims(_ cycle: ForecastStore, _ time: Int64, older: ArraySlice<ForecastStore>, window: Int64 = 3600) -> Bool {
         guard let first = cycle.runTimes.first, let last = cycle.runTimes.last, time >= first, time <= last else { return false }
         guard time < first + max(window, 1) else { return true }
-        return !older.contains { !ModelChoice.covered([time], by: $0).isEmpty }
+        return !older.contains { ModelChoice.covers(time, by: $0) }
     }
 }
 

@@ -64,6 +64,13 @@ package enum ModelChoice {
         return times.filter { $0 >= first && $0 <= last }
     }
 
+    /// Whether a cycle's run covers `time`: `covered([time], by:)` is not empty, without making
+    /// the array (asked per time and cycle for every place: S3).
+    package static func covers(_ time: Int64, by store: ForecastStore) -> Bool {
+        guard let first = store.runTimes.first, let last = store.runTimes.last else { return false }
+        return time >= first && time <= last
+    }
+
     /// The model to answer a place from: the one rule of the command line and the server.
     ///
     /// 1. Among the models whose run covers every one of `times`, the one whose chosen domain
@@ -86,7 +93,7 @@ package enum ModelChoice {
     ///   times; `.outsideDomains` listing every model's domains when none holds the place.
     package static func bestMatch(_ stores: [ForecastStore], latitude: Double, longitude: Double, times: [Int64],
                                   partialHours: Bool) throws(QueryError) -> (store: ForecastStore, times: [Int64]) {
-        let complete = stores.filter { covered(times, by: $0).count == times.count }
+        let complete = stores.filter { store in times.allSatisfy { covers($0, by: store) } }
         let match: (store: ForecastStore, times: [Int64])
         do throws(QueryError) {
             match = try finest(complete.isEmpty ? stores : complete, latitude: latitude, longitude: longitude, times: times)

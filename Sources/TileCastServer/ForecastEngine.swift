@@ -144,6 +144,16 @@ package struct ForecastEngine: Sendable {
         return opened.stores
     }
 
+    /// The times of both lists, each once, in ascending order. Usually one list is empty and
+    /// the other already ascending: then it is the answer as it is (a Set and a sort per place
+    /// were 3 % of a 100-place request's `generationtime_ms`, S3).
+    static func ascendingUnion(_ a: [Int64], _ b: [Int64]) -> [Int64] {
+        func strictlyAscending(_ times: [Int64]) -> Bool { zip(times, times.dropFirst()).allSatisfy { $0 < $1 } }
+        if b.isEmpty, strictlyAscending(a) { return a }
+        if a.isEmpty, strictlyAscending(b) { return b }
+        return Array(Set(a + b)).sorted()
+    }
+
     /// Whether `model` is an entry of the store folder (a model folder with no `latest` yet).
     static func isBeingPublished(_ model: String, in root: String) -> Bool {
         !model.hasPrefix(".") && ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).contains(model)
@@ -157,7 +167,7 @@ package struct ForecastEngine: Sendable {
         // `temporal_resolution` other than hourly: the `hourly` block is a forecast of its own
         // (amounts over each step), the daily summaries still come from every hour.
         let stepped = !parameters.hourly.isEmpty && (times.hourlyStep != 3600 || parameters.times.temporalResolution == .native)
-        var blockTimes = Array(Set((parameters.hourly.isEmpty || stepped ? [] : times.hourly) + (wantsDaily ? times.dailyHours : []))).sorted()
+        var blockTimes = Self.ascendingUnion(parameters.hourly.isEmpty || stepped ? [] : times.hourly, wantsDaily ? times.dailyHours : [])
         // A request of a stepped `hourly` or of `minutely_15` alone chooses its model by those times.
         if blockTimes.isEmpty && stepped { blockTimes = times.hourly }
         if blockTimes.isEmpty && !parameters.minutely15.isEmpty { blockTimes = times.minutely15 }
@@ -209,7 +219,7 @@ package struct ForecastEngine: Sendable {
         let heldNow = HeldVariables(store, hourly: currentVariables, daily: [])
         currentVariables = currentVariables.filter { heldNow.missing[$0] == nil }
         if !currentVariables.isEmpty {
-            let now = keptCycles(from: store, for: [times.current]).first { !ModelChoice.covered([times.current], by: $0).isEmpty }
+            let now = keptCycles(from: store, for: [times.current]).first { ModelChoice.covers(times.current, by: $0) }
             let values: PointForecast? = now.flatMap { cycle in
                 var request = ForecastRequest(times: [times.current], variables: currentVariables.filter(cycle.availableVariables.contains),
                                               units: parameters.units)
