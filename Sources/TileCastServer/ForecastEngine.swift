@@ -314,7 +314,7 @@ package struct ForecastEngine: Sendable {
             match = try ModelChoice.bestMatch(representatives, latitude: latitude, longitude: longitude, times: times, partialHours: true).store
         }
         let newest = stores.first { $0.model == match.model } ?? match
-        return CycleContinuity.shares(of: times, among: keptCycles(from: newest, for: times))
+        return CycleContinuity.recentShares(of: times, among: keptCycles(from: newest, for: times))
     }
 
     /// The model's newest cycle and, when `times` reach before its second frame (or past its

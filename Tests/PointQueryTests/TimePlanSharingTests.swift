@@ -76,3 +76,40 @@ final class SolarTimesSharingTests: XCTestCase {
                           SolarTimes(times: hourly, window: 900).middles.map(\.middle.time))
     }
 }
+
+/// The shared cycle shares (`CycleContinuity.recentShares`) are those of the cycles and times
+/// asked for: the places of a request share them, never two different sets of cycles.
+final class CycleSharesSharingTests: XCTestCase {
+    func testSharedSharesAreThoseOfTheirOwnCycles() throws {
+        let directory = try TemporaryDirectory()
+        // Two runs of one model, six hours apart, each in a store of its own.
+        var stores: [ForecastStore] = []
+        for (k, start) in [SyntheticStore.cycle, SyntheticStore.cycle + 6 * 3600].enumerated() {
+            let domain = SyntheticDomain(id: 1, parent: nil, westEast: 6, southNorth: 6, dx: 9000,
+                                         southWestCorner: GeoPoint(latitude: 38.5, longitude: -9.4), times: SyntheticStore.hourly(25, from: start),
+                                         variables: [.temperature2m]) { _, _, _, t in Float(t) }
+            try SyntheticStore.write([domain], to: directory.path("store\(k)"), model: "synthetic", cycle: start)
+            stores.append(try ForecastStore(root: directory.path("store\(k)")))
+        }
+        let (older, newer) = (stores[0], stores[1])
+        func described(_ shares: [CycleContinuity.Share]) -> [String] {
+            shares.map { share in "\(share.store === newer ? "newer" : "older") \(share.times)" }
+        }
+        let early = ForecastRequest.hourly(from: SyntheticStore.cycle, hours: 12)
+        let late = ForecastRequest.hourly(from: SyntheticStore.cycle + 12 * 3600, hours: 12)
+        var compared = 0
+        for _ in 0..<2 {
+            for cycles in [[newer, older], [newer], [older]] {
+                for times in [early, late] {
+                    XCTAssertEqual(described(CycleContinuity.recentShares(of: times, among: cycles)),
+                                   described(CycleContinuity.shares(of: times, among: cycles)))
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertEqual(compared, 12)
+        // The cycles do change the shares: the test would see a wrong share.
+        XCTAssertNotEqual(described(CycleContinuity.shares(of: early, among: [newer, older])),
+                          described(CycleContinuity.shares(of: early, among: [newer])))
+    }
+}
