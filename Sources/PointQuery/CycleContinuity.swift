@@ -1,5 +1,4 @@
 import Catalog
-import Synchronization
 
 /// Which of a model's kept cycles answers which hours, so that a range reaching into the past
 /// is one continuous series rather than only the newest cycle's hours.
@@ -48,27 +47,22 @@ package enum CycleContinuity {
     /// cycle's identity is never another's). Working them out per place was 4 % of a place's
     /// instructions in a 100-place request (S3).
     package static func recentShares(of times: [Int64], among cycles: [ForecastStore], window: Int64 = 3600) -> [Share] {
-        func same(_ entry: Recent) -> Bool {
-            entry.window == window && entry.cycles.count == cycles.count
-                && zip(entry.cycles, cycles).allSatisfy { $0 === $1 } && entry.times == times
-        }
-        if let known = recent.withLock({ entries in entries.first(where: same)?.shares }) { return known }
-        let made = shares(of: times, among: cycles, window: window)
-        recent.withLock { entries in
-            entries.insert(Recent(cycles: cycles, times: times, window: window, shares: made), at: 0)
-            if entries.count > 4 { entries.removeLast() }
-        }
-        return made
+        recent.value(for: Key(cycles: cycles, times: times, window: window)) { shares(of: times, among: cycles, window: window) }
     }
 
-    private struct Recent {
+    /// The cycles are compared by identity, and held.
+    private struct Key: Equatable, Sendable {
         let cycles: [ForecastStore]
         let times: [Int64]
         let window: Int64
-        let shares: [Share]
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.window == b.window && a.cycles.count == b.cycles.count
+                && zip(a.cycles, b.cycles).allSatisfy { $0 === $1 } && a.times == b.times
+        }
     }
 
-    private static let recent = Mutex<[Recent]>([])
+    private static let recent = RecentAnswers<Key, [Share]>(capacity: 4)
 
     /// Whether `cycle` answers `time`: inside its run, and not within its first `window` (its
     /// first frame, for hourly times) when an older cycle covers that time.

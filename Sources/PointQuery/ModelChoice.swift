@@ -60,12 +60,11 @@ package enum ModelChoice {
 
     /// The times of `times` that a cycle's run covers (from its first to its last frame).
     package static func covered(_ times: [Int64], by store: ForecastStore) -> [Int64] {
-        guard let first = store.runTimes.first, let last = store.runTimes.last else { return [] }
-        return times.filter { $0 >= first && $0 <= last }
+        times.filter { covers($0, by: store) }
     }
 
-    /// Whether a cycle's run covers `time`: `covered([time], by:)` is not empty, without making
-    /// the array (asked per time and cycle for every place: S3).
+    /// Whether a cycle's run covers `time` (from its first to its last frame), without making
+    /// an array (asked per time and cycle for every place: S3).
     package static func covers(_ time: Int64, by store: ForecastStore) -> Bool {
         guard let first = store.runTimes.first, let last = store.runTimes.last else { return false }
         return time >= first && time <= last

@@ -4,7 +4,6 @@ import Foundation
 import GridGeometry
 import Interpolation
 import Meteorology
-import Synchronization
 import TileStore
 
 /// Answers point forecasts from an opened store: picks the domain, reads the four cells
@@ -122,8 +121,8 @@ public struct PointForecaster: Sendable {
     }
 
     /// What every variable of one forecast is computed with. A class: each variable's formula
-    /// takes it, and copying the struct it was (the reader's domain, the plan, the times) was
-    /// a dozen retains and releases a variable.
+    /// takes it, and copying the struct it was (the reader's domain, the plan, the times), its
+    /// retains and releases, was 4 % of a forecast of the default variables.
     final class Context {
         let reader: SeriesReader
         let plan: TimePlan
@@ -335,8 +334,8 @@ public struct PointForecaster: Sendable {
             inputs.append(try c.atTimes(source))
         }
         let quantity = variable.quantity
-        // One row of inputs, refilled for each time: an array made per time was a third of
-        // this function's instructions.
+        // One row of inputs, refilled for each time: with an array made per time this function
+        // cost twice the instructions (B3 with every variable, callgrind).
         var row = [Float](repeating: .nan, count: inputs.count)
         return c.times.indices.map { k in
             for j in inputs.indices { row[j] = k < inputs[j].count ? inputs[j][k] + shifts[j] : .nan }
@@ -438,7 +437,7 @@ public struct PointForecaster: Sendable {
         let hasDirect = domain.reader.steps(.directRadiation) > 0
         let series = try c.reader.spatial(hasDirect ? .directRadiation : .shortwaveRadiation) { Array($0) }
         let moments = c.moments()
-        var frames = FrameNormals(c, series: series, hasDirect: hasDirect, moments: moments)
+        var frames = FrameNormals(c, series: series, hasDirect: hasDirect)
         var durations = [Float]()
         durations.reserveCapacity(c.times.count)
         for (index, end) in c.times.enumerated() {
@@ -457,29 +456,28 @@ public struct PointForecaster: Sendable {
     /// escaping closure.
     struct FrameNormals {
         let times: TimeInterpolation
-        let frames: [Int64]
         let series: [Float]
         let hasDirect: Bool
         let latitude: Double
         let longitude: Double
-        /// The forecast's times and the sun's moments at them: a frame at one of those times
-        /// takes its zenith from the moment (the same number, without the declination's sines).
+        /// The forecast's times and the sun's zeniths at them (`Context.sun`, which is_day, ET0
+        /// and the tilted irradiance share): a frame at one of those times takes its zenith
+        /// from there.
         let forecastTimes: [Int64]
-        let moments: [SolarPosition.Moment]
+        let zeniths: [Double]
         var normal: [Double]
         var known: [Bool]
         /// The minutes come in order: the last bracket is the next one's guess.
         var guess = 0
 
-        init(_ c: Context, series: [Float], hasDirect: Bool, moments: [SolarPosition.Moment]) {
+        init(_ c: Context, series: [Float], hasDirect: Bool) {
             times = c.reader.domain.times
-            frames = c.reader.domain.metadata.times
             self.series = series
             self.hasDirect = hasDirect
             latitude = c.latitude
             longitude = c.longitude
             forecastTimes = c.times
-            self.moments = moments
+            zeniths = c.zeniths()
             normal = [Double](repeating: .nan, count: series.count)
             known = [Bool](repeating: false, count: series.count)
         }
@@ -487,13 +485,13 @@ public struct PointForecaster: Sendable {
         mutating func at(_ f: Int) -> Double {
             if known[f] { return normal[f] }
             let value: Double
-            if f >= frames.count {
+            if f >= times.frameTimes.count {
                 value = .nan
             } else {
-                let time = frames[f]
+                let time = times.frameTimes[f]
                 let zenith: Double
                 if let index = Self.index(of: time, in: forecastTimes) {
-                    zenith = SolarPosition.sky(latitude: latitude, longitude: longitude, time: Double(time), moment: moments[index]).zenith
+                    zenith = zeniths[index]
                 } else {
                     zenith = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(time))
                 }
@@ -766,29 +764,20 @@ struct TimePlan: Sendable {
     /// request's places share them; working the brackets out again was 5 % of a forecast of
     /// the default variables), else a new one.
     static func of(times: [Int64], window: Int64, domain: StoredDomain) -> TimePlan {
-        let frames = domain.metadata.times, axis = domain.times.frameTimes
-        let known = recent.withLock { entries in
-            entries.first { $0.window == window && $0.times == times && $0.frames == frames && $0.axis == axis }?.plan
+        recent.value(for: Key(frames: domain.metadata.times, times: times, window: window)) {
+            TimePlan(times: times, window: window, domain: domain)
         }
-        if let known { return known }
-        let plan = TimePlan(times: times, window: window, domain: domain)
-        recent.withLock { entries in
-            entries.insert(Recent(frames: frames, axis: axis, times: times, window: window, plan: plan), at: 0)
-            if entries.count > 4 { entries.removeLast() }
-        }
-        return plan
     }
 
-    /// A plan and what it was made from: the plan depends on nothing else.
-    private struct Recent {
+    /// What a plan is made from: the frames (`domain.times` is made from the same list), the
+    /// times and the window; it depends on nothing else.
+    private struct Key: Equatable, Sendable {
         let frames: [Int64]
-        let axis: [Int64]
         let times: [Int64]
         let window: Int64
-        let plan: TimePlan
     }
 
-    private static let recent = Mutex<[Recent]>([])
+    private static let recent = RecentAnswers<Key, TimePlan>(capacity: 4)
 
     init(times: [Int64], window: Int64, domain: StoredDomain) {
         let frames = domain.metadata.times

@@ -1,5 +1,4 @@
 import Meteorology
-import Synchronization
 
 /// The sun's facts at a forecast's times that are the same at every place: the declination
 /// and equation of time at each time (`SolarPosition.Moment`), the Earth-Sun distance there,
@@ -24,15 +23,16 @@ final class SolarTimes: Sendable {
         middles = times.map { TerrestrialRadiation.WindowSun(end: $0, window: window) }
     }
 
-    /// The facts of the last times asked for, kept for the next forecast: a server's requests
-    /// within an hour, and a request's places, ask for the same times. One entry, so a miss
-    /// costs what computing them per place did, plus a lock.
-    private static let last = Mutex<SolarTimes?>(nil)
-
+    /// The facts of these times and window: one of the last few made (`RecentAnswers`), else
+    /// new ones.
     static func of(times: [Int64], window: Int64) -> SolarTimes {
-        if let known = last.withLock({ $0 }), known.window == window, known.times == times { return known }
-        let made = SolarTimes(times: times, window: window)
-        last.withLock { $0 = made }
-        return made
+        recent.value(for: Key(times: times, window: window)) { SolarTimes(times: times, window: window) }
     }
+
+    private struct Key: Equatable, Sendable {
+        let times: [Int64]
+        let window: Int64
+    }
+
+    private static let recent = RecentAnswers<Key, SolarTimes>(capacity: 4)
 }
