@@ -393,10 +393,11 @@ public struct PointForecaster: Sendable {
         let p = c.downscaling.map { $0.surfacePressure(p0, temperature: t0) } ?? p0
         let z = c.downscaling?.target ?? Double(c.modelElevation ?? 0)
         var ratio = 0.7
+        let daysOfYear = c.solar().daysOfYear
         return times.indices.map { k in
             guard k < t.count, k < td.count, k < u.count, k < v.count, k < sw.count, k < p.count, k < zeniths.count else { return .nan }
             let cosZenith = cos(zeniths[k] * Double.pi / 180)
-            let dayOfYear = ModelTime.dayOfYear(times[k])
+            let dayOfYear = daysOfYear[k]
             return Float(Evapotranspiration.hourly(temperature: Double(t[k]), dewPoint: Double(td[k]), wind10m: Double(windSpeed(u: u[k], v: v[k])),
                                                    shortwave: Double(sw[k]), pressure: Double(p[k]), elevation: z, cosZenith: cosZenith,
                                                    dayOfYear: dayOfYear, ratio: &ratio))
@@ -415,16 +416,16 @@ public struct PointForecaster: Sendable {
         let diffuse = hasSplit ? try c.atTimes(.diffuseRadiation) : []
         // The forecast's sun (shared with is_day and ET0), plus its azimuth.
         let suns = c.sun()
+        let daysOfYear = c.solar().daysOfYear
         return c.times.indices.map { k in
             guard k < first.count, !hasSplit || k < diffuse.count, k < suns.count else { return .nan }
-            let time = c.times[k]
             let sun = (zenith: suns[k].zenith,
                        azimuth: SolarPosition.azimuth(latitude: c.latitude, hourAngle: suns[k].hourAngle, declination: suns[k].declination))
             let value = hasSplit
                 ? TiltedIrradiance.fromDirect(direct: Double(first[k]), diffuse: Double(diffuse[k]), zenith: sun.zenith,
                                               solarAzimuth: sun.azimuth, panel: panel)
                 : TiltedIrradiance.fromGlobal(global: Double(first[k]), zenith: sun.zenith, solarAzimuth: sun.azimuth,
-                                              dayOfYear: ModelTime.dayOfYear(time), panel: panel)
+                                              dayOfYear: daysOfYear[k], panel: panel)
             return Float(value)
         }
     }
@@ -465,6 +466,8 @@ public struct PointForecaster: Sendable {
         /// from there.
         let forecastTimes: [Int64]
         let zeniths: [Double]
+        /// The day of the year at each forecast time (`SolarTimes`).
+        let daysOfYear: [Int]
         var normal: [Double]
         var known: [Bool]
         /// The minutes come in order: the last bracket is the next one's guess.
@@ -478,6 +481,7 @@ public struct PointForecaster: Sendable {
             longitude = c.longitude
             forecastTimes = c.times
             zeniths = c.zeniths()
+            daysOfYear = c.solar().daysOfYear
             normal = [Double](repeating: .nan, count: series.count)
             known = [Bool](repeating: false, count: series.count)
         }
@@ -489,14 +493,16 @@ public struct PointForecaster: Sendable {
                 value = .nan
             } else {
                 let time = times.frameTimes[f]
-                let zenith: Double
+                let zenith: Double, dayOfYear: Int
                 if let index = Self.index(of: time, in: forecastTimes) {
                     zenith = zeniths[index]
+                    dayOfYear = daysOfYear[index]
                 } else {
                     zenith = SolarPosition.zenith(latitude: latitude, longitude: longitude, time: Double(time))
+                    dayOfYear = ModelTime.dayOfYear(time)
                 }
                 value = hasDirect ? Sunshine.directNormal(direct: Double(series[f]), zenith: zenith)
-                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: ModelTime.dayOfYear(time))
+                    : Sunshine.directNormal(global: Double(series[f]), zenith: zenith, dayOfYear: dayOfYear)
             }
             normal[f] = value
             known[f] = true
