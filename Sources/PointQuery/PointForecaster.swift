@@ -649,24 +649,23 @@ struct SeriesReader {
         let s = stencil
         // Corners (i0, j0), (i1, j0), (i0, j1), (i1, j1); an aliased corner (on a node or an
         // edge) is its cell's first read, not a second decode.
-        try read(variable, corner: 0, into: 0, steps: steps)
-        var c10 = 0, c01 = 0, c11 = 0
-        if s.i1 != s.i0 { try read(variable, corner: 1, into: 1, steps: steps); c10 = 1 }
-        if s.j1 != s.j0 { try read(variable, corner: 2, into: 2, steps: steps); c01 = 2 }
-        if s.j1 == s.j0 {
-            c11 = c10
-        } else if s.i1 == s.i0 {
-            c11 = c01
-        } else {
-            try read(variable, corner: 3, into: 3, steps: steps)
-            c11 = 3
-        }
+        let (c10, c01, c11) = aliases
+        try readCorners(variable, distinct: (c10 != 0, c01 != 0, c11 == 3), steps: steps)
         let out = slot(4, steps)
         if let target = out.baseAddress, let a = slot(0, steps).baseAddress, let b = slot(c10, steps).baseAddress,
            let c = slot(c01, steps).baseAddress, let d = slot(c11, steps).baseAddress {
             interpolateSeries(a, b, c, d, weights: s.weights, count: steps, into: target)
         }
         return body(UnsafeBufferPointer(out))
+    }
+
+    /// The slot each of corners (i1, j0), (i0, j1) and (i1, j1) is read into: its own, or on
+    /// a node or an edge the corner it coincides with (then it is not read again).
+    private var aliases: (Int, Int, Int) {
+        let s = stencil
+        let c10 = s.i1 != s.i0 ? 1 : 0, c01 = s.j1 != s.j0 ? 2 : 0
+        let c11 = s.j1 == s.j0 ? c10 : s.i1 == s.i0 ? c01 : 3
+        return (c10, c01, c11)
     }
 
     /// The amount over each requested time's window at the place, from the running totals of
@@ -688,9 +687,24 @@ struct SeriesReader {
         guard cells > 0 else { return Array(repeating: convert(.nan), count: plan.brackets.count) }
         let steps = min(domain.reader.steps(variable), count)
         var mixed = [Float](repeating: 0, count: plan.brackets.count)
-        for k in 0..<cells {
-            try read(variable, corner: corner[k], into: 0, steps: steps)
-            plan.addAmounts(totals: UnsafeBufferPointer(slot(0, steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
+        // When every distinct corner carries weight (off the nodes and edges, always), they are
+        // the cells above in the same order: read together, each into its own slot.
+        let (c10, c01, c11) = aliases
+        var distinct = SIMD4<Int>(), count = 1   // corner 0 first
+        for k in 1..<4 where (k == 1 && c10 == 1) || (k == 2 && c01 == 2) || (k == 3 && c11 == 3) {
+            distinct[count] = k
+            count += 1
+        }
+        if cells == count, count > 1, (0..<count).allSatisfy({ corner[$0] == distinct[$0] }) {
+            try readCorners(variable, distinct: (c10 != 0, c01 != 0, c11 == 3), steps: steps)
+            for k in 0..<cells {
+                plan.addAmounts(totals: UnsafeBufferPointer(slot(corner[k], steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
+            }
+        } else {
+            for k in 0..<cells {
+                try read(variable, corner: corner[k], into: 0, steps: steps)
+                plan.addAmounts(totals: UnsafeBufferPointer(slot(0, steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
+            }
         }
         for k in mixed.indices {
             let amount = mixed[k]
@@ -735,6 +749,54 @@ struct SeriesReader {
         }
         for payloads in [false, true] {
             for source in sources { corners(source, payloads) }
+        }
+    }
+
+    /// Reads the distinct corners' series of `variable` into their own slots: corner 0 always,
+    /// corners 1, 2 and 3 as `distinct` says. Corners that share a tile's block are decoded
+    /// together (`DomainFileReader.readSeries(_:sharing:into:count:)`): all four, or two
+    /// pairs when the place's cell straddles a tile edge; the rest one by one.
+    private func readCorners(_ variable: ForecastVariable, distinct: (Bool, Bool, Bool), steps: Int) throws(QueryError) {
+        let reader = domain.reader
+        func pointer(_ k: Int) -> UnsafeMutablePointer<Float>? { slot(k, steps).baseAddress }
+        func pair(_ a: Int, _ b: Int) throws(QueryError) {
+            if steps > 1, let pa = place(a), let pb = place(b), pa.tile == pb.tile, let oa = pointer(a), let ob = pointer(b) {
+                do throws(StoreError) {
+                    if try reader.readSeries(variable, sharing: (pa, pb, nil, nil), into: (oa, ob, nil, nil), count: steps) { return }
+                } catch {
+                    throw .store(error)
+                }
+            }
+            try read(variable, corner: a, into: a, steps: steps)
+            try read(variable, corner: b, into: b, steps: steps)
+        }
+        switch distinct {
+        case (true, true, true):
+            if steps > 1, let p0 = places.0, let p1 = places.1, let p2 = places.2, let p3 = places.3 {
+                if p0.tile == p1.tile, p0.tile == p2.tile, p0.tile == p3.tile,
+                   let o0 = pointer(0), let o1 = pointer(1), let o2 = pointer(2), let o3 = pointer(3) {
+                    do throws(StoreError) {
+                        if try reader.readSeries(variable, sharing: (p0, p1, p2, p3), into: (o0, o1, o2, o3), count: steps) { return }
+                    } catch {
+                        throw .store(error)
+                    }
+                    for k in 0..<4 { try read(variable, corner: k, into: k, steps: steps) }
+                    return
+                }
+                if p0.tile == p2.tile, p1.tile == p3.tile {
+                    try pair(0, 2)
+                    try pair(1, 3)
+                    return
+                }
+            }
+            try pair(0, 1)
+            try pair(2, 3)
+        case (true, _, _):
+            try pair(0, 1)
+        case (_, true, _):
+            try pair(0, 2)
+        default:
+            try read(variable, corner: 0, into: 0, steps: steps)
         }
     }
 
@@ -838,14 +900,34 @@ struct TimePlan: Sendable {
     func addAmounts(totals: UnsafeBufferPointer<Float>, filled: UnsafeMutableBufferPointer<Float>, weight: Float,
                     into mixed: inout [Float]) {
         // Totals with unknown intervals filled by the previous known total.
-        var previous: Float = 0
+        var previous: Float = 0, complete = true
         for k in totals.indices {
-            if totals[k].isNaN { filled[k] = previous } else { previous = totals[k]; filled[k] = previous }
+            if totals[k].isNaN { filled[k] = previous; complete = false } else { previous = totals[k]; filled[k] = previous }
         }
         let buffer = UnsafeBufferPointer(rebasing: filled[0..<totals.count])
-        for index in brackets.indices {
-            mixed[index] += weight * amount(at: index, totals: totals, filled: buffer)
+        mixed.withUnsafeMutableBufferPointer { mixed in
+            if complete {
+                // No unknown interval: the filled totals are the totals, and no window needs
+                // searching for one (a cell's series is almost always complete).
+                for index in brackets.indices where index < mixed.count {
+                    mixed[index] += weight * completeAmount(at: index, totals: totals)
+                }
+            } else {
+                for index in brackets.indices where index < mixed.count {
+                    mixed[index] += weight * amount(at: index, totals: totals, filled: buffer)
+                }
+            }
         }
+    }
+
+    /// `amount(at:totals:filled:)` of a cell whose totals have no unknown value.
+    @inline(__always)
+    private func completeAmount(at index: Int, totals: UnsafeBufferPointer<Float>) -> Float {
+        guard let end = brackets[index] else { return .nan }
+        guard let start = windowStarts[index] else {
+            return onFirstFrame[index] && !totals.isEmpty ? totals[0] : .nan
+        }
+        return max(Self.value(end, totals) - Self.value(start, totals), 0)
     }
 
     /// One cell's amount for the time at `index` (see `addAmounts`).

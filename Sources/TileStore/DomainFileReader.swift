@@ -278,6 +278,34 @@ package final class DomainFileReader: Sendable {
         for t in 0..<wanted { output[t] = quantizer.value(scratch[t]) }
     }
 
+    /// Two or four cells of one tile read in one pass (`SeriesCodec.decodeScaled`): the
+    /// corners of a point that share a block, `cells` with the same tile, into `outputs`
+    /// (`count` values each; with two cells, the last two of each are nil). Returns false
+    /// when the pass does not apply (cells of different tiles, a cell with missing values, a
+    /// block it cannot vouch for); the caller then reads each cell with
+    /// `readSeries(_:at:into:scratch:count:)`, which gives the same values and reports what
+    /// is wrong.
+    ///
+    /// - Throws: what reading the block throws (a damaged block, a failed read).
+    package func readSeries(_ variable: ForecastVariable, sharing cells: (CellPlace, CellPlace, CellPlace?, CellPlace?),
+                            into outputs: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>?,
+                                           UnsafeMutablePointer<Float>?),
+                            count: Int) throws(StoreError) -> Bool {
+        let (a, b) = (cells.0, cells.1)
+        guard let stored = layouts[variable.ordinal], a.tile == b.tile, a.cells == b.cells else { return false }
+        let lanes: SeriesCodec.Lanes
+        if let c = cells.2, let d = cells.3, let oc = outputs.2, let od = outputs.3 {
+            guard c.tile == a.tile, d.tile == a.tile, c.cells == a.cells, d.cells == a.cells else { return false }
+            lanes = SeriesCodec.Lanes(count: 4, cells: (a.cell, b.cell, c.cell, d.cell), outputs: (outputs.0, outputs.1, oc, od))
+        } else {
+            lanes = SeriesCodec.Lanes(count: 2, cells: (a.cell, b.cell, a.cell, b.cell), outputs: (outputs.0, outputs.1, outputs.0, outputs.1))
+        }
+        return try withBlock(stored.firstBlock + a.tile) {
+            SeriesCodec.decodeScaled(block: $0, cells: a.cells, steps: stored.steps, lanes: lanes, step: stored.step,
+                                     count: min(count, stored.steps))
+        }
+    }
+
     /// The stored variable's description, or nil when the file does not hold it.
     @inline(__always)
     package func stored(_ variable: ForecastVariable) -> DomainFileMetadata.StoredVariable? {
