@@ -732,12 +732,16 @@ struct SeriesReader {
     /// hop across it. Changes no answer.
     func prefetch(_ variables: [ForecastVariable]) {
         let reader = domain.reader, count = count, places = places
-        // An aliased corner (on a node or an edge) asks for the same lines twice: harmless.
+        // A block's head once for all the corners in its tile (all four, three times in four);
+        // an aliased corner (on a node or an edge) asks for the same lines twice: harmless.
+        let t0 = places.0?.tile, t1 = places.1?.tile, t2 = places.2?.tile
+        let newTile = (true, places.1?.tile != t0, places.2?.tile != t0 && places.2?.tile != t1,
+                       places.3?.tile != t0 && places.3?.tile != t1 && places.3?.tile != t2)
         func corners(_ variable: ForecastVariable, _ payloads: Bool) {
             if let p = places.0 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
-            if let p = places.1 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
-            if let p = places.2 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
-            if let p = places.3 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+            if let p = places.1, payloads || newTile.1 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+            if let p = places.2, payloads || newTile.2 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
+            if let p = places.3, payloads || newTile.3 { reader.prefetch(variable, at: p, count: count, payloads: payloads) }
         }
         // Each source once (the 2 m temperature alone is read by six default variables, the
         // wind components by four): the asks were a tenth of a forecast's work (S1).
