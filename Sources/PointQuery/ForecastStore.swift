@@ -167,6 +167,7 @@ public final class ForecastStore: Sendable {
         } catch {
             throw .store(error)
         }
+        runTimes = domains.last?.metadata.times ?? []
         let held = domains
         let available = ForecastVariable.outputs.filter { variable in held.allSatisfy { $0.holds(variable) } }
         availableVariables = available
@@ -284,8 +285,10 @@ public final class ForecastStore: Sendable {
         throw .outsideDomains(latitude: latitude, longitude: longitude, extents: domains.map(\.extent))
     }
 
-    /// The frame times of the coarsest domain (the whole run).
-    public var runTimes: [Int64] { domains.last?.metadata.times ?? [] }
+    /// The frame times of the coarsest domain (the whole run). Stored: model choice asks for
+    /// them per time and cycle for every place, and reaching them through the domain copied
+    /// it (a tenth of a place's model choice, S3).
+    public let runTimes: [Int64]
 
     static func iso(_ seconds: Int64) -> String { ModelTime.isoMinutes(seconds) }
 }

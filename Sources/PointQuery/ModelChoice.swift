@@ -60,7 +60,10 @@ package enum ModelChoice {
 
     /// The times of `times` that a cycle's run covers (from its first to its last frame).
     package static func covered(_ times: [Int64], by store: ForecastStore) -> [Int64] {
-        times.filter { covers($0, by: store) }
+        // Usually the run covers every time: then the list itself, not a copy grown time by
+        // time (asked per cycle for every place: S3).
+        if times.allSatisfy({ covers($0, by: store) }) { return times }
+        return times.filter { covers($0, by: store) }
     }
 
     /// Whether a cycle's run covers `time` (from its first to its last frame), without making
