@@ -56,11 +56,33 @@ package enum SolarPosition {
         package let declination: Double
         /// Minutes.
         package let equationOfTime: Double
+        /// sin and cos of the declination, which every zenith of this moment takes: made once
+        /// with the moment (which a forecast's places share) instead of per place and time.
+        package let sinDeclination: Double
+        package let cosDeclination: Double
 
         @inlinable
         package init(time: Double) {
             self.time = time
             (declination, equationOfTime) = SolarPosition.declinationAndEquationOfTime(julianCentury: SolarPosition.julianCentury(time))
+            sinDeclination = sin(declination)
+            cosDeclination = cos(declination)
+        }
+    }
+
+    /// sin and cos of a latitude (degrees), which every zenith at the place takes: made once
+    /// per place instead of per time (a forecast asks for dozens of zeniths).
+    package struct Latitude: Sendable {
+        package let degrees: Double
+        package let sin: Double
+        package let cos: Double
+
+        @inlinable
+        package init(_ degrees: Double) {
+            self.degrees = degrees
+            let rad = Double.pi / 180
+            sin = Foundation.sin(degrees * rad)
+            cos = Foundation.cos(degrees * rad)
         }
     }
 
@@ -82,10 +104,16 @@ package enum SolarPosition {
     /// degrees of it, good for deciding whether the sun is clearly up or down.
     @inlinable
     package static func sky(latitude: Double, longitude: Double, time: Double, moment: Moment) -> (hourAngle: Double, declination: Double, zenith: Double) {
+        sky(latitude: Latitude(latitude), longitude: longitude, time: time, moment: moment)
+    }
+
+    /// `sky` with the latitude's sine and cosine made already.
+    @inlinable
+    package static func sky(latitude: Latitude, longitude: Double, time: Double, moment: Moment) -> (hourAngle: Double, declination: Double, zenith: Double) {
         let rad = Double.pi / 180
         let declination = moment.declination
         let hourAngle = hourAngle(longitude: longitude, time: time, equationOfTime: moment.equationOfTime)
-        let cosZenith = sin(latitude * rad) * sin(declination) + cos(latitude * rad) * cos(declination) * cos(hourAngle)
+        let cosZenith = latitude.sin * moment.sinDeclination + latitude.cos * moment.cosDeclination * cos(hourAngle)
         return (hourAngle, declination, acos(min(max(cosZenith, -1), 1)) / rad)
     }
 

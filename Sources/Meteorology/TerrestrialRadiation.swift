@@ -63,11 +63,16 @@ package enum TerrestrialRadiation {
     /// The same with the window's `WindowSun` made already (it is the same at every place).
     /// - Precondition: `window > 0` and `sun` is of this window.
     package static func backwardsMean(latitude: Double, longitude: Double, end: Int64, window: Int64, sun: WindowSun) -> Double {
+        backwardsMean(latitude: SolarPosition.Latitude(latitude), longitude: longitude, end: end, window: window, sun: sun)
+    }
+
+    /// The same with the latitude's sine and cosine made already (once per place).
+    package static func backwardsMean(latitude: SolarPosition.Latitude, longitude: Double, end: Int64, window: Int64, sun: WindowSun) -> Double {
         let rad = Double.pi / 180
         let start = Double(end - window)
-        let declination = sun.middle.declination, equation = sun.middle.equationOfTime
+        let equation = sun.middle.equationOfTime
         let r = sun.distance
-        let a = sin(latitude * rad) * sin(declination), b = cos(latitude * rad) * cos(declination)
+        let a = latitude.sin * sun.middle.sinDeclination, b = latitude.cos * sun.middle.cosDeclination
         // The hour angle (radians) at the window's start, as `SolarPosition.zenith` takes it; it
         // then grows by 2π a day (0.25° a minute).
         let minutesOfDay = (start / 60).truncatingRemainder(dividingBy: 1440)

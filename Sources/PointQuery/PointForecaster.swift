@@ -175,8 +175,9 @@ public struct PointForecaster: Sendable {
         func sun() -> [(hourAngle: Double, declination: Double, zenith: Double)] {
             if let known = memo.sun { return known }
             let moments = self.moments()
+            let place = latitudeParts()
             let computed = times.indices.map {
-                SolarPosition.sky(latitude: latitude, longitude: longitude, time: Double(times[$0]), moment: moments[$0])
+                SolarPosition.sky(latitude: place, longitude: longitude, time: Double(times[$0]), moment: moments[$0])
             }
             memo.sun = computed
             return computed
@@ -185,6 +186,14 @@ public struct PointForecaster: Sendable {
         /// The sun's declination and equation of time at each time (what `sun` and the sunshine
         /// count start from), shared by every place asking for these times (`SolarTimes`).
         func moments() -> [SolarPosition.Moment] { solar().moments }
+
+        /// The sine and cosine of the place's latitude, which every zenith of the forecast takes.
+        func latitudeParts() -> SolarPosition.Latitude {
+            if let known = memo.latitude { return known }
+            let made = SolarPosition.Latitude(latitude)
+            memo.latitude = made
+            return made
+        }
 
         /// The sun's facts at the times that every place shares (`SolarTimes`).
         func solar() -> SolarTimes {
@@ -215,6 +224,7 @@ public struct PointForecaster: Sendable {
         var amounts = Kept()
         var sun: [(hourAngle: Double, declination: Double, zenith: Double)]?
         var solar: SolarTimes?
+        var latitude: SolarPosition.Latitude?
 
         struct Kept {
             private var variables: [ForecastVariable] = []
@@ -288,9 +298,9 @@ public struct PointForecaster: Sendable {
                 values[variable] = zip(zeniths(), c.solar().distances).map { Float(TerrestrialRadiation.instant(zenith: $0, distance: $1)) }
             case .terrestrialRadiation:
                 if c.window > 0 {
-                    let middles = c.solar().middles
+                    let middles = c.solar().middles, place = c.latitudeParts()
                     values[variable] = times.indices.map {
-                        Float(TerrestrialRadiation.backwardsMean(latitude: latitude, longitude: longitude, end: times[$0], window: c.window,
+                        Float(TerrestrialRadiation.backwardsMean(latitude: place, longitude: longitude, end: times[$0], window: c.window,
                                                                  sun: middles[$0]))
                     }
                 } else {
@@ -437,13 +447,13 @@ public struct PointForecaster: Sendable {
         let domain = c.reader.domain
         let hasDirect = domain.reader.steps(.directRadiation) > 0
         let series = try c.reader.spatial(hasDirect ? .directRadiation : .shortwaveRadiation) { Array($0) }
-        let moments = c.moments()
+        let moments = c.moments(), place = c.latitudeParts()
         var frames = FrameNormals(c, series: series, hasDirect: hasDirect)
         var durations = [Float]()
         durations.reserveCapacity(c.times.count)
         for (index, end) in c.times.enumerated() {
             let seconds = Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude,
-                                           sun: moments[index], bounds: { frames.bounds($0, $1) },
+                                           sun: moments[index], latitudeParts: place, bounds: { frames.bounds($0, $1) },
                                            directNormal: { frames.directNormal(at: $0) })
             durations.append(seconds)
         }
