@@ -15,15 +15,9 @@ struct ServerCommand: AsyncParsableCommand {
         commandName: "tilecast serve",
         abstract: "Serve Open-Meteo's /v1/forecast API from the store (also /health, /metrics).",
         discussion: """
-        Answers GET /v1/forecast?latitude=..&longitude=..&hourly=..&daily=.. as Open-Meteo
-        does (JSON or format=csv; errors as HTTP 400 {"error": true, "reason": ...}), with the
-        numbers `tilecast query` prints. Each request follows the store's `latest` link: a
-        cycle published by `tilecast extract` is served from the next request on, without a
-        restart. GET /health is 200 once a cycle is open (503 before); GET /metrics is
-        Prometheus text. SIGTERM or SIGINT stops it after the requests in flight. One log line
-        per request on stderr. The API: docs/openapi.yaml.
+        Answers GET /v1/forecast?latitude=..&longitude=..&hourly=..&daily=.. as Open-Meteo does (JSON or format=csv; errors as HTTP 400 {"error": true, "reason": ...}), with the numbers `tilecast query` prints. Each request follows the store's `latest` link: a cycle published by `tilecast extract` is served from the next request on, without a restart. GET /health is 200 once a cycle is open (503 before); GET /metrics is Prometheus text. SIGTERM or SIGINT stops it after the requests in flight. One log line per request on stderr. The API: docs/openapi.yaml.
 
-        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server, see `tilecast publish`) is read with ranged requests into a memory cache; name its models with --model, and its latest is looked at in the background every --poll-seconds (never inside a request: a slow or dead object server does not hold up forecasts, /health or /metrics). If a new latest cannot be opened, the cycle being served stays, and /health says why and since when. A password in an http(s)://USER:PASSWORD@HOST/... store is sent as HTTP Basic auth and never printed.
+        A remote store (s3://BUCKET/PREFIX, or http(s):// for a store folder behind a web server, see `tilecast publish`) is read with ranged requests into a memory cache; name its models with --model, and its latest is looked at in the background every --poll-seconds (never inside a request: a slow or dead object server does not hold up forecasts, /health or /metrics). If a new latest cannot be opened, the cycle being served stays, and /health says why and since when. A user and password written in an http(s) store's address, before its host, are sent as HTTP Basic auth and never printed.
 
         Example:
           tilecast serve --store /tmp/s --port 8080
