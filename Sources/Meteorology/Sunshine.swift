@@ -78,7 +78,16 @@ package enum Sunshine {
     /// matter, and from the exact position at the sample otherwise, so it changes no count.
     /// Both closures are non-escaping: what they capture needs no run-time exclusivity checks.
     package static func seconds(end: Int64, window: Int64, latitude: Double, longitude: Double,
-                               sun: SolarPosition.Moment? = nil, latitudeParts: SolarPosition.Latitude? = nil,
+                               sun: SolarPosition.Moment? = nil,
+                               bounds: (Int64, Int64) -> (min: Double, max: Double)? = { _, _ in nil },
+                               directNormal: (Int64) -> Double?) -> Float {
+        seconds(end: end, window: window, latitude: SolarPosition.Latitude(latitude), longitude: longitude, sun: sun,
+                bounds: bounds, directNormal: directNormal)
+    }
+
+    /// The same with the latitude's sine and cosine made already (once per place).
+    package static func seconds(end: Int64, window: Int64, latitude: SolarPosition.Latitude, longitude: Double,
+                               sun: SolarPosition.Moment? = nil,
                                bounds: (Int64, Int64) -> (min: Double, max: Double)? = { _, _ in nil },
                                directNormal: (Int64) -> Double?) -> Float {
         let samples = max(window / sampleSeconds, 1)
@@ -90,8 +99,7 @@ package enum Sunshine {
         // the moment's parts taken once: the zenith at `time` from `moment`, and how far it may
         // lie from the exact one.
         let rad = Double.pi / 180
-        let place = latitudeParts ?? SolarPosition.Latitude(latitude)
-        let sinParts = place.sin * moment.sinDeclination, cosParts = place.cos * moment.cosDeclination
+        let sinParts = latitude.sin * moment.sinDeclination, cosParts = latitude.cos * moment.cosDeclination
         // The hour angle grows by 2π a day (1/240 of a degree a second): from the window's end
         // on, without `hourAngle`'s three remainders per sample (cos takes any turn). Its
         // rounding, ~1e-13 rad within a window, is covered by 1e-6° more drift.
@@ -123,7 +131,7 @@ package enum Sunshine {
                     let (zenith, drift) = roughZenith(time)
                     if zenith - drift >= 90 { continue }
                     if zenith + drift >= 90 {
-                        guard SolarPosition.zenith(latitude: latitude, longitude: longitude, time: time) < 90 else { continue }
+                        guard SolarPosition.zenith(latitude: latitude.degrees, longitude: longitude, time: time) < 90 else { continue }
                     }
                 }
                 guard let dni = directNormal(sampleTime(k)), dni.isFinite else { unknown = true; return }

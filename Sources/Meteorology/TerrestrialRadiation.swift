@@ -57,16 +57,13 @@ package enum TerrestrialRadiation {
     /// positions an hour, most of B3's time with every variable; issue 30.)
     package static func backwardsMean(latitude: Double, longitude: Double, end: Int64, window: Int64) -> Double {
         guard window > 0 else { return instant(latitude: latitude, longitude: longitude, time: Double(end)) }
-        return backwardsMean(latitude: latitude, longitude: longitude, end: end, window: window, sun: WindowSun(end: end, window: window))
+        return backwardsMean(latitude: SolarPosition.Latitude(latitude), longitude: longitude, end: end, window: window,
+                             sun: WindowSun(end: end, window: window))
     }
 
-    /// The same with the window's `WindowSun` made already (it is the same at every place).
+    /// The same with the window's `WindowSun` (it is the same at every place) and the latitude's
+    /// sine and cosine (once per place) made already.
     /// - Precondition: `window > 0` and `sun` is of this window.
-    package static func backwardsMean(latitude: Double, longitude: Double, end: Int64, window: Int64, sun: WindowSun) -> Double {
-        backwardsMean(latitude: SolarPosition.Latitude(latitude), longitude: longitude, end: end, window: window, sun: sun)
-    }
-
-    /// The same with the latitude's sine and cosine made already (once per place).
     package static func backwardsMean(latitude: SolarPosition.Latitude, longitude: Double, end: Int64, window: Int64, sun: WindowSun) -> Double {
         let rad = Double.pi / 180
         let start = Double(end - window)

@@ -139,6 +139,9 @@ public struct PointForecaster: Sendable {
         let panel: PanelOrientation
         /// Each source's series at the times, read once per forecast (`SeriesMemo`).
         let memo = SeriesMemo()
+        /// The sine and cosine of the place's latitude, which every zenith of the forecast
+        /// takes; made when the first is asked for.
+        lazy var latitudeParts = SolarPosition.Latitude(latitude)
 
         init(reader: SeriesReader, plan: TimePlan, units: OutputUnits, times: [Int64], latitude: Double, longitude: Double,
              window: Int64, downscaling: Downscale?, modelElevation: Float?, panel: PanelOrientation) {
@@ -175,7 +178,7 @@ public struct PointForecaster: Sendable {
         func sun() -> [(hourAngle: Double, declination: Double, zenith: Double)] {
             if let known = memo.sun { return known }
             let moments = self.moments()
-            let place = latitudeParts()
+            let place = latitudeParts
             let computed = times.indices.map {
                 SolarPosition.sky(latitude: place, longitude: longitude, time: Double(times[$0]), moment: moments[$0])
             }
@@ -186,14 +189,6 @@ public struct PointForecaster: Sendable {
         /// The sun's declination and equation of time at each time (what `sun` and the sunshine
         /// count start from), shared by every place asking for these times (`SolarTimes`).
         func moments() -> [SolarPosition.Moment] { solar().moments }
-
-        /// The sine and cosine of the place's latitude, which every zenith of the forecast takes.
-        func latitudeParts() -> SolarPosition.Latitude {
-            if let known = memo.latitude { return known }
-            let made = SolarPosition.Latitude(latitude)
-            memo.latitude = made
-            return made
-        }
 
         /// The sun's facts at the times that every place shares (`SolarTimes`).
         func solar() -> SolarTimes {
@@ -224,7 +219,6 @@ public struct PointForecaster: Sendable {
         var amounts = Kept()
         var sun: [(hourAngle: Double, declination: Double, zenith: Double)]?
         var solar: SolarTimes?
-        var latitude: SolarPosition.Latitude?
 
         struct Kept {
             private var variables: [ForecastVariable] = []
@@ -298,7 +292,7 @@ public struct PointForecaster: Sendable {
                 values[variable] = zip(zeniths(), c.solar().distances).map { Float(TerrestrialRadiation.instant(zenith: $0, distance: $1)) }
             case .terrestrialRadiation:
                 if c.window > 0 {
-                    let middles = c.solar().middles, place = c.latitudeParts()
+                    let middles = c.solar().middles, place = c.latitudeParts
                     values[variable] = times.indices.map {
                         Float(TerrestrialRadiation.backwardsMean(latitude: place, longitude: longitude, end: times[$0], window: c.window,
                                                                  sun: middles[$0]))
@@ -447,13 +441,13 @@ public struct PointForecaster: Sendable {
         let domain = c.reader.domain
         let hasDirect = domain.reader.steps(.directRadiation) > 0
         let series = try c.reader.spatial(hasDirect ? .directRadiation : .shortwaveRadiation) { Array($0) }
-        let moments = c.moments(), place = c.latitudeParts()
+        let moments = c.moments(), place = c.latitudeParts
         var frames = FrameNormals(c, series: series, hasDirect: hasDirect)
         var durations = [Float]()
         durations.reserveCapacity(c.times.count)
         for (index, end) in c.times.enumerated() {
-            let seconds = Sunshine.seconds(end: end, window: c.window, latitude: c.latitude, longitude: c.longitude,
-                                           sun: moments[index], latitudeParts: place, bounds: { frames.bounds($0, $1) },
+            let seconds = Sunshine.seconds(end: end, window: c.window, latitude: place, longitude: c.longitude,
+                                           sun: moments[index], bounds: { frames.bounds($0, $1) },
                                            directNormal: { frames.directNormal(at: $0) })
             durations.append(seconds)
         }
@@ -660,7 +654,7 @@ struct SeriesReader {
         // Corners (i0, j0), (i1, j0), (i0, j1), (i1, j1); an aliased corner (on a node or an
         // edge) is its cell's first read, not a second decode.
         let (c10, c01, c11) = aliases
-        try readCorners(variable, distinct: (c10 != 0, c01 != 0, c11 == 3), steps: steps)
+        try readCorners(variable, steps: steps)
         let out = slot(4, steps)
         if let target = out.baseAddress, let a = slot(0, steps).baseAddress, let b = slot(c10, steps).baseAddress,
            let c = slot(c01, steps).baseAddress, let d = slot(c11, steps).baseAddress {
@@ -676,6 +670,17 @@ struct SeriesReader {
         let c10 = s.i1 != s.i0 ? 1 : 0, c01 = s.j1 != s.j0 ? 2 : 0
         let c11 = s.j1 == s.j0 ? c10 : s.i1 == s.i0 ? c01 : 3
         return (c10, c01, c11)
+    }
+
+    /// The corners read, in order: 0 alone on a node, 0 and 1 or 0 and 2 on an edge, else all
+    /// four (the first `count` of `corners`).
+    private var distinctCorners: (corners: SIMD4<Int>, count: Int) {
+        switch aliases {
+        case (1, _, 3): return (SIMD4(0, 1, 2, 3), 4)
+        case (1, _, _): return (SIMD4(0, 1, 0, 0), 2)
+        case (_, 2, _): return (SIMD4(0, 2, 0, 0), 2)
+        default: return (SIMD4(0, 0, 0, 0), 1)
+        }
     }
 
     /// The amount over each requested time's window at the place, from the running totals of
@@ -699,14 +704,9 @@ struct SeriesReader {
         var mixed = [Float](repeating: 0, count: plan.brackets.count)
         // When every distinct corner carries weight (off the nodes and edges, always), they are
         // the cells above in the same order: read together, each into its own slot.
-        let (c10, c01, c11) = aliases
-        var distinct = SIMD4<Int>(), count = 1   // corner 0 first
-        for k in 1..<4 where (k == 1 && c10 == 1) || (k == 2 && c01 == 2) || (k == 3 && c11 == 3) {
-            distinct[count] = k
-            count += 1
-        }
-        if cells == count, count > 1, (0..<count).allSatisfy({ corner[$0] == distinct[$0] }) {
-            try readCorners(variable, distinct: (c10 != 0, c01 != 0, c11 == 3), steps: steps)
+        let distinct = distinctCorners
+        if cells == distinct.count, cells > 1, (0..<cells).allSatisfy({ corner[$0] == distinct.corners[$0] }) {
+            try readCorners(variable, steps: steps)
             for k in 0..<cells {
                 plan.addAmounts(totals: UnsafeBufferPointer(slot(corner[k], steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
             }
@@ -766,11 +766,11 @@ struct SeriesReader {
         }
     }
 
-    /// Reads the distinct corners' series of `variable` into their own slots: corner 0 always,
-    /// corners 1, 2 and 3 as `distinct` says. Corners that share a tile's block are decoded
-    /// together (`DomainFileReader.readSeries(_:sharing:into:count:)`): all four, or two
-    /// pairs when the place's cell straddles a tile edge; the rest one by one.
-    private func readCorners(_ variable: ForecastVariable, distinct: (Bool, Bool, Bool), steps: Int) throws(QueryError) {
+    /// Reads the distinct corners' series of `variable` (`distinctCorners`) into their own
+    /// slots. Corners that share a tile's block are decoded together
+    /// (`DomainFileReader.readSeries(_:sharing:into:count:)`): all four, or two pairs when the
+    /// place's cell straddles a tile edge; the rest one by one.
+    private func readCorners(_ variable: ForecastVariable, steps: Int) throws(QueryError) {
         let reader = domain.reader
         func pointer(_ k: Int) -> UnsafeMutablePointer<Float>? { slot(k, steps).baseAddress }
         func pair(_ a: Int, _ b: Int) throws(QueryError) {
@@ -784,8 +784,9 @@ struct SeriesReader {
             try read(variable, corner: a, into: a, steps: steps)
             try read(variable, corner: b, into: b, steps: steps)
         }
-        switch distinct {
-        case (true, true, true):
+        let distinct = distinctCorners
+        switch distinct.count {
+        case 4:
             if steps > 1, let p0 = places.0, let p1 = places.1, let p2 = places.2, let p3 = places.3 {
                 if p0.tile == p1.tile, p0.tile == p2.tile, p0.tile == p3.tile,
                    let o0 = pointer(0), let o1 = pointer(1), let o2 = pointer(2), let o3 = pointer(3) {
@@ -805,10 +806,8 @@ struct SeriesReader {
             }
             try pair(0, 1)
             try pair(2, 3)
-        case (true, _, _):
-            try pair(0, 1)
-        case (_, true, _):
-            try pair(0, 2)
+        case 2:
+            try pair(0, distinct.corners[1])
         default:
             try read(variable, corner: 0, into: 0, steps: steps)
         }

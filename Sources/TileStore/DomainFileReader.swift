@@ -292,10 +292,11 @@ package final class DomainFileReader: Sendable {
                                            UnsafeMutablePointer<Float>?),
                             count: Int) throws(StoreError) -> Bool {
         let (a, b) = (cells.0, cells.1)
-        guard let stored = layouts[variable.ordinal], a.tile == b.tile, a.cells == b.cells else { return false }
+        // (Cells of one tile have its cell count.)
+        guard let stored = layouts[variable.ordinal], a.tile == b.tile else { return false }
         let lanes: SeriesCodec.Lanes
         if let c = cells.2, let d = cells.3, let oc = outputs.2, let od = outputs.3 {
-            guard c.tile == a.tile, d.tile == a.tile, c.cells == a.cells, d.cells == a.cells else { return false }
+            guard c.tile == a.tile, d.tile == a.tile else { return false }
             lanes = SeriesCodec.Lanes(count: 4, cells: (a.cell, b.cell, c.cell, d.cell), outputs: (outputs.0, outputs.1, oc, od))
         } else {
             lanes = SeriesCodec.Lanes(count: 2, cells: (a.cell, b.cell, a.cell, b.cell), outputs: (outputs.0, outputs.1, outputs.0, outputs.1))

@@ -119,7 +119,7 @@ enum SeriesCodec {
     /// cells one by one, which checks and reports everything; the values are the same either way.
     static func decodeScaled(block: UnsafeRawBufferPointer, cells: Int, steps: Int, lanes: Lanes, step: Float, count: Int) -> Bool {
         let wanted = min(count, steps)
-        guard wanted > 1, let memory = block.baseAddress, let head = BlockHead(block, steps: steps), head.commonWidth <= 32,
+        guard wanted > 1, let memory = block.baseAddress, let head = BlockHead(block, steps: steps),
               2 + ((wanted - 2) * head.commonWidth) >> 3 + 8 <= block.count else { return false }
         guard let table = CellTable(block, head: head, cells: cells) else { return false }
         let entries = (Self.entry(block, head, table, cells, steps, lanes.cells.0, wanted),
@@ -195,7 +195,8 @@ enum SeriesCodec {
     private static func entry(_ block: UnsafeRawBufferPointer, _ head: BlockHead, _ table: CellTable, _ cells: Int, _ steps: Int,
                               _ cell: Int, _ wanted: Int) -> FastEntry? {
         guard cell >= 0, cell < cells, let entry = CellEntry(block, table: table, steps: steps, cell: cell),
-              !entry.hasMissingValues, entry.width <= 32, entry.offset + ((wanted - 2) * entry.width) >> 3 + 8 <= block.count,
+              !entry.hasMissingValues, entry.offset + ((wanted - 2) * entry.width) >> 3 + 8 <= block.count,
+              // (Also bounds both widths to 32 bits, well inside one load's 56.)
               staysInInt32(entry.base, width: entry.width, commonWidth: head.commonWidth, wanted: wanted) else { return nil }
         return FastEntry(base: entry.base, offset: entry.offset, width: entry.width, mask: (UInt64(1) &<< UInt64(entry.width)) &- 1)
     }
@@ -239,12 +240,13 @@ enum SeriesCodec {
         /// nil when the table does not fit the block or names impossible sizes.
         @inline(__always)
         init?(_ block: UnsafeRawBufferPointer, head: BlockHead, cells: Int) {
-            guard block.count >= head.tableStart + 6 else { return nil }
-            var header = ByteReader(block, offset: head.tableStart)
-            guard let minimum = header.read(Int32.self), let baseBytes = header.read(UInt8.self),
-                  let offsetBytes = header.read(UInt8.self), baseBytes <= 4, baseBytes != 3,   // 0, 1, 2 or 4
+            // Read in place (a point read parses a table per block it decodes or prefetches).
+            let start = head.tableStart
+            guard block.count >= start + 6 else { return nil }
+            let baseBytes = block[start + 4], offsetBytes = block[start + 5]
+            guard baseBytes <= 4, baseBytes != 3,   // 0, 1, 2 or 4
                   offsetBytes == 2 || offsetBytes == 4 else { return nil }
-            self.minimum = Int64(minimum)
+            self.minimum = Int64(Int32(littleEndian: block.loadUnaligned(fromByteOffset: start, as: Int32.self)))
             self.baseBytes = Int(baseBytes)
             self.offsetBytes = Int(offsetBytes)
             widthsStart = head.tableStart + 6
@@ -464,17 +466,11 @@ enum SeriesCodec {
     /// them take, or nil when the block is too short or malformed for the cell. For prefetch
     /// hints: `decode` checks everything again.
     static func cellPayload(block: UnsafeRawBufferPointer, cells: Int, steps: Int, cell: Int, count: Int) -> (offset: Int, length: Int)? {
-        guard cell >= 0, cell < cells, block.count >= 2, let head = BlockHead(block, steps: steps) else { return nil }
-        let start = head.tableStart
-        guard block.count >= start + 6 else { return nil }
-        let baseBytes = Int(block[start + 4]), offsetBytes = Int(block[start + 5])
-        guard baseBytes <= 4, offsetBytes == 2 || offsetBytes == 4 else { return nil }
-        let widthsStart = start + 6
-        let offsetsStart = widthsStart + cells * (1 + baseBytes)
-        let payloadStart = offsetsStart + cells * offsetBytes
-        guard block.count >= payloadStart else { return nil }
-        let offset = payloadStart + Int(littleEndian(block, at: offsetsStart + cell * offsetBytes, bytes: offsetBytes))
-        let width = Int(block[widthsStart + cell] & 0x7F)
+        guard cell >= 0, cell < cells, let head = BlockHead(block, steps: steps),
+              let table = CellTable(block, head: head, cells: cells) else { return nil }
+        let offset = table.payloadStart
+            + Int(littleEndian(block, at: table.offsetsStart + cell * table.offsetBytes, bytes: table.offsetBytes))
+        let width = Int(block[table.widthsStart + cell] & 0x7F)
         guard offset < block.count else { return nil }
         return (offset, min((max(min(count, steps) - 1, 0) * width + 7) / 8, block.count - offset))
     }
