@@ -121,9 +121,8 @@ package enum SolarPosition {
     /// of the moment: the true solar time's minutes, from -π at midnight to π.
     @inlinable
     package static func hourAngle(longitude: Double, time: Double, equationOfTime equation: Double) -> Double {
-        let minutesOfDay = (time / 60).truncatingRemainder(dividingBy: 1440)
-        let trueSolarMinutes = ((minutesOfDay + equation + 4 * longitude).truncatingRemainder(dividingBy: 1440) + 1440)
-            .truncatingRemainder(dividingBy: 1440)
+        let minutesOfDay = WholeTurns.remainder(time / 60, turn: 1440)
+        let trueSolarMinutes = WholeTurns.remainder(WholeTurns.remainder(minutesOfDay + equation + 4 * longitude, turn: 1440) + 1440, turn: 1440)
         return (trueSolarMinutes / 4 - 180) * (Double.pi / 180)
     }
 
@@ -142,7 +141,7 @@ package enum SolarPosition {
         let rad = Double.pi / 180
         let phi = latitude * rad
         let fromSouth = atan2(sin(hourAngle), cos(hourAngle) * sin(phi) - tan(declination) * cos(phi)) / rad
-        let azimuth = (fromSouth + 180).truncatingRemainder(dividingBy: 360)
+        let azimuth = WholeTurns.remainder(fromSouth + 180, turn: 360)
         return azimuth < 0 ? azimuth + 360 : azimuth
     }
 

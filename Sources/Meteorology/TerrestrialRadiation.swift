@@ -72,7 +72,7 @@ package enum TerrestrialRadiation {
         let a = latitude.sin * sun.middle.sinDeclination, b = latitude.cos * sun.middle.cosDeclination
         // The hour angle (radians) at the window's start, as `SolarPosition.zenith` takes it; it
         // then grows by 2π a day (0.25° a minute).
-        let minutesOfDay = (start / 60).truncatingRemainder(dividingBy: 1440)
+        let minutesOfDay = WholeTurns.remainder(start / 60, turn: 1440)
         let h0 = ((minutesOfDay + equation + 4 * longitude) / 4 - 180) * rad
         let h1 = h0 + Double(window) / 240 * rad
         return solarConstant / (r * r) * positiveCosineIntegral(a: a, b: b, from: h0, to: h1) / (h1 - h0)
