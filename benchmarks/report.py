@@ -169,15 +169,23 @@ def objstore_section(data_dir):
            f"{o['cycle_bytes'] / 1e6:.1f} MB cycle): moto's S3 server and nginx on loopback; {s3['places']} seeded places, "
            f"{s3['hours']} h x {s3['variables']} variables; warm figures over {s3['rounds']} interleaved rounds in one process.\n",
            "| id | what | measured | target | verdict |", "|---|---|---:|---:|---|"]
+    # O1 is stated for a forecast of the default variables (SPEC section 7, issue 30): those rows
+    # first; then every variable's (the warm O2 rounds' set). A JSON from before the default
+    # rows existed has only the latter.
+    def cold_rows(what, label, r):
+        return [f"| O1 | cold point forecast of {what} from {label}: p50 | {r['cold_p50_ms']:.2f} ms | <= 5 ms | "
+                f"{'met' if r['cold_p50_ms'] <= 5 else 'not met'} |",
+                f"| O1 | same: requests p50 (max) | {r['cold_requests_p50']} ({r['cold_requests_max']}) | <= 4 | "
+                f"{'met' if r['cold_requests_p50'] <= 4 else 'not met'} |",
+                f"| O1 | same: bytes p50 (max) | {r['cold_bytes_p50'] / 1024:.1f} KB ({r['cold_bytes_max'] / 1024:.1f} KB) | <= 64 KB | "
+                f"{'met' if r['cold_bytes_p50'] <= 65536 else 'not met'} |"]
+    for label, r in (("moto S3", o.get("s3_default")), ("nginx", o.get("http_default"))):
+        if r:
+            out += cold_rows(f"the default variables ({r['variables']})", label, r)
     for label, r in (("moto S3", s3), ("nginx", http)):
         if not r:
             continue
-        out.append(f"| O1 | cold point forecast from {label}: p50 | {r['cold_p50_ms']:.2f} ms | <= 5 ms | "
-                   f"{'met' if r['cold_p50_ms'] <= 5 else 'not met'} |")
-        out.append(f"| O1 | cold point forecast from {label}: requests p50 (max) | {r['cold_requests_p50']} ({r['cold_requests_max']}) | <= 4 | "
-                   f"{'met' if r['cold_requests_p50'] <= 4 else 'not met'} |")
-        out.append(f"| O1 | cold point forecast from {label}: bytes p50 (max) | {r['cold_bytes_p50'] / 1024:.1f} KB ({r['cold_bytes_max'] / 1024:.1f} KB) | <= 64 KB | "
-                   f"{'met' if r['cold_bytes_p50'] <= 65536 else 'not met'} |")
+        out += cold_rows(f"every variable ({r['variables']})", label, r)
         ratio = r["warm_remote_p50_us"] / r["warm_local_p50_us"]
         out.append(f"| O2 | warm from {label} / local store, p50 ({r['warm_remote_p50_us']:.1f} / {r['warm_local_p50_us']:.1f} us) | "
                    f"{ratio:.3f}x | <= 1.10x | {'met' if ratio <= 1.10 else 'not met'} |")
@@ -187,7 +195,7 @@ def objstore_section(data_dir):
     out.append("")
     out.append(f"Opening a cycle (once per cycle per process): {s3['open_requests']} requests, {s3['open_bytes'] / 1024:.0f} KB, "
                f"{s3['open_seconds'] * 1000:.0f} ms from moto. Copying the cycle's folder locally took {o['copy_s']:.3f} s. "
-               f"Remote and local answers identical: {s3['identical'] and (not http or http['identical'])}.\n")
+               f"Remote and local answers identical: {all(r['identical'] for r in (s3, http, o.get('s3_default'), o.get('http_default')) if r)}.\n")
     return out
 
 
@@ -291,9 +299,10 @@ def main():
         if "B3_all" in store:
             a = store["B3_all"]
             store_rows += [
-                ("B3", f"same with every variable the store answers ({a.get('variables', '?')}), p50", a["p50_us"], 15, "us", False),
-                ("B3", "same, p99", a["p99_us"], 40, "us", False),
-                ("B3", f"same, forecasts/s on {a['cores']} cores", a["all_cores_per_s"], 100000, "/s", True),
+                # SPEC section 7 sets these two at 25 and 60 us (the default set's 15 and 40 us
+                # and 100,000/s are not its targets); its forecasts/s is in the reading below.
+                ("B3", f"same with every variable the store answers ({a.get('variables', '?')}), p50", a["p50_us"], 25, "us", False),
+                ("B3", "same, p99", a["p99_us"], 60, "us", False),
             ]
         store_rows += [
             ("B4", f"`tilecast query`, one place, 24 h, the default variables, JSON, whole process, median (Foundation hello-world: {b4['hello_ms']:.1f} ms)",
