@@ -61,9 +61,11 @@ let package = Package(
         .systemLibrary(name: "CPrefetch", path: "Sources/CPrefetch"),
         // The writer's quantizing loop, in C so that it compiles to SIMD (see quantize.h).
         .target(name: "CQuantize"),
+        // The point read's shared decode for CPUs with AVX2, chosen at run time (see series_decode.h).
+        .target(name: "CSeriesDecode"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"]), .yum(["zlib-devel"])]),
         // The store format: domain files (writer, reader, codec, checksums) and cycles.
-        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib", "CPrefetch", "CQuantize"]),
+        .target(name: "TileStore", dependencies: ["Catalog", "GridGeometry", "CZlib", "CPrefetch", "CQuantize", "CSeriesDecode"]),
         // WRF and MM5 readers, name profiles, runs, derived variables.
         .target(name: "ModelIngest", dependencies: ["NetCDF", "GridGeometry", "Meteorology", "Catalog"]),
         // The interpolation kernel: bilinear stencils, SIMD series, time brackets. No dependencies.

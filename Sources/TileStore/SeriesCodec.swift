@@ -1,3 +1,5 @@
+import CSeriesDecode
+
 /// The codec of one stored block: one variable over one tile of cells, every time step.
 ///
 /// Built for point reads: any one cell's series decodes without decoding its neighbours.
@@ -117,7 +119,11 @@ enum SeriesCodec {
     /// missing values, sums that stay in Int32. Otherwise (and for a malformed block) it
     /// returns false having written nothing the caller relies on, and the caller decodes the
     /// cells one by one, which checks and reports everything; the values are the same either way.
-    static func decodeScaled(block: UnsafeRawBufferPointer, cells: Int, steps: Int, lanes: Lanes, step: Float, count: Int) -> Bool {
+    ///
+    /// - Parameter vectorized: whether to run the AVX2 loop (`tilecast_decode4`), on CPUs that
+    ///   have it; the tests run both loops.
+    static func decodeScaled(block: UnsafeRawBufferPointer, cells: Int, steps: Int, lanes: Lanes, step: Float, count: Int,
+                             vectorized: Bool = hasVectorDecode) -> Bool {
         let wanted = min(count, steps)
         guard wanted > 1, let memory = block.baseAddress, let head = BlockHead(block, steps: steps),
               2 + ((wanted - 2) * head.commonWidth) >> 3 + 8 <= block.count else { return false }
@@ -127,6 +133,21 @@ enum SeriesCodec {
                        lanes.count == 4 ? Self.entry(block, head, table, cells, steps, lanes.cells.2, wanted) : nil,
                        lanes.count == 4 ? Self.entry(block, head, table, cells, steps, lanes.cells.3, wanted) : nil)
         guard let e0 = entries.0, let e1 = entries.1 else { return false }
+        if vectorized && Self.hasVectorDecode {
+            // Two cells go as lanes 0, 1, 0, 1: the repeats write the same values again.
+            let four = lanes.count == 4
+            guard !four || (entries.2 != nil && entries.3 != nil) else { return false }
+            let e2 = entries.2 ?? e0, e3 = entries.3 ?? e1
+            let o = lanes.outputs
+            var vector = tilecast_decode_lanes(
+                bit: (Int64(e0.offset &* 8), Int64(e1.offset &* 8), Int64(e2.offset &* 8), Int64(e3.offset &* 8)),
+                width: (Int64(e0.width), Int64(e1.width), Int64(e2.width), Int64(e3.width)),
+                mask: (e0.mask, e1.mask, e2.mask, e3.mask),
+                base: (e0.base, e1.base, e2.base, e3.base),
+                output: (o.0, o.1, four ? o.2 : o.0, four ? o.3 : o.1))
+            tilecast_decode4(memory.assumingMemoryBound(to: UInt8.self), &vector, Int64(head.commonWidth), step, Int64(wanted))
+            return true
+        }
         let commonMask = (UInt64(1) &<< UInt64(head.commonWidth)) &- 1, commonWidth = head.commonWidth
         let o = lanes.outputs
         var commonBit = 16, t = 1
@@ -173,6 +194,9 @@ enum SeriesCodec {
         }
         return true
     }
+
+    /// Whether this CPU runs `decodeScaled`'s AVX2 loop (asked once).
+    static let hasVectorDecode = tilecast_decode4_available() != 0
 
     /// The cells and outputs of `decodeScaled`: `count` (2 or 4) lanes; with 2, the last two
     /// of each tuple are ignored.
