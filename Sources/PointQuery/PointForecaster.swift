@@ -707,8 +707,12 @@ struct SeriesReader {
         let distinct = distinctCorners
         if cells == distinct.count, cells > 1, (0..<cells).allSatisfy({ corner[$0] == distinct.corners[$0] }) {
             try readCorners(variable, steps: steps)
-            for k in 0..<cells {
-                plan.addAmounts(totals: UnsafeBufferPointer(slot(corner[k], steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
+            let totals = (UnsafeBufferPointer(slot(corner[0], steps)), UnsafeBufferPointer(slot(corner[1], steps)),
+                          UnsafeBufferPointer(slot(corner[min(2, cells - 1)], steps)), UnsafeBufferPointer(slot(corner[min(3, cells - 1)], steps)))
+            if !plan.addCompleteAmounts(totals, cells: cells, weights: weights, into: &mixed) {
+                for k in 0..<cells {
+                    plan.addAmounts(totals: UnsafeBufferPointer(slot(corner[k], steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
+                }
             }
         } else {
             for k in 0..<cells {
@@ -716,9 +720,11 @@ struct SeriesReader {
                 plan.addAmounts(totals: UnsafeBufferPointer(slot(0, steps)), filled: slot(5, steps), weight: weights[k], into: &mixed)
             }
         }
-        for k in mixed.indices {
-            let amount = mixed[k]
-            mixed[k] = convert(amount.isNaN ? .nan : max(amount, 0))
+        mixed.withUnsafeMutableBufferPointer { mixed in
+            for k in mixed.indices {
+                let amount = mixed[k]
+                mixed[k] = convert(amount.isNaN ? .nan : max(amount, 0))
+            }
         }
         return mixed
     }
@@ -931,6 +937,62 @@ struct TimePlan: Sendable {
                 }
             }
         }
+    }
+
+    /// `addAmounts(totals:filled:weight:into:)` for the first `cells` (2 to 4) of `totals`, cell
+    /// after cell, when none of them has an unknown total (almost always): each time's bracket
+    /// read once for all the cells, and no filled copy of the totals made. The same sums in the
+    /// same order, so the same bits. False, having added nothing, when some total is unknown.
+    func addCompleteAmounts(_ totals: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>),
+                            cells: Int, weights: SIMD4<Float>, into mixed: inout [Float]) -> Bool {
+        guard !Self.hasUnknown(totals.0), !Self.hasUnknown(totals.1),
+              cells < 3 || !Self.hasUnknown(totals.2), cells < 4 || !Self.hasUnknown(totals.3) else { return false }
+        // One cell's weighted amount added to `sum`, as `completeAmount` makes it. The cells are
+        // written out rather than looped over: a loop picked each cell's totals by a switch.
+        @inline(__always)
+        func add(_ sum: inout Float, _ c: Int, _ series: UnsafeBufferPointer<Float>, _ end: TimeBracket?, _ start: TimeBracket?, first: Bool) {
+            guard c < cells else { return }
+            let amount: Float
+            if let end {
+                if let start {
+                    amount = max(Self.value(end, series) - Self.value(start, series), 0)
+                } else {
+                    amount = first && !series.isEmpty ? series[0] : .nan
+                }
+            } else {
+                amount = .nan
+            }
+            sum += weights[c] * amount
+        }
+        mixed.withUnsafeMutableBufferPointer { mixed in
+            for index in brackets.indices where index < mixed.count {
+                let end = brackets[index], start = windowStarts[index], first = onFirstFrame[index]
+                var sum = mixed[index]
+                add(&sum, 0, totals.0, end, start, first: first)
+                add(&sum, 1, totals.1, end, start, first: first)
+                add(&sum, 2, totals.2, end, start, first: first)
+                add(&sum, 3, totals.3, end, start, first: first)
+                mixed[index] = sum
+            }
+        }
+        return true
+    }
+
+    /// Whether any value of `series` is unknown (NaN), four at a time.
+    static func hasUnknown(_ series: UnsafeBufferPointer<Float>) -> Bool {
+        guard let base = series.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var unknown = SIMDMask<SIMD4<Int32>>(repeating: false), k = 0
+        while k + 4 <= series.count {
+            let values = raw.loadUnaligned(fromByteOffset: k * MemoryLayout<Float>.stride, as: SIMD4<Float>.self)
+            unknown .|= values .!= values
+            k += 4
+        }
+        while k < series.count {
+            if series[k].isNaN { return true }
+            k += 1
+        }
+        return any(unknown)
     }
 
     /// `amount(at:totals:filled:)` of a cell whose totals have no unknown value.
