@@ -87,7 +87,7 @@ public struct StoreDescription: Codable, Sendable {
                 let growing = cycle.growingReaches.map { " growing: the run is still being written; holds up to \($0)" } ?? ""
                 lines.append("  \(cycle.cycle)\(cycle.isLatest ? " (latest)" : "")  \(Self.size(cycle.bytes))\(growing)")
                 for domain in cycle.domains {
-                    var line = "    \(domain.domain)  \(domain.grid) at \(String(format: "%g", domain.spacingKilometres)) km, \(domain.frames) frames, \(domain.variables.count) variables, \(Self.size(domain.bytes))"
+                    var line = "    \(domain.domain)  \(domain.grid) at \(String(format: "%g", domain.spacingKilometres)) km, \(domain.frames) frames, \(domain.variables.count) variable\(domain.variables.count == 1 ? "" : "s"), \(Self.size(domain.bytes))"
                     if let blocks = domain.blocksVerified { line += ", \(blocks) blocks verified" }
                     lines.append(line)
                 }

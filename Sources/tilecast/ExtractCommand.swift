@@ -53,7 +53,7 @@ struct ExtractCommand: ParsableCommand {
     @Option(help: "Only these variables (comma-separated; default: those of --set the run provides).")
     var variables: String?
 
-    @Option(name: .customLong("set"), help: "What to store when --variables is not given: surface (the default: the surface variables) or all (also the height and pressure levels, read from the 3-D fields: slower, larger). `tilecast inspect` lists each set.")
+    @Option(name: .customLong("set"), help: "What to store when --variables is not given: surface (the default: the surface variables) or all (also the height and pressure levels, read from the 3-D fields: slower, larger). With --variables, what a named variable uses when held (the weather code's CAPE, say) is kept where this set makes it. `tilecast inspect` lists each set.")
     var extractionSet: String = ExtractionSet.surface.rawValue
 
     @Option(help: "Refuse (or with --wait, wait for) a run whose domains do not reach N hours after the cycle.")
@@ -91,7 +91,7 @@ struct ExtractCommand: ParsableCommand {
             throw ValidationError("--set \(extractionSet): expected one of \(ExtractionSet.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         // An empty selection would publish a cycle with no variables and replace `latest`.
-        if let variables, try VariableList.parse(variables, option: "--variables").isEmpty {
+        if let variables, try VariableList.parse(variables, option: "--variables").named.isEmpty {
             throw ValidationError("--variables: no variable named; give e.g. --variables temperature_2m,precipitation, or leave the option out for all")
         }
     }
@@ -106,7 +106,11 @@ struct ExtractCommand: ParsableCommand {
             extractor.keep = keep
             extractor.dryRun = dryRun
             extractor.allowFewerDomains = allowFewerDomains
-            extractor.variables = try variables.map { try VariableList.parse($0, option: "--variables") }
+            if let variables {
+                let list = try VariableList.parse(variables, option: "--variables")
+                extractor.variables = list.named
+                extractor.optionalVariables = list.optional
+            }
             extractor.set = ExtractionSet(rawValue: extractionSet) ?? .surface
             if grow {
                 return try follow(extractor, profile: chosen)
@@ -161,20 +165,24 @@ extension ExtractCommand {
 /// names (`wind_speed_10m` needs both wind components) and raw WRF aliases (`T2`, `U10`), the
 /// last two through the registry's own table (`ForecastVariable.parse`), so there is one list.
 enum VariableList {
-    static func parse(_ text: String, option: String) throws -> [ForecastVariable] {
-        var result: [ForecastVariable] = []
+    /// `named`: the stored variables named and those the named outputs are computed from;
+    /// `optional`: what those outputs use when held (the weather code's showers, visibility,
+    /// CAPE, ...), which extraction keeps where the run provides them by the set's routes
+    /// (`Extractor.optionalVariables`).
+    static func parse(_ text: String, option: String) throws -> (named: [ForecastVariable], optional: [ForecastVariable]) {
+        var named: [ForecastVariable] = [], optional: [ForecastVariable] = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             if let variable = ForecastVariable.stored(named: name) {
-                result.append(variable)
+                named.append(variable)
             } else if let outputs = ForecastVariable.parse(name) {
-                // What the query computes it from, with what it uses when held (weather code's
-                // showers, visibility, CAPE, ...): extraction keeps those the run provides.
-                result += outputs.flatMap { $0.sources + $0.spec.optionalSources }
+                named += outputs.flatMap(\.sources)
+                optional += outputs.flatMap(\.spec.optionalSources)
             } else {
                 throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.stored.map(\.rawValue).joined(separator: ", "))")
             }
         }
-        return Array(Set(result)).sorted()
+        let kept = Set(named)
+        return (kept.sorted(), Set(optional).subtracting(kept).sorted())
     }
 }
 
