@@ -57,6 +57,8 @@ void tilecast_decode4(const uint8_t *block, const tilecast_decode_lanes *lanes, 
     }
 }
 #else
+// Never called: `tilecast_decode4_available()` is 0 on this target, and the caller then runs
+// its Swift loop.
 void tilecast_decode4(const uint8_t *block, const tilecast_decode_lanes *lanes, int64_t commonWidth,
                       float step, int64_t count) {
     (void)block; (void)lanes; (void)commonWidth; (void)step; (void)count;

@@ -947,22 +947,12 @@ struct TimePlan: Sendable {
                             cells: Int, weights: SIMD4<Float>, into mixed: inout [Float]) -> Bool {
         guard !Self.hasUnknown(totals.0), !Self.hasUnknown(totals.1),
               cells < 3 || !Self.hasUnknown(totals.2), cells < 4 || !Self.hasUnknown(totals.3) else { return false }
-        // One cell's weighted amount added to `sum`, as `completeAmount` makes it. The cells are
-        // written out rather than looped over: a loop picked each cell's totals by a switch.
+        // One cell's weighted amount added to `sum`. The cells are written out rather than
+        // looped over: a loop picked each cell's totals by a switch.
         @inline(__always)
         func add(_ sum: inout Float, _ c: Int, _ series: UnsafeBufferPointer<Float>, _ end: TimeBracket?, _ start: TimeBracket?, first: Bool) {
             guard c < cells else { return }
-            let amount: Float
-            if let end {
-                if let start {
-                    amount = max(Self.value(end, series) - Self.value(start, series), 0)
-                } else {
-                    amount = first && !series.isEmpty ? series[0] : .nan
-                }
-            } else {
-                amount = .nan
-            }
-            sum += weights[c] * amount
+            sum += weights[c] * Self.completeAmount(end: end, start: start, onFirstFrame: first, totals: series)
         }
         mixed.withUnsafeMutableBufferPointer { mixed in
             for index in brackets.indices where index < mixed.count {
@@ -998,11 +988,18 @@ struct TimePlan: Sendable {
     /// `amount(at:totals:filled:)` of a cell whose totals have no unknown value.
     @inline(__always)
     private func completeAmount(at index: Int, totals: UnsafeBufferPointer<Float>) -> Float {
-        guard let end = brackets[index] else { return .nan }
-        guard let start = windowStarts[index] else {
-            return onFirstFrame[index] && !totals.isEmpty ? totals[0] : .nan
+        Self.completeAmount(end: brackets[index], start: windowStarts[index], onFirstFrame: onFirstFrame[index], totals: totals)
+    }
+
+    /// The same from a time's brackets, which `addCompleteAmounts` reads once for all cells.
+    @inline(__always)
+    private static func completeAmount(end: TimeBracket?, start: TimeBracket?, onFirstFrame: Bool, totals: UnsafeBufferPointer<Float>) -> Float {
+        guard let end else { return .nan }
+        guard let start else {
+            // Only the first frame's own stored interval is known before the run.
+            return onFirstFrame && !totals.isEmpty ? totals[0] : .nan
         }
-        return max(Self.value(end, totals) - Self.value(start, totals), 0)
+        return max(value(end, totals) - value(start, totals), 0)
     }
 
     /// One cell's amount for the time at `index` (see `addAmounts`).

@@ -132,31 +132,28 @@ enum SeriesCodec {
                        Self.entry(block, head, table, cells, steps, lanes.cells.1, wanted),
                        lanes.count == 4 ? Self.entry(block, head, table, cells, steps, lanes.cells.2, wanted) : nil,
                        lanes.count == 4 ? Self.entry(block, head, table, cells, steps, lanes.cells.3, wanted) : nil)
-        guard let e0 = entries.0, let e1 = entries.1 else { return false }
+        // With two cells the last two lanes repeat the first two (`Lanes`).
+        guard let e0 = entries.0, let e1 = entries.1,
+              let e2 = lanes.count == 4 ? entries.2 : e0, let e3 = lanes.count == 4 ? entries.3 : e1 else { return false }
+        let o = lanes.outputs
         if vectorized && Self.hasVectorDecode {
-            // Two cells go as lanes 0, 1, 0, 1: the repeats write the same values again.
-            let four = lanes.count == 4
-            guard !four || (entries.2 != nil && entries.3 != nil) else { return false }
-            let e2 = entries.2 ?? e0, e3 = entries.3 ?? e1
-            let o = lanes.outputs
+            // The repeated lanes of two cells write the same values to the same place again.
             var vector = tilecast_decode_lanes(
                 bit: (Int64(e0.offset &* 8), Int64(e1.offset &* 8), Int64(e2.offset &* 8), Int64(e3.offset &* 8)),
                 width: (Int64(e0.width), Int64(e1.width), Int64(e2.width), Int64(e3.width)),
                 mask: (e0.mask, e1.mask, e2.mask, e3.mask),
                 base: (e0.base, e1.base, e2.base, e3.base),
-                output: (o.0, o.1, four ? o.2 : o.0, four ? o.3 : o.1))
+                output: (o.0, o.1, o.2, o.3))
             tilecast_decode4(memory.assumingMemoryBound(to: UInt8.self), &vector, Int64(head.commonWidth), step, Int64(wanted))
             return true
         }
         let commonMask = (UInt64(1) &<< UInt64(head.commonWidth)) &- 1, commonWidth = head.commonWidth
-        let o = lanes.outputs
         var commonBit = 16, t = 1
         var bit0 = e0.offset &* 8, bit1 = e1.offset &* 8
         var current0 = Int32(truncatingIfNeeded: e0.base), current1 = Int32(truncatingIfNeeded: e1.base)
         o.0[0] = Float(current0) * step
         o.1[0] = Float(current1) * step
         if lanes.count == 4 {
-            guard let e2 = entries.2, let e3 = entries.3 else { return false }
             var bit2 = e2.offset &* 8, bit3 = e3.offset &* 8
             var current2 = Int32(truncatingIfNeeded: e2.base), current3 = Int32(truncatingIfNeeded: e3.base)
             o.2[0] = Float(current2) * step
@@ -199,7 +196,7 @@ enum SeriesCodec {
     static let hasVectorDecode = tilecast_decode4_available() != 0
 
     /// The cells and outputs of `decodeScaled`: `count` (2 or 4) lanes; with 2, the last two
-    /// of each tuple are ignored.
+    /// of each tuple repeat the first two (the vector loop runs four lanes).
     struct Lanes {
         let count: Int
         let cells: (Int, Int, Int, Int)

@@ -15,8 +15,9 @@ final class WholeTurnsTests: XCTestCase {
         }
     }
 
-    /// Where the quotient's rounding puts it one off: the last few values below and above
-    /// whole numbers of turns, of either sign, at every magnitude up to 2^52 and beyond.
+    /// Where the quotient's rounding would put it one off if the proof in `remainder` were
+    /// wrong: the last few values below and above whole numbers of turns, of either sign, at
+    /// every magnitude up to 2^52 and beyond.
     func testValuesWithinRoundingOfWholeTurnsGiveFmodsBits() {
         for turn in [360.0, 1440.0, 1.0, 7.0] {
             for turns in [1.0, 2, 3, 5, 1000, 29_000_000, 1e9, 0x1p40, 0x1p52 / turn - 1, 0x1p52 / turn, 0x1p53 / turn] {
