@@ -379,6 +379,79 @@ def case_damaged_headers(dom, f, nc3):
     (OUT / "header_cut_nc3.nc").write_bytes(Path(nc3).read_bytes()[:64])
 
 
+def classic_header_file(dims, global_atts, variables):
+    """Bytes of a netCDF-3 64-bit-offset file written field by field from the Classic Format
+    Specification, so that a header may hold what libnetcdf itself refuses to write (a name
+    longer than NC_MAX_NAME, a rank above NC_MAX_VAR_DIMS). dims: [(name, length)];
+    global_atts: [(name, text)]; variables: [(name, [dimension index, ...])], each NC_FLOAT."""
+    def u32(n):
+        return int(n).to_bytes(4, "big")
+
+    def name(text):
+        raw = text.encode()
+        return u32(len(raw)) + raw + b"\0" * (-len(raw) % 4)
+
+    def atts(pairs):
+        if not pairs:
+            return u32(0) + u32(0)
+        out = u32(0x0C) + u32(len(pairs))
+        for key, value in pairs:
+            raw = value.encode()
+            out += name(key) + u32(2) + u32(len(raw)) + raw + b"\0" * (-len(raw) % 4)   # NC_CHAR
+        return out
+
+    head = b"CDF\x02" + u32(0)
+    head += (u32(0x0A) + u32(len(dims)) + b"".join(name(n) + u32(length) for n, length in dims)) if dims else u32(0) * 2
+    head += atts(global_atts)
+    sizes = []
+    for _, axes in variables:
+        count = 1
+        for axis in axes:
+            count *= dims[axis][1]
+        sizes.append(4 * count)
+    # Each variable's entry ends with its 8-byte begin offset: lay the header out once with
+    # zeros there to learn its length, then again with the real offsets.
+    def var_list(begins):
+        out = u32(0x0B) + u32(len(variables))
+        for (vname, axes), size, begin in zip(variables, sizes, begins):
+            out += name(vname) + u32(len(axes)) + b"".join(u32(a) for a in axes) + atts([])
+            out += u32(5) + u32(size) + int(begin).to_bytes(8, "big")            # NC_FLOAT
+        return out
+    length = len(head) + len(var_list([0] * len(variables)))
+    begins, at = [], length
+    for size in sizes:
+        begins.append(at)
+        at += size
+    return head + var_list(begins) + b"\0" * sum(sizes)
+
+
+def case_long_names():
+    """Headers that copy more than NC_MAX_NAME + 1 bytes (or NC_MAX_VAR_DIMS ids) into the
+    buffers a reader gives libnetcdf 4.9.0's nc_inq_* calls: a heap overflow with bytes the
+    file chose (issue 43 item 1). Each is otherwise a valid classic file."""
+    cases = {
+        "header_long_dimension_name.nc": ([("x" * 100_000, 2), ("y", 3)], [], [("T2", [0, 1])]),
+        "header_long_attribute_name.nc": ([("west_east", 2)], [("A" * 5_000, "b" * 40)], [("T2", [0])]),
+        "header_long_variable_name.nc": ([("west_east", 2)], [], [("V" * 300, [0])]),
+        "header_rank_over_max.nc": ([("one", 1)], [], [("T2", [0] * 2_000)]),
+    }
+    for file, (dims, global_atts, variables) in cases.items():
+        (OUT / file).write_bytes(classic_header_file(dims, global_atts, variables))
+    # netCDF-4's HDF5 layer cuts a long dataset name near NC_MAX_NAME but hands back bytes past
+    # its own buffer (260 bytes from this 600-byte name with libnetcdf 4.9.0). h5py writes what
+    # libnetcdf refuses to.
+    import h5py
+    with h5py.File(OUT / "hdf5_long_variable_name.nc", "w", libver="earliest") as h5:
+        h5.create_dataset("V" * 600, data=np.zeros((2, 3), dtype="f4"))
+    # The writer itself, checked on a file netCDF4-python must read back as written.
+    probe = OUT / "classic_writer_probe.tmp.nc"
+    probe.write_bytes(classic_header_file([("west_east", 2), ("south_north", 3)], [("TITLE", "probe")],
+                                          [("T2", [1, 0])]))
+    with netCDF4.Dataset(probe) as ds:
+        assert ds.getncattr("TITLE") == "probe" and ds["T2"].shape == (3, 2), ds
+    probe.unlink()
+
+
 def case_broken(nc3, nc4):
     """Truncated copies of a valid netCDF-3 (baseline.nc) and netCDF-4 file (split-mixed-format's middle file)."""
     for src, name in ((nc3, "truncated_nc3.nc"), (nc4, "truncated_nc4.nc")):
@@ -392,6 +465,7 @@ def case_broken(nc3, nc4):
         if name not in ("Times", "XTIME", "XLAT", "XLONG", "T2", "Q2", "PSFC", "HGT"):
             del wf.vars[name]
     case_damaged_headers(dom, f, nc3)
+    case_long_names()
     path = OUT / "hdf5_checksum_failure.nc"
     tmp = wf.write(OUT / "hdf5_checksum_failure.tmp.nc")
     # rewrite T2 with fletcher32 through a copy (netCDF4-python sets it at creation)
@@ -519,6 +593,19 @@ def write_readme(proj, sizes):
          "Exit 3 naming the file as damaged; never hand it to libnetcdf."),
         ("header_cut_nc3.nc", "baseline.nc cut at 64 bytes, inside its header (netCDF-C 4.9.0 and `ncdump -h` open it without error; cut at 200 bytes they refuse it).",
          "Exit 3 naming the file as truncated."),
+        ("header_long_dimension_name.nc", "A netCDF-3 64-bit-offset file written byte by byte whose first dimension's "
+         "name is 100,000 bytes (netCDF allows 256); libnetcdf 4.9.0 opens it and copies the whole name into the "
+         "256 + 1 byte buffer its callers give nc_inq_dim (before issue 43: SIGSEGV in inspect and extract).",
+         "Exit 3 naming the file as damaged; never hand it to libnetcdf."),
+        ("header_long_attribute_name.nc", "As above, with a global attribute whose name is 5,000 bytes (before issue 43: "
+         "glibc abort, heap corrupted).", "Exit 3 naming the file as damaged; never hand it to libnetcdf."),
+        ("header_long_variable_name.nc", "As above, with a variable whose name is 300 bytes.",
+         "Exit 3 naming the file as damaged; never hand it to libnetcdf."),
+        ("header_rank_over_max.nc", "As above, with a variable of rank 2,000 (netCDF allows 1,024 dimensions a variable; "
+         "nc_inq_var writes every id into its caller's buffer).", "Exit 3 naming the file as damaged; never hand it to libnetcdf."),
+        ("hdf5_long_variable_name.nc", "An HDF5 file (h5py) with one 2 x 3 dataset whose name is 600 bytes; libnetcdf 4.9.0 "
+         "cuts the name near 256 bytes and, from process to process, sometimes hands back bytes read past its own buffer (260 bytes seen); TileCast reads names into a 4 KiB buffer and refuses any over 256 bytes.",
+         "Exit 3 either way: refused as damaged (a name longer than 256 bytes), or no WRF coordinates."),
         ("truncated_nc4.nc", "split-mixed-format/wrfout_d01_2026-11-22_02:00:00 (netCDF-4) cut at half its length.", "Exit 3 naming the file as truncated or unreadable."),
         ("hdf5_checksum_failure.nc", "netCDF-4 file with baseline.nc's Times, XTIME, XLAT, XLONG, T2, Q2, PSFC and HGT; "
          "Fletcher-32 checksums on T2 (uncompressed chunks of one frame); one byte of T2's frame-1 chunk is flipped.",

@@ -14,13 +14,19 @@ package struct ClassicLayout: Equatable {
     enum HeaderCheck: Equatable {
         /// The header parsed: the file must be at least `requiredSize` bytes long.
         case layout(ClassicLayout)
-        /// A netCDF-3 header that no file can have (an impossible length, type or dimension).
-        /// libnetcdf 4.9 segfaults on some of these in `nc_open`, so it must never see them.
-        case impossible
+        /// A netCDF-3 header that no file can have (an impossible length, type or dimension, a
+        /// name longer than NC_MAX_NAME, a rank above NC_MAX_VAR_DIMS), with what was wrong.
+        /// libnetcdf 4.9 segfaults on some of these in `nc_open`, and copies a long name whole
+        /// into its caller's NC_MAX_NAME buffer (a heap overflow with bytes the file chose), so
+        /// it must never see them.
+        case impossible(String)
         /// The file ends inside its own header.
         case endsInHeader
-        /// Not a netCDF-3 file (netCDF-4/HDF5, or not netCDF at all), a header longer than
-        /// `maxHeaderBytes`, or a read error: libnetcdf's own checks are all there is.
+        /// A header that goes on past `maxHeaderBytes`: never handed to libnetcdf, whose own
+        /// reading of it is what the check exists to spare (no WRF header comes near the cap).
+        case tooLong
+        /// Not a netCDF-3 file (netCDF-4/HDF5, or not netCDF at all), or a read error:
+        /// libnetcdf's own checks are all there is.
         case notChecked
     }
 
@@ -38,13 +44,13 @@ package struct ClassicLayout: Equatable {
         var length = 64 << 10
         while length <= maxHeaderBytes {
             guard let bytes = readPrefix(descriptor, length) else { return .notChecked }
-            let parsed = parse(header: bytes)
-            if let layout = parsed.layout { return .layout(layout) }
-            if !parsed.ranOut { return .impossible }
+            var parser = HeaderParser(bytes: bytes)
+            if let layout = parser.parse() { return .layout(layout) }
+            if !parser.ranOut { return .impossible(parser.refusal ?? "a length, type or dimension no file can have") }
             if bytes.count < length { return .endsInHeader }
             length *= 4
         }
-        return .notChecked
+        return .tooLong
     }
 
     /// The longest header parsed: a WRF header is tens to hundreds of KiB.
@@ -86,6 +92,13 @@ private struct HeaderParser {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// Why the header was refused, when it was (nil when it ran out or is not netCDF-3).
+    private(set) var refusal: String?
+
+    /// libnetcdf's NC_MAX_NAME and NC_MAX_VAR_DIMS (netcdf.h; the loader asserts they agree).
+    static let maxNameBytes: UInt64 = 256
+    static let maxRank: UInt64 = 1024
+
     private static let dimensionTag: UInt64 = 0x0A
     private static let variableTag: UInt64 = 0x0B
     private static let attributeTag: UInt64 = 0x0C
@@ -110,6 +123,7 @@ private struct HeaderParser {
         var recordSize: UInt64 = 0
         for _ in 0..<variableCount {
             guard skipName(), let rank = count() else { return nil }
+            guard rank <= Self.maxRank else { return refuse("a variable of rank \(rank) (netCDF allows \(Self.maxRank))") }
             // Sizes saturate at UInt64.max: a header whose sizes overflow 64 bits promises more
             // than any file holds (a wrapped size would pass a truncated file as whole).
             var isRecord = false
@@ -191,9 +205,20 @@ private struct HeaderParser {
         return true
     }
 
+    /// Skips a name, refusing one longer than NC_MAX_NAME: libnetcdf 4.9 reads any length from
+    /// a classic header and copies it whole into the caller's NC_MAX_NAME + 1 byte buffer.
     private mutating func skipName() -> Bool {
         guard let length = count() else { return false }
+        guard length <= Self.maxNameBytes else {
+            refusal = "a name of \(length) bytes (netCDF allows \(Self.maxNameBytes))"
+            return false
+        }
         return skip(length)
+    }
+
+    private mutating func refuse(_ reason: String) -> ClassicLayout? {
+        refusal = reason
+        return nil
     }
 
     private mutating func skipAttributes() -> Bool {

@@ -108,9 +108,12 @@ package final class NetCDFFile: Sendable {
         switch ClassicLayout.check(path: path) {
         case .notChecked:
             return
-        case .impossible:
+        case .impossible(let what):
             throw NetCDFError(status: .notNetCDF, path: path,
-                              operation: "read the netCDF-3 header (it names a length, type or dimension no file can have: damaged)")
+                              operation: "read the netCDF-3 header (it holds \(what): damaged or not a netCDF file)")
+        case .tooLong:
+            throw NetCDFError(status: .notNetCDF, path: path,
+                              operation: "read the netCDF-3 header (it goes on past \(ClassicLayout.maxHeaderBytes >> 20) MiB; a model's header is at most a few MiB: damaged)")
         case .endsInHeader:
             throw NetCDFError(status: .truncated, path: path,
                               operation: "read the netCDF-3 header (the file, \(size) bytes, ends inside it: truncated)")
@@ -164,11 +167,9 @@ private struct MetadataReader {
         try NetCDFLibrary.call(path: path, "find unlimited dimension") { tc_nc_inq_unlimdim(ncid, &unlimited) }
         var result: [Dimension] = []
         for dimid in 0..<count {
-            var name = [CChar](repeating: 0, count: Int(TC_NC_MAX_NAME) + 1)
             var length = 0
-            try NetCDFLibrary.call(path: path, "read dimension \(dimid)") { tc_nc_inq_dim(ncid, dimid, &name, &length) }
-            result.append(Dimension(name: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                                    length: length, isUnlimited: dimid == unlimited))
+            let name = try self.name("read dimension \(dimid)", variable: nil) { tc_nc_inq_dim(ncid, dimid, $0, &length) }
+            result.append(Dimension(name: name, length: length, isUnlimited: dimid == unlimited))
         }
         return result
     }
@@ -178,15 +179,24 @@ private struct MetadataReader {
         try NetCDFLibrary.call(path: path, "count variables") { tc_nc_inq_nvars(ncid, &count) }
         var result: [VariableInfo] = []
         for varid in 0..<count {
-            var name = [CChar](repeating: 0, count: Int(TC_NC_MAX_NAME) + 1)
             var type: tc_nc_type = 0
             var rank: Int32 = 0
-            var dimids = [Int32](repeating: 0, count: Int(TC_NC_MAX_VAR_DIMS))
-            var attributeCount: Int32 = 0
-            try NetCDFLibrary.call(path: path, "describe variable \(varid)") {
-                tc_nc_inq_var(ncid, varid, &name, &type, &rank, &dimids, &attributeCount)
+            let varName = try name("describe variable \(varid)", variable: nil) {
+                tc_nc_inq_var(ncid, varid, $0, &type, &rank, nil, nil)
             }
-            let varName = decodeName(name)
+            // The dimension ids' buffer sized by the rank the library just gave, not by
+            // NC_MAX_VAR_DIMS: the library writes as many ids as the variable has.
+            guard rank >= 0, rank <= TC_NC_MAX_VAR_DIMS else {
+                throw NetCDFError(status: .notNetCDF, path: path, variable: varName, operation: "describe variable (rank \(rank))")
+            }
+            var dimids = [Int32](repeating: -1, count: max(Int(rank), 1))
+            var rankAgain: Int32 = 0
+            try NetCDFLibrary.call(path: path, variable: varName, "describe variable \(varid)") {
+                tc_nc_inq_var(ncid, varid, nil, nil, &rankAgain, &dimids, nil)
+            }
+            guard rankAgain == rank else {
+                throw NetCDFError(status: .notNetCDF, path: path, variable: varName, operation: "describe variable (its rank changed)")
+            }
             var dims: [Dimension] = []
             for dimid in dimids.prefix(Int(rank)) {
                 guard dimid >= 0, Int(dimid) < dimensions.count else {
@@ -208,11 +218,7 @@ private struct MetadataReader {
         var names: [String] = []
         var values: [String: AttributeValue] = [:]
         for index in 0..<count {
-            var name = [CChar](repeating: 0, count: Int(TC_NC_MAX_NAME) + 1)
-            try NetCDFLibrary.call(path: path, variable: variable, "name attribute \(index)") {
-                tc_nc_inq_attname(ncid, varid, index, &name)
-            }
-            let attributeName = decodeName(name)
+            let attributeName = try name("name attribute \(index)", variable: variable) { tc_nc_inq_attname(ncid, varid, index, $0) }
             if let value = try attribute(varid: varid, name: attributeName, variable: variable) {
                 names.append(attributeName)
                 values[attributeName] = value
@@ -220,6 +226,40 @@ private struct MetadataReader {
         }
         return (names, values)
     }
+
+    /// A name (of a dimension, variable or attribute) that a libnetcdf call copies into the
+    /// buffer it is given, refused when longer than NC_MAX_NAME.
+    ///
+    /// libnetcdf has no query for a name's length: it `strcpy`s the name it holds. Its classic
+    /// layer takes any length from the header (`ClassicLayout` refuses such headers before
+    /// open); its HDF5 layer cuts names near NC_MAX_NAME but can hand back a few bytes more (a
+    /// 600-byte HDF5 dataset name came back as 260 bytes with bytes past its own buffer). So
+    /// the buffer is many times NC_MAX_NAME + 1, zeroed, and what comes back is checked.
+    private func name(_ operation: @autoclosure () -> String, variable: String?,
+                      _ read: (UnsafeMutablePointer<CChar>) -> Int32) throws(NetCDFError) -> String {
+        let capacity = Self.nameBufferBytes
+        var text: String?
+        var status: Int32 = TC_NC_NOERR
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            base.initialize(repeating: 0, count: capacity)
+            status = NetCDFLibrary.locked { read(base) }
+            let length = strnlen(base, capacity)
+            guard status == TC_NC_NOERR, length <= Int(TC_NC_MAX_NAME) else { return }
+            text = String(decoding: UnsafeRawBufferPointer(start: base, count: length), as: UTF8.self)
+        }
+        if status != TC_NC_NOERR {
+            throw NetCDFError(status: NetCDFStatus(rawValue: status), path: path, variable: variable, operation: operation())
+        }
+        guard let text else {
+            throw NetCDFError(status: .notNetCDF, path: path, variable: variable,
+                              operation: operation() + " (a name longer than \(TC_NC_MAX_NAME) bytes: damaged or not written by netCDF)")
+        }
+        return text
+    }
+
+    /// 16 times NC_MAX_NAME + 1: room for what the HDF5 layer's over-long names were seen to be.
+    private static let nameBufferBytes = 16 * (Int(TC_NC_MAX_NAME) + 1)
 
     /// One attribute's value; nil for types TileCast has no use for (compound, opaque, ...).
     private func attribute(varid: Int32, name: String, variable: String?) throws(NetCDFError) -> AttributeValue? {

@@ -71,6 +71,60 @@ final class ErrorTests: XCTestCase {
         }
     }
 
+    /// Names longer than NC_MAX_NAME and ranks above NC_MAX_VAR_DIMS in a classic header:
+    /// libnetcdf 4.9.0 opens such files and copies the whole name (or every dimension id) into
+    /// its caller's fixed buffer, a heap overflow with bytes the file chose (issue 43 item 1;
+    /// `inspect` and `extract` died with SIGSEGV or a glibc abort). Refused before open; and an
+    /// HDF5 name over the limit (libnetcdf hands back 260 of its 600 bytes) is refused after.
+    func testOverlongNamesAndRanksAreRefused() throws {
+        let edgeCases = Repository.sampleGrids.appendingPathComponent("edge-cases")
+        let cases = [("header_long_dimension_name.nc", "a name of 100000 bytes"),
+                     ("header_long_attribute_name.nc", "a name of 5000 bytes"),
+                     ("header_long_variable_name.nc", "a name of 300 bytes"),
+                     ("header_rank_over_max.nc", "rank 2000")]
+        for (name, said) in cases {
+            let path = edgeCases.appendingPathComponent(name).path
+            let error = expectError { _ = try NetCDFFile(path: path) }
+            XCTAssertEqual(error?.status, .notNetCDF, name)
+            XCTAssertEqual(error?.path, path, name)
+            XCTAssertTrue(error?.description.contains(said) ?? false, "\(name): \(error?.description ?? "no error")")
+        }
+        // HDF5: libnetcdf cuts the 600-byte name near 256 bytes, and sometimes hands back bytes
+        // read past its own buffer (260 seen), which process to process: opened with every
+        // name within NC_MAX_NAME, or refused as damaged; never a longer name.
+        let hdf5 = edgeCases.appendingPathComponent("hdf5_long_variable_name.nc").path
+        do {
+            let file = try NetCDFFile(path: hdf5)
+            XCTAssertTrue(file.variables.allSatisfy { $0.name.utf8.count <= 256 }, "\(file.variables.map { $0.name.utf8.count })")
+        } catch {
+            XCTAssertEqual(error.status, .notNetCDF)
+            XCTAssertTrue(error.description.contains("a name longer than 256 bytes"), error.description)
+        }
+    }
+
+    /// A header that goes on past the check's 256 MiB cap is refused, never handed to
+    /// libnetcdf unchecked (issue 43 item 1: it crashed libnetcdf). The file is sparse: two
+    /// 150 MB text attributes of zeros, then a variable list.
+    func testAHeaderPastTheCapIsRefused() throws {
+        func u32(_ n: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(n).bigEndian) { Array($0) } }
+        let valueBytes = 150 << 20
+        let path = directory.path("huge-header.nc")
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        // CDF-2: numrecs 0, no dimensions, two global attributes "a" and "b" of NC_CHAR.
+        try handle.write(contentsOf: Data(Array("CDF".utf8) + [2] + u32(0) + u32(0) + u32(0) + u32(0x0C) + u32(2)
+                                          + u32(1) + Array("a".utf8) + [0, 0, 0] + u32(2) + u32(valueBytes)))
+        let second = try handle.offset() + UInt64(valueBytes)
+        try handle.seek(toOffset: second)
+        try handle.write(contentsOf: Data(u32(1) + Array("b".utf8) + [0, 0, 0] + u32(2) + u32(valueBytes)))
+        try handle.seek(toOffset: try handle.offset() + UInt64(valueBytes))
+        try handle.write(contentsOf: Data(u32(0) + u32(0)))   // no variables
+        let error = expectError { _ = try NetCDFFile(path: path) }
+        XCTAssertEqual(error?.status, .notNetCDF)
+        XCTAssertTrue(error?.description.contains("past 256 MiB") ?? false, error?.description ?? "no error")
+    }
+
     /// A classic file that ends inside its header is truncated, said so before libnetcdf reads it.
     func testFileEndingInsideItsHeaderIsTruncated() throws {
         let whole = directory.path("whole.nc")
