@@ -93,6 +93,15 @@ package struct TimeZoneTable: Sendable {
                 return .failure(LoadError(description: "the time-zone table \(place.path) (\(place.what)) is damaged: it fails its CRC-32 or is not "
                                           + "a table of this layout; reinstall it (or regenerate it with Scripts/make_timezone_table.py)"))
             }
+            // A name the system cannot resolve would answer every place of its zone in GMT,
+            // silently (a forged table with a good CRC did): refused at start instead.
+            let unknown = table.names.filter { TimeZone(identifier: $0) == nil }
+            guard unknown.isEmpty else {
+                let shown = unknown.prefix(5).map { "\"\($0.prefix(40))\"" }.joined(separator: ", ") + (unknown.count > 5 ? ", ..." : "")
+                return .failure(LoadError(description: "the time-zone table \(place.path) (\(place.what)) names \(unknown.count) zone\(unknown.count == 1 ? "" : "s") "
+                                          + "this system's time-zone data lacks (\(shown)): update the system's tzdata, or regenerate the table "
+                                          + "with Scripts/make_timezone_table.py"))
+            }
             return .success(table)
         }
         let looked = places.map { "\($0.path) (\($0.what))" }.joined(separator: ", ")
@@ -228,9 +237,9 @@ package struct TimeZoneTable: Sendable {
         return names[Int(runZones[row][low])]
     }
 
-    /// The zone at a place as Foundation's `TimeZone`, with the name to answer; GMT when the
-    /// table's name is unknown to this system's tz database (or, outside the server, which
-    /// refuses to start without it, when the table could not be read).
+    /// The zone at a place as Foundation's `TimeZone`, with the name to answer; GMT only
+    /// outside the server, which refuses to start without the table (or with a table naming a
+    /// zone this system lacks), when the table could not be read.
     package static func zone(latitude: Double, longitude: Double) -> (zone: TimeZone, name: String) {
         guard let name = shared?.zoneName(latitude: latitude, longitude: longitude), let zone = TimeZone(identifier: name) else {
             return (ForecastParameters.gmt, "GMT")

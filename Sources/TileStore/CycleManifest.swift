@@ -75,8 +75,16 @@ package struct CycleManifest: Codable, Sendable, Equatable {
     /// file each; nil when the run had none. A separate key, so that a reader older than fast
     /// streams ignores them and answers from the history, as before.
     package var streams: [DomainEntry]?
+    /// "crc32:1a2b3c4d": zlib's CRC-32 of the file's bytes with these 8 digits written as zeros.
+    /// Set by `encoded()`, checked by `decode`: a key removed or a value changed is damage
+    /// (without it, removing `streams` silently switched 15-minute answers to interpolation).
+    /// Over the bytes, not the values, so a newer writer's keys an older reader ignores still
+    /// check. Absent in manifests written before it: those are accepted as before.
+    package var checksum: String?
 
-    enum CodingKeys: String, CodingKey { case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt, growing, reaches, streams }
+    enum CodingKeys: String, CodingKey {
+        case model, cycle, modelTitle, domains, inputs, warnings, createdBy, createdAt, growing, reaches, streams, checksum
+    }
 
     /// Every file the cycle lists: its domains', then its fast streams'.
     package var files: [DomainEntry] { domains + (streams ?? []) }
@@ -111,14 +119,75 @@ package struct CycleManifest: Codable, Sendable, Equatable {
         guard size == entry.bytes else {
             throw .corrupt(path: path, detail: "is \(size) bytes, but the cycle's manifest lists \(entry.bytes) for \(entry.domain)")
         }
+        guard metadata.times.count == entry.frames else {
+            throw .corrupt(path: path, detail: "holds \(metadata.times.count) frames, but the cycle's manifest lists \(entry.frames) for \(entry.domain)")
+        }
     }
 
-    /// Pretty, sorted JSON, as written.
+    /// Refuses a manifest whose `reaches` is not what its domain files hold: the last time
+    /// every domain has (`ModelRun.reaches`, as extraction wrote it). A growing cycle's reach
+    /// decides which cycle answers now, so a forged one would move answers between cycles.
+    ///
+    /// - Parameter lastTimes: each domain history's last time (fast streams left out).
+    /// - Throws: `.corrupt` naming `path`.
+    package func requireReach(lastTimes: [Int64], path: String) throws(StoreError) {
+        guard let reaches else { return }
+        let held = lastTimes.min()
+        guard let held, ModelTime.parseUser(reaches) == held else {
+            throw .corrupt(path: path, detail: "the manifest says the cycle reaches \(reaches.prefix(40)), but its domain files reach \(held.map(ModelTime.iso) ?? "nothing")")
+        }
+    }
+
+    /// Pretty, sorted JSON, as written, with its `checksum`.
     package func encoded() throws(StoreError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        do { return Array(try encoder.encode(self)) } catch {
+        var unsigned = self
+        unsigned.checksum = Self.checksumPrefix + Self.zeroDigits
+        var bytes: [UInt8]
+        do { bytes = Array(try encoder.encode(unsigned)) } catch {
             throw .writeFailed(path: Self.fileName, detail: "manifest does not encode: \(error)")
+        }
+        guard let at = Self.digitsOffset(in: bytes, digits: Self.zeroDigits) else {
+            throw .writeFailed(path: Self.fileName, detail: "manifest's checksum placeholder is not in its bytes")
+        }
+        bytes.replaceSubrange(at..<(at + 8), with: Array(Self.hex(TileStore.checksum(bytes)).utf8))
+        return bytes
+    }
+
+    private static let checksumPrefix = "crc32:"
+    private static let zeroDigits = "00000000"
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// Where the 8 digits of `"crc32:<digits>"` start in `bytes`, when they stand there once.
+    private static func digitsOffset(in bytes: [UInt8], digits: String) -> Int? {
+        let needle = Array(("\"" + checksumPrefix + digits + "\"").utf8)
+        guard bytes.count >= needle.count else { return nil }
+        var found: Int?
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle) {
+            guard found == nil else { return nil }
+            found = start + 1 + checksumPrefix.utf8.count
+        }
+        return found
+    }
+
+    /// Checks `checksum` against the bytes it was read from.
+    private func requireChecksum(_ bytes: [UInt8], path: String) throws(StoreError) {
+        guard let checksum else { return }
+        let digits = checksum.dropFirst(Self.checksumPrefix.count)
+        guard checksum.hasPrefix(Self.checksumPrefix), digits.count == 8, let stored = UInt32(digits, radix: 16),
+              let at = Self.digitsOffset(in: bytes, digits: String(digits)) else {
+            throw .corrupt(path: path, detail: "the manifest's checksum \"\(checksum.prefix(40))\" is not of the form crc32:<8 hex digits> in its own bytes")
+        }
+        var zeroed = bytes
+        zeroed.replaceSubrange(at..<(at + 8), with: Array(Self.zeroDigits.utf8))
+        let computed = TileStore.checksum(zeroed)
+        guard computed == stored else {
+            throw .corrupt(path: path, detail: "the manifest fails its checksum (stored \(Self.hex(stored)), computed \(Self.hex(computed))): it was changed after publication")
         }
     }
 
@@ -146,9 +215,12 @@ package struct CycleManifest: Codable, Sendable, Equatable {
     ///
     /// - Throws: `.corrupt` naming `path` when they do not decode.
     package static func decode(_ bytes: [UInt8], path: String) throws(StoreError) -> CycleManifest {
-        do { return try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
+        let manifest: CycleManifest
+        do { manifest = try JSONDecoder().decode(CycleManifest.self, from: Data(bytes)) } catch {
             throw .corrupt(path: path, detail: "manifest does not decode: \(error)")
         }
+        try manifest.requireChecksum(bytes, path: path)
+        return manifest
     }
 
     /// Checks a manifest before anything it names is opened: it is of `model` and of a cycle

@@ -17,12 +17,14 @@ package struct OpenedCycle: Sendable {
     package let streamReaders: [DomainFileReader]
 
     /// - Parameter readers: one per file of `manifest.files`, histories and fast streams alike.
-    package init(name: String, publication: String, manifest: CycleManifest, readers: [DomainFileReader]) {
+    /// - Throws: `.corrupt` when the manifest's `reaches` is not what the histories hold.
+    package init(name: String, publication: String, manifest: CycleManifest, readers: [DomainFileReader]) throws(StoreError) {
         self.name = name
         self.publication = publication
         self.manifest = manifest
         self.readers = readers.filter { $0.metadata.stream == nil }
         streamReaders = readers.filter { $0.metadata.stream != nil }
+        try manifest.requireReach(lastTimes: self.readers.compactMap { $0.metadata.times.last }, path: publication)
     }
 }
 
@@ -68,7 +70,7 @@ package struct LocalCycleSource: CycleSource {
                     try published.manifest.requireListed(reader.metadata, size: reader.fileSize, entry: entry, path: path)
                     readers.append(reader)
                 }
-                opened = OpenedCycle(name: published.name, publication: published.folder, manifest: published.manifest, readers: readers)
+                opened = try OpenedCycle(name: published.name, publication: published.folder, manifest: published.manifest, readers: readers)
             } catch {
                 if case .missing = error, attempt < 3 { attempt += 1; continue }
                 throw error

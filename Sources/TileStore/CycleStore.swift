@@ -131,6 +131,13 @@ package enum CycleStore {
             throw error
         }
         try manifest.check(model: model, cycle: name, path: folder + "/" + CycleManifest.fileName)
+        // A store file the manifest does not list is one it lost (a `streams` key removed would
+        // switch 15-minute answers to interpolation), or one put there by hand: damage either way.
+        let listed = Set(manifest.files.map(\.file))
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
+           let stray = names.sorted().first(where: { $0.hasSuffix(".tcs") && !listed.contains($0) }) {
+            throw .corrupt(path: folder + "/" + stray, detail: "is a store file the cycle's manifest does not list")
+        }
         var paths: [String] = []
         for entry in manifest.files {
             let path = folder + "/" + entry.file

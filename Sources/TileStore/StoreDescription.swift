@@ -62,12 +62,15 @@ public struct StoreDescription: Codable, Sendable {
                 // openCycle has checked the manifest is this model's and this cycle's.
                 let manifest = published.manifest
                 var domains: [DomainEntry] = []
+                var lastTimes: [Int64] = []
                 for (entry, path) in zip(manifest.files, published.domainPaths) {
                     let reader = try DomainFileReader(path: path, cacheBudget: 1 << 20)
                     try manifest.requireListed(reader.metadata, size: reader.fileSize, entry: entry, path: path)
+                    if reader.metadata.stream == nil, let last = reader.metadata.times.last { lastTimes.append(last) }
                     domains.append(Self.domainEntry(file: (path as NSString).lastPathComponent, bytes: reader.fileSize,
                                                     metadata: reader.metadata, blocksVerified: verify ? try reader.verifyAll() : nil))
                 }
+                try manifest.requireReach(lastTimes: lastTimes, path: published.folder)
                 cycles.append(CycleEntry(cycle: cycle.name, isLatest: cycle == latest, bytes: domains.reduce(0) { $0 + $1.bytes }, domains: domains,
                                          growingReaches: manifest.growing == true ? manifest.reaches ?? "?" : nil))
             }

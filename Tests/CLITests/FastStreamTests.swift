@@ -94,6 +94,51 @@ final class FastStreamTests: XCTestCase {
         XCTAssertTrue(verified.stdout.contains("d02 auxhist2"), verified.stdout)
     }
 
+    /// The manifest is checked (issue 43 item 8): a changed value fails its checksum; with
+    /// the checksum removed too, a stream file it no longer lists, frames or a reach its files
+    /// do not hold are damage (exit 5), in a query and in `inspect --verify`, never answers
+    /// switched silently to interpolation.
+    func testTheManifestIsCheckedAgainstItselfAndItsFiles() throws {
+        let pristine = directory.path("pristine")
+        let extracted = try run(["extract"] + history + [stream, "--store", pristine, "--quiet"])
+        XCTAssertEqual(extracted.status, 0, extracted.stderr)
+        let text = try String(contentsOfFile: pristine + "/wrf/latest/cycle.json", encoding: .utf8)
+        XCTAssertNotNil(text.range(of: #""checksum" : "crc32:[0-9a-f]{8}""#, options: .regularExpression), text)
+        let query = ["--lat", "39.2322", "--lon", "-8.3869", "--start", "2026-11-22T06:15Z", "--hours", "1", "--every", "15"]
+
+        func damaged(_ name: String, _ change: (inout [String: Any]) -> Void, keepChecksum: Bool = false) throws -> String {
+            let store = directory.path(name)
+            XCTAssertEqual(try runTool("cp", ["-a", pristine, store]).status, 0)
+            let path = store + "/wrf/latest/cycle.json"
+            var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+            change(&object)
+            if !keepChecksum { object["checksum"] = nil }
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+            try data.write(to: URL(fileURLWithPath: path))
+            return store
+        }
+        var cases: [(String, String, String)] = []
+        cases.append(("edited", try damaged("edited", { $0["warnings"] = ["forged"] }, keepChecksum: true), "fails its checksum"))
+        cases.append(("no-streams", try damaged("no-streams", { $0["streams"] = nil }), "the cycle's manifest does not list"))
+        cases.append(("frames", try damaged("frames", { object in
+            var domains = object["domains"] as? [[String: Any]] ?? []
+            domains[0]["frames"] = 3
+            object["domains"] = domains
+        }), "holds 7 frames, but the cycle's manifest lists 3"))
+        cases.append(("reaches", try damaged("reaches", { $0["reaches"] = "2026-11-25T00:00:00Z" }), "reaches 2026-11-25T00:00:00Z, but its domain files reach"))
+        for (name, store, said) in cases {
+            let answered = try run(["query", "--store", store] + query)
+            XCTAssertEqual(answered.status, 5, "\(name): \(answered.stdout.prefix(300)) \(answered.stderr)")
+            XCTAssertTrue(answered.stderr.contains(said), "\(name): \(answered.stderr)")
+            let verified = try run(["inspect", store, "--verify"])
+            XCTAssertEqual(verified.status, 5, "\(name): \(verified.stderr)")
+            XCTAssertTrue(verified.stderr.contains(said), "\(name): \(verified.stderr)")
+        }
+        // A manifest written before checksums (none in it, nothing else changed) still reads.
+        let older = try damaged("older", { _ in })
+        XCTAssertEqual(try run(["query", "--store", older] + query).status, 0)
+    }
+
     /// 15-minute answers inside d02 are the stream's values at its frames (T2 within the
     /// store's 0.05 K, the 15-minute precipitation within two 0.01 mm steps). The same times
     /// interpolated from the hourly frames miss the stream's sub-hourly change by up to 1 K,

@@ -65,6 +65,27 @@ final class TimeZoneFileTests: XCTestCase {
         XCTAssertEqual(failure(TimeZoneTable.load([(folder, "a folder")])), "the time-zone table \(folder) is not a regular file")
     }
 
+    /// A forged table with a good CRC whose zone name the system does not know: refused at
+    /// load, naming the zone (issue 43 item 8: every place of that zone was answered in GMT).
+    func testAZoneTheSystemLacksIsRefused() throws {
+        let directory = try TemporaryDirectory("tilecast-tz-forged")
+        let good = [UInt8](try Data(contentsOf: committed))
+        let body = Array(good.prefix(good.count - 4))
+        let lisbon = Array("Europe/Lisbon".utf8)
+        let at = try XCTUnwrap((0...(body.count - lisbon.count)).first { Array(body[$0..<($0 + lisbon.count)]) == lisbon })
+        var forged = body
+        forged.replaceSubrange(at..<(at + lisbon.count), with: Array("Europe/Lisbox".utf8))
+        forged += crc32Bytes(forged)
+        XCTAssertNotNil(TimeZoneTable(file: forged), "the forgery is a well-formed table")
+        let path = directory.path("forged.tzr")
+        try Data(forged).write(to: URL(fileURLWithPath: path))
+        let message = failure(TimeZoneTable.load([(path, "chosen")]))
+        XCTAssertEqual(message, "the time-zone table \(path) (chosen) names 1 zone this system's time-zone data lacks (\"Europe/Lisbox\"): "
+                       + "update the system's tzdata, or regenerate the table with Scripts/make_timezone_table.py")
+        // The committed table names only zones the system knows.
+        XCTAssertNil(failure(TimeZoneTable.load([(committed.path, "committed")])))
+    }
+
     /// `tilecast serve` without its table: exit 2 before listening, one line naming where it
     /// looked; with a damaged one: exit 2, the file named.
     func testServerRefusesToStartWithoutItsTable() throws {
