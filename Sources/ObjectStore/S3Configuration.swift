@@ -126,6 +126,7 @@ package enum RemoteLocation: Sendable, Equatable, CustomStringConvertible {
             let prefix = parts.count > 1 ? parts[1].split(separator: "/").joined(separator: "/") : ""
             self = .s3(bucket: String(bucket), prefix: prefix)
         } else if text.hasPrefix("http://") || text.hasPrefix("https://") {
+            if let reason = StoreAddress.unreadableUserInformation(text) { throw .configuration("--store: \(reason)") }
             var base = text
             while base.hasSuffix("/") { base.removeLast() }
             guard let schemeEnd = base.range(of: "://") else { throw .configuration("--store \(shown): expected http(s)://HOST/PATH") }

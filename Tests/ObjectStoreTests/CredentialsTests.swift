@@ -107,5 +107,20 @@ final class CredentialsTests: XCTestCase {
             XCTAssertTrue(log.contains("serving http://***@127.0.0.1:\(nginx.port)"), log)
             assertNoSecret(log, "the server's stderr")
         }
+
+        // issue 43 item 6: a password with an unencoded '/', '?', '#' or a space cannot be told
+        // from the path: every command refuses it (exit 2) and no output shows any of it.
+        for password in ["Sl/ashPw9", "Qu?eryPw9", "Ha#shPw9", "Spa cePw9"] {
+            let broken = "http://\(Self.user):\(password)@127.0.0.1:\(nginx.port)"
+            let secret = String(password.suffix(5))
+            for arguments in [["query", "--store", broken, "--model", SampleStore.model, "--lat", "38.7", "--lon", "-9.1"],
+                              ["inspect", broken, "--model", SampleStore.model],
+                              ["serve", "--store", broken, "--model", SampleStore.model, "--port", "0"]] {
+                let run = try runCommand(try tilecastBinary(), arguments)
+                XCTAssertEqual(run.status, 2, "\(arguments[0]) \(password): \(run.stderr)")
+                XCTAssertFalse((run.stdout + run.stderr).contains(secret), "\(arguments[0]) showed \(password): \(run.stderr)")
+                XCTAssertTrue(run.stderr.contains("percent-encode"), run.stderr)
+            }
+        }
     }
 }
