@@ -141,6 +141,6 @@ package struct RemoteCycleSource: CycleSource {
             readers.append(reader)
         }
         let publication = client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt
-        return (OpenedCycle(name: manifest.cycle, publication: publication, manifest: manifest, readers: readers), bytes)
+        return (try OpenedCycle(name: manifest.cycle, publication: publication, manifest: manifest, readers: readers), bytes)
     }
 }
