@@ -237,6 +237,7 @@ package final class ObjectClient: Sendable {
     ///   larger than `limit`, or when the deadline passed.
     package func send(_ method: HTTPMethod, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
                       body: [UInt8]? = nil, limit: Int? = nil) throws(ObjectStoreError) -> ObjectResponse {
+        if let reason = Self.refusal() { throw .request(url: describe(relative), detail: "\(method) not sent: \(reason)") }
         let ends = endOfOperation()
         var lastProblem = ""
         for attempt in 0..<retry.attempts {
@@ -276,23 +277,37 @@ package final class ObjectClient: Sendable {
 
     /// The deadline `within` set for the calling thread (a server's request computes each of
     /// its places on one thread: Sources/TileCastServer/ForecastEngine.swift).
-    private static var scopedDeadline: Date? {
-        (Thread.current.threadDictionary[scopedDeadlineKey] as? DeadlineBox)?.date
+    private static var scopedDeadline: Date? { currentScope?.deadline }
+
+    /// The scope `within` set for the calling thread, if any.
+    package static var currentScope: RemoteReadScope? {
+        Thread.current.threadDictionary[scopedDeadlineKey] as? RemoteReadScope
     }
 
     private static let scopedDeadlineKey = "tilecast.remote-deadline"
 
-    private final class DeadlineBox { let date: Date; init(_ date: Date) { self.date = date } }
-
     /// Runs `body` with every remote read it makes on this thread ending by `deadline` (nil: no
     /// change): a server request's deadline, as `deadline` is a command's.
     package static func within<T>(_ deadline: Date?, _ body: () throws -> T) rethrows -> T {
-        guard let deadline else { return try body() }
+        try within(deadline.map { RemoteReadScope(deadline: $0) }, body)
+    }
+
+    /// Runs `body` with every remote read it makes on this thread under `scope` (nil: no change):
+    /// ending by its deadline, or refused at once when the scope refuses reads.
+    package static func within<T>(_ scope: RemoteReadScope?, _ body: () throws -> T) rethrows -> T {
+        guard let scope else { return try body() }
         let dictionary = Thread.current.threadDictionary
         let before = dictionary[scopedDeadlineKey]
-        dictionary[scopedDeadlineKey] = DeadlineBox(deadline)
+        dictionary[scopedDeadlineKey] = scope
         defer { dictionary[scopedDeadlineKey] = before }
         return try body()
+    }
+
+    /// Why the calling thread's scope refuses reads (noted in the scope), or nil.
+    private static func refusal() -> String? {
+        guard let scope = currentScope, let reason = scope.refusal else { return nil }
+        scope.noteRefused()
+        return reason
     }
 
     private func deadlinePassed(_ relative: String, _ method: HTTPMethod, _ lastProblem: String) -> ObjectStoreError {
@@ -327,6 +342,7 @@ package final class ObjectClient: Sendable {
     ///     this attempt ends by it or after `limits.attemptSeconds`, whichever comes first.
     package func start(_ method: HTTPMethod, _ relative: String, query: [(String, String)] = [], headers: [(String, String)] = [],
                        body: [UInt8]? = nil, limit: Int? = nil, ends: Date? = nil) throws -> EventLoopFuture<ObjectResponse> {
+        if let reason = Self.refusal() { throw ObjectStoreError.request(url: describe(relative), detail: "\(method) not sent: \(reason)") }
         let (url, host, path) = address(relative, query: query)
         var all = [("Host", host)] + headers
         if let s3 {
@@ -436,4 +452,25 @@ package final class ObjectClient: Sendable {
         }
         return .request(url: url, detail: "\(what) answered HTTP \(response.status)\(code)")
     }
+}
+
+/// What a server request's remote reads may do, for the threads computing it
+/// (`ObjectClient.within`): end by the request's deadline, counted from when the request came
+/// (its time waiting for a thread or a read slot included); or, with a `refusal`, not go out
+/// at all (a first pass from what is cached, or a request that found no read slot in time).
+package final class RemoteReadScope: Sendable {
+    package let deadline: Date
+    /// Why reads are refused; nil: they go out.
+    package let refusal: String?
+    private let refused = Atomic<Bool>(false)
+
+    package init(deadline: Date, refusal: String? = nil) {
+        self.deadline = deadline
+        self.refusal = refusal
+    }
+
+    /// Whether a read was refused under this scope (the work needed the object server).
+    package var wasRefused: Bool { refused.load(ordering: .acquiring) }
+
+    func noteRefused() { refused.store(true, ordering: .releasing) }
 }

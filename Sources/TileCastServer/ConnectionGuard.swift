@@ -61,8 +61,12 @@ package enum DescriptorLimit {
 
     /// Connections the server holds at most under `limit`: the rest of the headroom, and never
     /// more than `ceiling` (each idle connection also costs memory, see `ServerConfiguration.maxConnections`).
-    package static func connections(limit: Int, ceiling: Int) -> Int {
-        max(8, min(ceiling, limit - headroom(limit: limit)))
+    ///
+    /// - Parameter storeFiles: the domain files of the cycles the store keeps
+    ///   (`CycleCache.keptFiles`), kept beyond the headroom: a request reaching back over every
+    ///   kept cycle holds them all open at once.
+    package static func connections(limit: Int, ceiling: Int, storeFiles: Int = 0) -> Int {
+        max(8, min(ceiling, limit - headroom(limit: limit) - max(0, storeFiles)))
     }
 }
 

@@ -35,17 +35,56 @@ package final class CycleCache: Sendable {
         var opened: [String: Opened] = [:]
         var stamp: Stamp?
         var folders: [String] = []
-        /// Older kept cycles opened for past hours, by their data folder (unique per publication).
-        var older: [String: ForecastStore] = [:]
+        /// Older kept cycles opened for past hours, by their data folder (unique per
+        /// publication), with when a request last used them: idle ones are closed (`sweep`).
+        var older: [String: OlderEntry] = [:]
         /// Per model: the older cycles listed last, with what they were listed under.
         var olderLists: [String: OlderList] = [:]
+        /// Each kept cycle's run (first and last frame), by data folder, learned by opening it
+        /// once: a folder never changes, so this needs no descriptor held. Only cycles that
+        /// opened are here; a failed open is tried again by the next request that needs it.
+        var spans: [String: Span] = [:]
+        /// The older cycles answering a few recent requests' hours (places of one request, and
+        /// requests of one hour, ask the same): never a result a failed open took part in.
+        var recent: [RecentOlder] = []
+        var sweepScheduled = false
     }
 
     private struct OlderList {
         let stamp: Stamp
         let newest: String
-        let stores: [ForecastStore]
+        let kept: [Kept]
     }
+
+    /// A kept cycle as its link names it.
+    private struct Kept {
+        let id: CycleID
+        let folder: String
+    }
+
+    /// A cycle's run: its first and last frame.
+    private struct Span {
+        let first: Int64
+        let last: Int64
+        func covers(_ time: Int64) -> Bool { time >= first && time <= last }
+    }
+
+    private struct OlderEntry {
+        let store: ForecastStore
+        var used: ContinuousClock.Instant
+    }
+
+    private struct RecentOlder {
+        let newest: ObjectIdentifier
+        let list: [Kept]
+        let times: [Int64]
+        let window: Int64
+        let stores: [ForecastStore]
+        var used: ContinuousClock.Instant
+    }
+
+    /// How long an older cycle no request used stays open (its descriptors held).
+    package static let idleSeconds = 60
 
     private let state = Mutex<State>(State())
     /// A remote store (s3://, https://) instead of the folder: its models are the ones named
@@ -133,48 +172,229 @@ package final class CycleCache: Sendable {
         return store
     }
 
-    /// The model's cycles older than `newest` that the store keeps, newest first, each opened
-    /// once: past hours a request asks for come from them (`CycleContinuity`). Asked only when
-    /// the newest cycle lacks some of a request's hours, so a usual request lists nothing. A
-    /// cycle that cannot be opened (pruned meanwhile, damaged) is left out: its hours are null,
-    /// as hours no cycle covers are. A remote store serves its latest cycles only.
-    package func older(than newest: ForecastStore) -> [ForecastStore] {
-        guard remote == nil else { return [] }
-        // Cycles are added and pruned as links in the model folder, which changes its mtime:
-        // an unchanged folder keeps the list made before (this runs for every place of a
-        // request that reaches before the newest cycle).
-        let stamp = Self.stamp(root + "/" + newest.model)
+    /// The model's cycles older than `newest` that the store keeps and that answer some of
+    /// `times` by `CycleContinuity`'s rule, newest first, opened: past hours come from them.
+    /// Asked only when `newest` lacks some of a request's hours, so a usual request lists
+    /// nothing. Only the cycles that answer are opened and held (a `past_days=92` request on a
+    /// store keeping 371 cycles once held every one open, 386 descriptors); each other kept
+    /// cycle is opened once in its life to learn its run and closed at once; cycles no request
+    /// used for `idleSeconds` are closed. `CycleContinuity.shares` among `[newest]` and these
+    /// gives each hour the cycle it gives among every kept cycle (each hour's owner is here, and
+    /// a cycle passed over for an hour is passed over for its owner, an older cycle that is here).
+    /// A remote store serves its latest cycles only.
+    ///
+    /// - Parameter window: the interval an amount at each time covers (`CycleContinuity`).
+    /// - Throws: `QueryError.store` when a kept cycle whose run may hold some of `times` cannot
+    ///   be opened (damaged, or out of descriptors): its hours would be null in a 200, which is
+    ///   what the store holds shown as nothing. A cycle pruned since it was listed is passed over.
+    package func older(than newest: ForecastStore, reaching times: [Int64], window: Int64 = 3600) throws(QueryError) -> [ForecastStore] {
+        guard remote == nil, !times.isEmpty else { return [] }
+        let list = kept(olderThan: newest)
+        let key = ObjectIdentifier(newest)
+        let now = ContinuousClock.now
+        if let known = state.withLock({ state -> [ForecastStore]? in
+            guard let k = state.recent.firstIndex(where: { $0.newest == key && $0.window == window && $0.times == times && Self.same($0.list, list) })
+            else { return nil }
+            state.recent[k].used = now
+            for store in state.recent[k].stores { state.older[store.folder]?.used = now }
+            return state.recent[k].stores
+        }) { return known }
+        let (known, failed) = spans(of: list, olderThan: newest)
+        try requireOpened(failed, known: known, newest: newest, times: times, window: window)
+        // Each time's owner, as `CycleContinuity.claims` chooses it: the newest cycle covering
+        // it, but a cycle's first `window` goes to an older one covering it.
+        let runs = [Span(first: newest.runTimes.first ?? .max, last: newest.runTimes.last ?? .min)] + known.map(\.span)
+        var owners = Set<Int>()
+        let width = max(window, 1)
+        for time in times {
+            for c in runs.indices where runs[c].covers(time) {
+                if time >= runs[c].first + width || !runs[(c + 1)...].contains(where: { $0.covers(time) }) {
+                    if c > 0 { owners.insert(c - 1) }
+                    break
+                }
+            }
+        }
+        var stores: [ForecastStore] = []
+        for index in owners.sorted() {
+            if let store = try open(known[index].kept, model: newest.model, keep: true) { stores.append(store) }
+        }
+        state.withLock { state in
+            state.recent.insert(RecentOlder(newest: key, list: list, times: times, window: window, stores: stores, used: now), at: 0)
+            if state.recent.count > 4 { state.recent.removeLast() }
+        }
+        return stores
+    }
+
+    /// The newest of the model's kept cycles older than `newest` whose run covers some of
+    /// `times`, opened; nil when none does.
+    ///
+    /// - Throws: as `older(than:reaching:window:)`, for a cycle that cannot be opened and may be it.
+    package func olderCovering(_ times: [Int64], than newest: ForecastStore) throws(QueryError) -> ForecastStore? {
+        guard remote == nil, !times.isEmpty else { return nil }
+        let list = kept(olderThan: newest)
+        let (known, failed) = spans(of: list, olderThan: newest)
+        let found = known.first { entry in times.contains { entry.span.covers($0) } }
+        // A cycle that could not be opened and is newer than the one found may be the answer.
+        let reach = longestRun(known, newest: newest)
+        for (kept, error) in failed where found.map({ kept.id > $0.kept.id }) ?? true {
+            if times.contains(where: { $0 >= kept.id.seconds && $0 <= kept.id.seconds + reach }) { throw error }
+        }
+        guard let found else { return nil }
+        return try open(found.kept, model: newest.model, keep: true)
+    }
+
+    /// The model's published cycles other than `newest`, newest first, listed again only when
+    /// the model folder changed (cycles are added and pruned as links in it, which changes its
+    /// mtime): this runs for every place of a request that reaches before the newest cycle.
+    private func kept(olderThan newest: ForecastStore) -> [Kept] {
+        let modelFolder = root + "/" + newest.model
+        let stamp = Self.stamp(modelFolder)
         if let stamp, let known = state.withLock({ $0.olderLists[newest.model] }), known.stamp == stamp, known.newest == newest.folder {
-            return known.stores
+            return known.kept
         }
         let ids: [CycleID]
         do throws(StoreError) { ids = try CycleStore.cycles(root: root, model: newest.model) } catch { return [] }
-        var stores: [ForecastStore] = []
-        var folders: Set<String> = []
+        var list: [Kept] = []
         for id in ids.reversed() where id.name != newest.cycle {
             guard let folder = try? CycleStore.resolve(root: root, model: newest.model, cycle: .cycle(id)).folder,
                   folder != newest.folder else { continue }
-            folders.insert(folder)
-            if let known = state.withLock({ $0.older[folder] }) {
-                stores.append(known)
-            } else if let opened = try? ForecastStore(root: root, model: newest.model, cycle: .cycle(id)), opened.folder == folder {
-                state.withLock { $0.older[folder] = opened }
-                stores.append(opened)
-            }
+            list.append(Kept(id: id, folder: folder))
         }
-        let list = stores.filter { ($0.runTimes.first ?? .min) < (newest.runTimes.first ?? .min) }
+        let folders = Set(list.map(\.folder)), prefix = modelFolder + "/"
         state.withLock { state in
             // Cycles pruned since are let go (a request holding one keeps its own reference).
-            state.older = state.older.filter { $0.value.model != newest.model || folders.contains($0.key) }
-            if let stamp { state.olderLists[newest.model] = OlderList(stamp: stamp, newest: newest.folder, stores: list) }
+            state.older = state.older.filter { $0.value.store.model != newest.model || folders.contains($0.key) }
+            state.spans = state.spans.filter { !$0.key.hasPrefix(prefix) || folders.contains($0.key) || $0.key == newest.folder }
+            state.recent.removeAll { $0.stores.contains { $0.model == newest.model && !folders.contains($0.folder) } }
+            if let stamp { state.olderLists[newest.model] = OlderList(stamp: stamp, newest: newest.folder, kept: list) }
         }
         return list
     }
 
-    /// For a remote store: when everything a request starting now reads from it must be done
-    /// (`ObjectClient.within`); nil for a folder.
-    package func requestDeadline() -> Date? {
-        remote.map { Date().addingTimeInterval($0.client.limits.querySeconds) }
+    private static func same(_ a: [Kept], _ b: [Kept]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.folder == $1.folder }
+    }
+
+    /// The runs of the listed cycles that start before `newest`, newest first (a cycle whose
+    /// run is not known yet is opened to learn it and closed again, one at a time), and the
+    /// cycles that could not be opened, with why.
+    private func spans(of list: [Kept], olderThan newest: ForecastStore) -> (known: [(kept: Kept, span: Span)], failed: [(kept: Kept, error: QueryError)]) {
+        var known: [(kept: Kept, span: Span)] = []
+        var failed: [(kept: Kept, error: QueryError)] = []
+        let start = newest.runTimes.first ?? .min
+        for kept in list {
+            var span = state.withLock { $0.spans[kept.folder] }
+            if span == nil {
+                do throws(QueryError) {
+                    span = try open(kept, model: newest.model, keep: false).map { Span(first: $0.runTimes.first ?? .max, last: $0.runTimes.last ?? .min) }
+                } catch {
+                    failed.append((kept, error))
+                    continue
+                }
+            }
+            if let span, span.first < start { known.append((kept, span)) }
+        }
+        return (known, failed)
+    }
+
+    /// The longest run among the known cycles and `newest`: how far a cycle whose run is not
+    /// known may reach from its start.
+    private func longestRun(_ known: [(kept: Kept, span: Span)], newest: ForecastStore) -> Int64 {
+        let own = (newest.runTimes.last ?? 0) - (newest.runTimes.first ?? 0)
+        return known.reduce(max(own, 0)) { max($0, $1.span.last - $1.span.first) }
+    }
+
+    /// Throws the error of a cycle that could not be opened and may own some of `times`: its
+    /// run (from its start, as long as the longest known run) holds a time that no newer
+    /// cycle answers from its second hour on.
+    private func requireOpened(_ failed: [(kept: Kept, error: QueryError)], known: [(kept: Kept, span: Span)], newest: ForecastStore,
+                               times: [Int64], window: Int64) throws(QueryError) {
+        guard !failed.isEmpty else { return }
+        let reach = longestRun(known, newest: newest)
+        let width = max(window, 1)
+        let newestRun = Span(first: newest.runTimes.first ?? .max, last: newest.runTimes.last ?? .min)
+        for (kept, error) in failed {
+            let newer = [newestRun] + known.filter { $0.kept.id > kept.id }.map(\.span)
+            let owns = times.contains { time in
+                time >= kept.id.seconds && time <= kept.id.seconds + reach
+                    && !newer.contains { time >= $0.first + width && time <= $0.last }
+            }
+            if owns { throw error }
+        }
+    }
+
+    /// A kept cycle opened (shared while requests use it when `keep`, else closed once the
+    /// caller lets go); nil when it is gone: pruned or replaced since it was listed.
+    ///
+    /// - Throws: `QueryError.store` when it is still published but cannot be opened. Never
+    ///   remembered: the next request tries again (a failure for want of descriptors passes).
+    private func open(_ kept: Kept, model: String, keep: Bool) throws(QueryError) -> ForecastStore? {
+        let now = ContinuousClock.now
+        if let known = state.withLock({ state -> ForecastStore? in
+            state.older[kept.folder]?.used = now
+            return state.older[kept.folder]?.store
+        }) { return known }
+        let store: ForecastStore
+        do throws(QueryError) { store = try ForecastStore(root: root, model: model, cycle: .cycle(kept.id)) } catch {
+            if (try? CycleStore.resolve(root: root, model: model, cycle: .cycle(kept.id)))?.folder != kept.folder { return nil }
+            throw error
+        }
+        guard store.folder == kept.folder else { return nil }
+        let span = Span(first: store.runTimes.first ?? .max, last: store.runTimes.last ?? .min)
+        let schedule = state.withLock { state -> Bool in
+            state.spans[kept.folder] = span
+            guard keep else { return false }
+            state.older[kept.folder] = OlderEntry(store: store, used: now)
+            defer { state.sweepScheduled = true }
+            return !state.sweepScheduled
+        }
+        if schedule { scheduleSweep() }
+        return store
+    }
+
+    /// Closes, after `idleSeconds`, the older cycles no request used meanwhile (a request
+    /// holding one keeps its own reference; its files close when it lets go), and again while
+    /// any stay open.
+    private func scheduleSweep() {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(Self.idleSeconds)) { [weak self] in
+            self?.sweep()
+        }
+    }
+
+    private func sweep() {
+        let limit = ContinuousClock.now - .seconds(Self.idleSeconds)
+        let again = state.withLock { state -> Bool in
+            state.recent.removeAll { $0.used < limit }
+            state.older = state.older.filter { $0.value.used >= limit }
+            state.sweepScheduled = !state.older.isEmpty || !state.recent.isEmpty
+            return state.sweepScheduled
+        }
+        if again { scheduleSweep() }
+    }
+
+    /// The domain files (`.tcs`) of every cycle the store keeps now, all models: what a
+    /// request reaching over every kept cycle holds open (`DescriptorLimit.connections`).
+    package static func keptFiles(root: String) -> Int {
+        let models = (try? CycleStore.models(root: root)) ?? []
+        var count = 0
+        for model in models {
+            for id in (try? CycleStore.cycles(root: root, model: model)) ?? [] {
+                guard let folder = try? CycleStore.resolve(root: root, model: model, cycle: .cycle(id)).folder else { continue }
+                count += ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".tcs") }.count
+            }
+        }
+        return count
+    }
+
+    /// Older cycles held open now (for `/metrics` and tests).
+    package var olderCyclesOpen: Int { state.withLock { $0.older.count } }
+
+    /// For a remote store: the scope of everything a request reads from it
+    /// (`ObjectClient.within`): the one `ForecastServer.compute` set for this thread (its
+    /// deadline counted from the request's arrival), else a deadline from now; nil for a folder.
+    package func requestDeadline() -> RemoteReadScope? {
+        guard let remote else { return nil }
+        return ObjectClient.currentScope ?? RemoteReadScope(deadline: Date().addingTimeInterval(remote.client.limits.querySeconds))
     }
 
     /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
@@ -184,8 +404,10 @@ package final class CycleCache: Sendable {
         cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
     }
 
-        /// Every model's latest cycle that opens, with the reasons of those that do not.
-    package func all() -> (stores: [ForecastStore], problems: [String]) {
+    /// Every model's latest cycle that opens, with the reasons of those that do not
+    /// (`problems`, for `/health`); `unopened`: those of the models no cycle of which is
+    /// served (a remote model still served from the cycle it has is in `problems` only).
+    package func all() -> (stores: [ForecastStore], problems: [String], unopened: [String]) {
         var stores: [ForecastStore] = []
         var problems: [String] = []
         if let remote {
@@ -199,12 +421,13 @@ package final class CycleCache: Sendable {
                 do throws(QueryError) { stores.append(try current(model: folder, latest: latest)) } catch { problems.append("\(folder): \(error.description)") }
             }
         }
+        let unopened = problems
         // A remote model still served from the cycle it has says why it did not move on (a
         // model with no cycle open said it above).
         for (model, problem) in (remote?.problems ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let served = stores.first(where: { $0.model == model }) else { continue }
             problems.append("\(model): still serving the previous cycle \(served.cycle): \(problem)")
         }
-        return (stores, problems)
+        return (stores, problems, unopened)
     }
 }

@@ -141,6 +141,15 @@ package struct ForecastEngine: Sendable {
             if opened.problems.isEmpty { throw APIError(.serviceUnavailable, "the store holds no published cycle yet") }
             throw APIError(.serviceUnavailable, "no cycle of the store can be opened: \(opened.problems.joined(separator: "; "))")
         }
+        // Best match needs every model: one whose latest cycle cannot be opened (damaged, a
+        // file missing) may be the finest at the place, and answering from another model
+        // would hide the damage behind coarser numbers. So it is a 503 naming it, as
+        // `tilecast query` without `--model` exits 5 (`ModelChoice.open`): one rule for both.
+        // A request naming a model that opens (`models=mm5`) is still answered.
+        guard opened.unopened.isEmpty else {
+            throw APIError(.serviceUnavailable, "best match needs every model's latest cycle, and \(opened.unopened.joined(separator: "; ")); "
+                           + "name a model that opens with models=, or try again once the cycle is extracted again")
+        }
         return opened.stores
     }
 
@@ -219,7 +228,11 @@ package struct ForecastEngine: Sendable {
         let heldNow = HeldVariables(store, hourly: currentVariables, daily: [])
         currentVariables = currentVariables.filter { heldNow.missing[$0] == nil }
         if !currentVariables.isEmpty {
-            let now = keptCycles(from: store, for: [times.current]).first { ModelChoice.covers(times.current, by: $0) }
+            // The newest cycle covering the current time; one that should and cannot be opened is a 503.
+            let now: ForecastStore?
+            do throws(QueryError) {
+                if ModelChoice.covers(times.current, by: store) { now = store } else { now = try cycles.olderCovering([times.current], than: store) }
+            } catch { throw APIError(query: error) }
             let values: PointForecast? = now.flatMap { cycle in
                 var request = ForecastRequest(times: [times.current], variables: currentVariables.filter(cycle.availableVariables.contains),
                                               units: parameters.units)
@@ -279,7 +292,9 @@ package struct ForecastEngine: Sendable {
                 parameters: ForecastParameters, latitude: Double, longitude: Double,
                 elevation: Double?) throws(APIError) -> (forecast: PointForecast, parts: [PointForecast])? {
         let newest = stores.first { $0.model == store.model } ?? store
-        let shares = CycleContinuity.shares(of: times, among: keptCycles(from: newest, for: times), window: step)
+        let kept: [ForecastStore]
+        do throws(QueryError) { kept = try keptCycles(from: newest, for: times, window: step) } catch { throw APIError(query: error) }
+        let shares = CycleContinuity.shares(of: times, among: kept, window: step)
         guard !shares.isEmpty else { return nil }
         return try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection, panel: parameters.panel,
                                   latitude: latitude, longitude: longitude, elevation: elevation, window: step, prefersFastStreams: step < 3600)
@@ -308,21 +323,22 @@ package struct ForecastEngine: Sendable {
             match = try ModelChoice.bestMatch(stores, latitude: latitude, longitude: longitude, times: times, partialHours: true).store
         } catch {
             guard case .outsideTimes = error else { throw error }
-            let representatives = stores.map { newest in
-                cycles.older(than: newest).first { !ModelChoice.covered(times, by: $0).isEmpty } ?? newest
-            }
+            var representatives: [ForecastStore] = []
+            for newest in stores { representatives.append(try cycles.olderCovering(times, than: newest) ?? newest) }
             match = try ModelChoice.bestMatch(representatives, latitude: latitude, longitude: longitude, times: times, partialHours: true).store
         }
         let newest = stores.first { $0.model == match.model } ?? match
-        return CycleContinuity.recentShares(of: times, among: keptCycles(from: newest, for: times))
+        return CycleContinuity.recentShares(of: times, among: try keptCycles(from: newest, for: times))
     }
 
     /// The model's newest cycle and, when `times` reach before its second frame (or past its
-    /// last), the older ones the store keeps: newest first.
-    func keptCycles(from newest: ForecastStore, for times: [Int64]) -> [ForecastStore] {
+    /// last), the older ones the store keeps that answer some of them: newest first.
+    ///
+    /// - Throws: `QueryError.store` when an older cycle that may answer cannot be opened.
+    func keptCycles(from newest: ForecastStore, for times: [Int64], window: Int64 = 3600) throws(QueryError) -> [ForecastStore] {
         guard let first = newest.runTimes.first, let last = newest.runTimes.last,
               let earliest = times.first, let latest = times.last, earliest > first, latest <= last else {
-            return [newest] + cycles.older(than: newest)
+            return [newest] + (try cycles.older(than: newest, reaching: times, window: window))
         }
         return [newest]
     }

@@ -43,6 +43,9 @@ package struct ServerConfiguration: Sendable {
     package var writeTimeout: Duration = .seconds(30)
     /// A connection with no request for this long is closed.
     package var idleTimeout: Duration = .seconds(60)
+    /// On a remote store: requests reading from the object server at once (`RemoteReadGate`);
+    /// requests whose places are cached never wait for them.
+    package var maxRemoteReads: Int = 8
 
     package init(storeRoot: String, host: String = "127.0.0.1", port: Int = 8080) {
         self.storeRoot = storeRoot
@@ -295,12 +298,19 @@ package struct ForecastServer: Sendable {
     let logger: Logger
     /// Connections and the answer bytes they hold.
     package let ledger: ConnectionLedger
+    /// On a remote store: the requests reading from the object server at once.
+    let remoteReads: RemoteReadGate?
 
     package init(configuration: ServerConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
         engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote))
         inFlight = InFlight(limit: max(1, configuration.maxInFlight))
-        ledger = ConnectionLedger(maxConnections: DescriptorLimit.connections(limit: DescriptorLimit.current(), ceiling: configuration.maxConnections),
+        remoteReads = configuration.remote.map { RemoteReadGate(limit: configuration.maxRemoteReads, seconds: $0.client.limits.querySeconds) }
+        // The kept cycles' files stay free of connections: a request reaching back over every
+        // kept cycle (`past_days=92`) holds them all open at once.
+        let storeFiles = configuration.remote == nil ? CycleCache.keptFiles(root: configuration.storeRoot) : 0
+        ledger = ConnectionLedger(maxConnections: DescriptorLimit.connections(limit: DescriptorLimit.current(), ceiling: configuration.maxConnections,
+                                                                              storeFiles: storeFiles),
                                   maxQueuedBytes: configuration.maxQueuedBytes)
         var log = logger ?? Logger(label: "tilecast.serve")
         if logger == nil { log.logLevel = .info }
@@ -308,9 +318,40 @@ package struct ForecastServer: Sendable {
     }
 
     /// Runs `work` on a GCD worker thread and awaits it (see the type's comment for why).
+    ///
+    /// On a remote store (`RemoteReadGate.current` set), the request's deadline starts now,
+    /// before any wait for a thread or a read slot; `work` runs first with every read refused
+    /// (the answer from what is cached); only when it needed the object server does it run
+    /// again, in one of the gate's slots, on a thread of its own.
     static func compute<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        guard let gate = RemoteReadGate.current else { return await onWorker(scope: nil, work) }
+        let deadline = Date().addingTimeInterval(gate.seconds)
+        let cached = RemoteReadScope(deadline: deadline, refusal: "not cached (a first pass from what is cached)")
+        let first = await onWorker(scope: cached, work)
+        guard cached.wasRefused else { return first }
+        guard await gate.acquire(until: deadline) else {
+            let busy = RemoteReadScope(deadline: deadline, refusal: "the \(gate.limit) requests the server reads from the object store at once "
+                                       + "(--max-remote-reads) stayed busy until this request's deadline (\(gate.seconds) s); try again shortly")
+            return await onWorker(scope: busy, work)
+        }
+        let answer = await RemoteReadGate.onOwnThread(scope: RemoteReadScope(deadline: deadline), work)
+        gate.release()
+        return answer
+    }
+
+    private static func onWorker<T: Sendable>(scope: RemoteReadScope?, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: ObjectClient.within(scope) { work() }) }
+        }
+    }
+
+    /// `/health`, `/metrics` and `/v1/cycles` run here, never behind forecasts on GCD's shared
+    /// workers: a serial queue gets a thread of its own (libdispatch's overcommit queues).
+    private static let operations = DispatchQueue(label: "tilecast.operations", qos: .userInitiated)
+
+    static func operate<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            operations.async { continuation.resume(returning: work()) }
         }
     }
 
@@ -353,6 +394,7 @@ package struct ForecastServer: Sendable {
         let paths = ServerPaths(storeRoot: configuration.storeRoot)
         router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes,
                                                paths: paths))
+        if let remoteReads { router.add(middleware: RemoteReadMiddleware(gate: remoteReads)) }
         addForecastRoutes(router)
         addPageRoutes(router)
         addOperationRoutes(router, paths: paths)
@@ -426,7 +468,7 @@ package struct ForecastServer: Sendable {
         // The newest cycle of each model as the page describes it: age, reach, warnings, outlines.
         router.get("/v1/cycles") { _, _ -> Response in
             let now = configuration.now()
-            let opened = await Self.compute { engine.cycles.all() }
+            let opened = await Self.operate { engine.cycles.all() }
             guard !opened.stores.isEmpty else {
                 throw APIError(.serviceUnavailable, opened.problems.isEmpty ? "the store holds no published cycle yet"
                                : "no cycle of the store can be opened: \(opened.problems.joined(separator: "; "))")
@@ -444,9 +486,13 @@ package struct ForecastServer: Sendable {
     /// Health and metrics, for load balancers and Prometheus.
     private func addOperationRoutes(_ router: Router<BasicRequestContext>, paths: ServerPaths) {
         let engine = self.engine, configuration = self.configuration, metrics = self.metrics, ledger = self.ledger
+        let remoteReads = self.remoteReads
         router.get("/health") { _, _ -> Response in
-            let opened = await Self.compute { engine.cycles.all() }
-            var body = "{\"status\":\(JSONText.quoted(opened.stores.isEmpty ? "unavailable" : "ok")),\"cycles\":{"
+            let opened = await Self.operate { engine.cycles.all() }
+            // Degraded: a model's latest cycle cannot be opened, so best match answers 503
+            // (`ForecastEngine.stores`); requests naming a model that opens are answered.
+            let status = opened.stores.isEmpty ? "unavailable" : opened.unopened.isEmpty ? "ok" : "degraded"
+            var body = "{\"status\":\(JSONText.quoted(status)),\"cycles\":{"
             body += opened.stores.map { "\(JSONText.quoted($0.model)):\(JSONText.quoted($0.cycle))" }.joined(separator: ",") + "}"
             // Cycles whose run is still being written (`extract --grow`), with how far they reach.
             let growing = opened.stores.compactMap { store in store.growingReaches.map { (store.model, $0) } }
@@ -457,14 +503,22 @@ package struct ForecastServer: Sendable {
                 body += ",\"problems\":[" + opened.problems.map { JSONText.quoted(paths.redacted($0)) }.joined(separator: ",") + "]"
             }
             body += "}"
-            return Response(status: opened.stores.isEmpty ? .serviceUnavailable : .ok,
+            return Response(status: status == "ok" ? .ok : .serviceUnavailable,
                             headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 
         router.get("/metrics") { _, _ -> Response in
-            let opened = await Self.compute { engine.cycles.all() }
+            let opened = await Self.operate { engine.cycles.all() }
             metrics.recordCycles(opened.stores, now: configuration.now())
             metrics.recordConnections(ledger)
+            // Older kept cycles held open for past hours (closed when idle), and on a remote
+            // store the requests reading from the object server and those waiting for a slot.
+            metrics.registry.makeGauge(name: "tilecast_older_cycles_open").set(Double(engine.cycles.olderCyclesOpen))
+            if let counts = remoteReads?.counts {
+                metrics.registry.makeGauge(name: "tilecast_remote_reads", labels: [("state", "reading")]).set(Double(counts.reading))
+                metrics.registry.makeGauge(name: "tilecast_remote_reads", labels: [("state", "waiting")]).set(Double(counts.waiting))
+                metrics.registry.makeGauge(name: "tilecast_max_remote_reads").set(Double(remoteReads?.limit ?? 0))
+            }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
         }

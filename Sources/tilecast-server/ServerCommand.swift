@@ -62,6 +62,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
     var maxInFlight: Int = 64
 
+    @Option(help: "On a remote store (s3://, https://): requests reading from the object server at once; more wait (within their deadline), requests of cached places never.")
+    var maxRemoteReads: Int = 8
+
     @Option(help: "Connections held at once at most (lowered to fit the file-descriptor limit, which is raised to its hard limit at start).")
     var maxConnections: Int = 4096
 
@@ -80,6 +83,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0..65535") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight \(maxInFlight): expected 1 or more") }
         guard pollSeconds.isFinite, pollSeconds >= 0 else { throw ValidationError("--poll-seconds \(pollSeconds): expected 0 or more") }
+        guard maxRemoteReads >= 1 else { throw ValidationError("--max-remote-reads \(maxRemoteReads): expected 1 or more") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections \(maxConnections): expected 1 or more") }
         guard maxQueuedMb >= 1, maxQueuedMb <= 1 << 20 else { throw ValidationError("--max-queued-mb \(maxQueuedMb): expected 1 to 1048576") }
         guard writeTimeoutSeconds.isFinite, writeTimeoutSeconds > 0, writeTimeoutSeconds <= 86_400 else {
@@ -110,6 +114,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxInFlight = maxInFlight
         configuration.schedule = CycleSchedule(intervalHours: cycleIntervalHours, delayHours: cycleDelayHours)
         configuration.maxConnections = maxConnections
+        configuration.maxRemoteReads = maxRemoteReads
         configuration.maxQueuedBytes = maxQueuedMb << 20
         configuration.writeTimeout = .milliseconds(Int64(writeTimeoutSeconds * 1000))
         configuration.idleTimeout = .milliseconds(Int64(idleTimeoutSeconds * 1000))
