@@ -138,6 +138,8 @@ public final class ForecastStore: Sendable {
         } else if models.count == 1, let only = models.first {
             chosen = only
         } else if models.isEmpty {
+            // A folder that is not there is a mistyped --store more often than an empty store.
+            guard StoreFileSystem.kind(root) == .directory else { throw .store(.missing(path: root, what: "store folder")) }
             throw .store(.noCycle(address: root, model: nil, cycle: nil))
         } else {
             throw .badRequest("the store holds several models (\(models.joined(separator: ", "))): choose one with --model")

@@ -166,7 +166,9 @@ package struct QueryOptions: ParsableArguments {
         for name in variables.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
             if let refusal = ForecastVariable.refusal(name) { throw ValidationError("--variables: \(refusal)") }
             guard let parsed = ForecastVariable.parse(name) else {
-                throw ValidationError("--variables: unknown variable \"\(name)\"; known: \(ForecastVariable.outputs.map(\.rawValue).joined(separator: ", "))")
+                let known = ForecastVariable.outputs.map(\.rawValue)
+                throw ValidationError("--variables: unknown variable \"\(name)\""
+                                      + Suggestions.sentence(for: name, among: known, listedBy: "docs/VARIABLES.md (or `tilecast inspect STORE`)"))
             }
             for variable in parsed where !result.contains(variable) { result.append(variable) }
         }

@@ -178,7 +178,9 @@ enum VariableList {
                 named += outputs.flatMap(\.sources)
                 optional += outputs.flatMap(\.spec.optionalSources)
             } else {
-                throw ValidationError("\(option): unknown variable \"\(name)\"; known: \(ForecastVariable.stored.map(\.rawValue).joined(separator: ", "))")
+                let known = ForecastVariable.stored.map(\.rawValue)
+                throw ValidationError("\(option): unknown variable \"\(name)\""
+                                      + Suggestions.sentence(for: name, among: known, listedBy: "docs/VARIABLES.md"))
             }
         }
         let kept = Set(named)

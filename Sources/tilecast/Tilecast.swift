@@ -1,4 +1,5 @@
 import ArgumentParser
+import Extraction
 import TileCastCommandLine
 
 /// `tilecast`: WRF / MM5 output to a compact tile store, and fast point forecasts from it.
@@ -19,6 +20,7 @@ struct Tilecast: ParsableCommand {
 
         Exit codes: 0 success, 2 bad usage, 3 unusable input data, 4 point or time outside what the store holds, 5 store damaged or missing.
         """,
+        version: TileCastVersion.current,
         subcommands: [ExtractCommand.self, QueryCommand.self, InspectCommand.self, ProfileCommand.self, ServeCommand.self, PublishCommand.self]
     )
 

@@ -187,6 +187,29 @@ final class CommandLineTests: XCTestCase {
 
     /// Issue 16 item 8: an empty selection publishes nothing; a variable the cycle does not
     /// hold is exit 2 naming it and what the cycle holds (not a column of nulls, exit 0).
+    /// A newcomer's first mistakes (issue 49): `--version` answers; a misspelt variable gets
+    /// "did you mean" instead of a hundred names; a mistyped store folder is named missing.
+    func testVersionDidYouMeanAndAMissingStoreFolder() throws {
+        let version = try run(["--version"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertNotNil(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression), version.stdout)
+        let store = try extractBaseline()
+        let misspelt = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--variables", "temprature_2m"])
+        XCTAssertEqual(misspelt.status, 2, misspelt.stdout)
+        XCTAssertTrue(misspelt.stderr.contains("unknown variable \"temprature_2m\"; did you mean \"temperature_2m\"?"), misspelt.stderr)
+        XCTAssertLessThan(misspelt.stderr.count, 400, "no list of every name: \(misspelt.stderr)")
+        let nothingClose = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--variables", "qqqqqqqqqqqq"])
+        XCTAssertEqual(nothingClose.status, 2, nothingClose.stdout)
+        XCTAssertTrue(nothingClose.stderr.contains("docs/VARIABLES.md"), nothingClose.stderr)
+        let extract = try run(["extract", baseline, "--store", directory.path("other"), "--variables", "precipitaton"])
+        XCTAssertEqual(extract.status, 2, extract.stdout)
+        XCTAssertTrue(extract.stderr.contains("did you mean \"precipitation\""), extract.stderr)
+        let typo = directory.path("stroe")
+        let missing = try run(["query", "--store", typo, "--lat", "39.3", "--lon", "-8"])
+        XCTAssertEqual(missing.status, 5, missing.stderr)
+        XCTAssertEqual(missing.stderr, "tilecast: error: \(typo): store folder not found\n")
+    }
+
     func testEmptyVariableSelectionAndUnstoredVariablesAreRefused() throws {
         let baselineStore = try extractBaseline()
         for selection in ["", " , ,", ","] {

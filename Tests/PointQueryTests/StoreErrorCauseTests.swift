@@ -25,15 +25,19 @@ final class StoreErrorCauseTests: XCTestCase {
         }
     }
 
-    /// An empty store folder, and one that is not there yet, have no models and say so.
-    func testAnEmptyStoreHasNoPublishedCycle() throws {
+    /// An empty store folder has no models and says so; a folder that is not there (a
+    /// mistyped --store, issue 49) says that instead of "no published cycle".
+    func testAnEmptyStoreHasNoPublishedCycleAndAMissingOneIsMissing() throws {
         let directory = try TemporaryDirectory("store-empty")
-        for root in [directory.url.path, directory.path("not-yet")] {
-            XCTAssertEqual(try CycleStore.models(root: root), [])
-            XCTAssertThrowsError(try ForecastStore(root: root)) { error in
-                XCTAssertEqual(error as? QueryError, .store(.noCycle(address: root, model: nil, cycle: nil)))
-                XCTAssertTrue("\(error)".contains("no published cycle"), "\(error)")
-            }
+        let empty = directory.url.path, missing = directory.path("not-yet")
+        for root in [empty, missing] { XCTAssertEqual(try CycleStore.models(root: root), []) }
+        XCTAssertThrowsError(try ForecastStore(root: empty)) { error in
+            XCTAssertEqual(error as? QueryError, .store(.noCycle(address: empty, model: nil, cycle: nil)))
+            XCTAssertTrue("\(error)".contains("no published cycle"), "\(error)")
+        }
+        XCTAssertThrowsError(try ForecastStore(root: missing)) { error in
+            XCTAssertEqual(error as? QueryError, .store(.missing(path: missing, what: "store folder")))
+            XCTAssertEqual("\(error)", "\(missing): store folder not found")
         }
     }
 }
