@@ -76,6 +76,7 @@ package final class CycleCache: Sendable {
 
     private struct RecentOlder {
         let newest: ObjectIdentifier
+        let newestFolder: String
         let list: [Kept]
         let times: [Int64]
         let window: Int64
@@ -193,7 +194,8 @@ package final class CycleCache: Sendable {
         let key = ObjectIdentifier(newest)
         let now = ContinuousClock.now
         if let known = state.withLock({ state -> [ForecastStore]? in
-            guard let k = state.recent.firstIndex(where: { $0.newest == key && $0.window == window && $0.times == times && Self.same($0.list, list) })
+            guard let k = state.recent.firstIndex(where: { $0.newest == key && $0.newestFolder == newest.folder && $0.window == window
+                    && $0.times == times && Self.same($0.list, list) })
             else { return nil }
             state.recent[k].used = now
             for store in state.recent[k].stores { state.older[store.folder]?.used = now }
@@ -219,7 +221,7 @@ package final class CycleCache: Sendable {
             if let store = try open(known[index].kept, model: newest.model, keep: true) { stores.append(store) }
         }
         state.withLock { state in
-            state.recent.insert(RecentOlder(newest: key, list: list, times: times, window: window, stores: stores, used: now), at: 0)
+            state.recent.insert(RecentOlder(newest: key, newestFolder: newest.folder, list: list, times: times, window: window, stores: stores, used: now), at: 0)
             if state.recent.count > 4 { state.recent.removeLast() }
         }
         return stores
