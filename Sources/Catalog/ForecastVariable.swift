@@ -199,10 +199,11 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     package var spec: VariableSpec { Self.specs[ordinal] }
 
     /// The position in `allCases` (declaration order). A case without payload is stored as its
-    /// declaration index, so this reads it without a switch per variable; `VariableRegistryTests`
-    /// holds it equal to `allCases.firstIndex(of:)` for every case.
+    /// declaration index, so this reads it without a switch per variable (`CaseIndex`, which
+    /// holds past 256 cases too); `CatalogIndexTests` holds it equal to the position in
+    /// `allCases` for every case.
     @inline(__always)
-    package var ordinal: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
+    package var ordinal: Int { CaseIndex.of(self) }
 
     private static let specs: [VariableSpec] = allCases.map(\.declaration)
 
