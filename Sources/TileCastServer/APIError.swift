@@ -15,6 +15,22 @@ package struct APIError: Error, Sendable, Equatable {
     /// A 400: the request is at fault.
     package init(_ reason: String) { self.init(.badRequest, reason) }
 
+    /// Bytes of a client's value an error quotes back at most: enough to recognise it, while
+    /// a refusal of a 1 MB value stays a small answer (the answer budget never counts errors).
+    package static let maxEchoBytes = 100
+
+    /// A value the client sent, as an error quotes it: whole up to `maxEchoBytes`, else its
+    /// first bytes (cut between characters) and how long it was.
+    package static func echo<S: StringProtocol>(_ text: S) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > maxEchoBytes else { return String(text) }
+        // Back to the start of a character, so the cut never splits a UTF-8 sequence.
+        let head = Array(utf8.prefix(maxEchoBytes + 1))
+        var end = maxEchoBytes
+        while end > 0, UTF8.isContinuation(head[end]) { end -= 1 }
+        return String(decoding: head[..<end], as: UTF8.self) + "... (\(utf8.count) bytes)"
+    }
+
     /// A query error as the API answers it: anything about the place, times or variables is
     /// the client's (400); a missing or damaged store is ours, and temporary (503), never a 500.
     package init(query error: QueryError) {

@@ -40,17 +40,25 @@ enum ContentEncoding: String, Sendable {
         guard deflateInit2_(&stream, 6, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
                             Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
-        let status: Int32 = bytes.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
+        // Room for the worst case, left uninitialized: only the pages zlib writes are touched,
+        // so a 66 MB answer that compresses to 2 MB costs 2 MB more, not another 66 MB of zeros
+        // (the answer budget reserves the uncompressed size, `ForecastEngine.AnswerSize`).
+        let room = Int(deflateBound(&stream, uLong(bytes.count))) + 32
+        var status: Int32 = Z_STREAM_ERROR
+        let output = [UInt8](unsafeUninitializedCapacity: room) { out, initialized in
+            status = bytes.withUnsafeBufferPointer { input in
                 stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
                 stream.avail_in = uInt(input.count)
                 stream.next_out = out.baseAddress
                 stream.avail_out = uInt(out.count)
                 return CZlib.deflate(&stream, Z_FINISH)
             }
+            initialized = status == Z_STREAM_END ? Int(stream.total_out) : 0
         }
         guard status == Z_STREAM_END else { return nil }
-        return Array(output.prefix(Int(stream.total_out)))
+        // A copy of the exact size: the room's untouched pages are not held while the answer waits.
+        return [UInt8](unsafeUninitializedCapacity: output.count) { exact, initialized in
+            initialized = exact.initialize(fromContentsOf: output)
+        }
     }
 }

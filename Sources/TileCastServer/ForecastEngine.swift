@@ -132,7 +132,7 @@ package struct ForecastEngine: Sendable {
                 if cycles.remote == nil, Self.isBeingPublished(model, in: cycles.root) {
                     throw APIError(.serviceUnavailable, "model '\(model)' has no published cycle yet (being published?); try again shortly")
                 }
-                throw APIError("Unknown model '\(model)': this server holds \(models.joined(separator: ", ")) (or best_match)")
+                throw APIError("Unknown model '\(APIError.echo(model))': this server holds \(models.joined(separator: ", ")) (or best_match)")
             }
             do throws(QueryError) { return [try cycles.current(model: model)] } catch { throw APIError(query: error) }
         }
@@ -411,15 +411,62 @@ package struct ForecastEngine: Sendable {
     /// that closes the last day and the hour a day gains when daylight saving time ends).
     static let maxPlaceHours = ForecastParameters.maxPlaces * (ForecastParameters.maxDays * 24 + 2)
 
-    /// An upper estimate of an answer's size: per place-hour 48 bytes (its time in JSON, 20;
-    /// a CSV row's place, time and separators, about 40) and each variable's value and
-    /// separator (at most 8 bytes as the renderers print them), plus a place's header and
-    /// units. It errs high: it reserves the budget before the answer exists (the answer's real
-    /// size replaces it once made; a 1000-place, 16-day, 8-variable JSON answer: 48 MB
-    /// estimated, 23 MB made).
-    static func estimatedBytes(placeHours: Int, places: Int, parameters: ForecastParameters) -> Int {
-        let columns = parameters.hourly.count + parameters.daily.count + 1
-        return placeHours * (48 + 8 * columns) + places * (1024 + 64 * (columns + parameters.current.count))
+    /// What an answer holds, counted from its locations' times before any place is computed:
+    /// every block (`hourly`, `minutely_15`, `daily`, `current`, `current_weather`) of every
+    /// model answering each location (with several models each has its own suffixed columns).
+    package struct AnswerSize: Sendable, Equatable {
+        /// Numbers (or nulls) in the answer.
+        package var values = 0
+        /// Time labels, a location's once per block (a CSV row each).
+        package var labels = 0
+        package var locations = 0
+        /// Columns, every location's (units and names in the header).
+        package var columns = 0
+
+        /// An upper estimate of the answer's bytes, uncompressed, in any format: 8 a value (a
+        /// number or null and its comma as the renderers print them, 7 at most in practice),
+        /// 40 a label (a JSON time is 19 bytes; a CSV row's location_id, time and line end up
+        /// to 40), 1 KiB a location's header and 64 bytes a column's name and unit.
+        package var answerBytes: Int { values * 8 + labels * 40 + locations * 1024 + columns * 64 }
+
+        /// An upper estimate of the memory held while the answer is made, which the answer
+        /// budget reserves: the answer itself, uncompressed (gzip reads it whole), and the
+        /// values as numbers (4 bytes each, held twice: the forecast over its hours and its
+        /// copy on the block's times).
+        package var workingBytes: Int { answerBytes + values * 8 }
+    }
+
+    /// Values one answer may hold: 1000 locations x 16 days (`maxPlaceHours`) x 16 variables,
+    /// every block and model counted. Past it a request is refused (400) before any place is
+    /// computed, so that one answer stays within ~100 MB of memory while it is made
+    /// (`AnswerSize.workingBytes`) and a few seconds of CPU: a 460-cell box, 16 days and 20
+    /// variables (3.6 M values) took 5.0 s of CPU as CSV (17.8 MB), 2.4 s as gzipped JSON, in
+    /// a debug build; 59 variables (10.4 M values) had taken 9.2 s as CSV.
+    package static let maxAnswerValues = maxPlaceHours * 16
+
+    /// The size of the answer to `jobs` from `sources`.
+    static func answerSize(_ jobs: [Job], sources: [(name: String, stores: [ForecastStore])], parameters: ForecastParameters) -> AnswerSize {
+        // `temporal_resolution=native`: the answering domain's step, known only once a place is
+        // answered; counted at the finest step of any cycle that may answer.
+        var perHour = 1
+        if parameters.times.temporalResolution == .native {
+            let finest = sources.flatMap(\.stores).map(outputInterval(of:)).filter { $0 > 0 }.min() ?? 3600
+            perHour = max(1, Int(3600 / finest))
+        }
+        let (hourly, minutely15, daily) = (parameters.hourlyColumns.count, parameters.minutely15Columns.count, parameters.dailyColumns.count)
+        let now = parameters.currentColumns.count + (parameters.currentWeather ? currentWeatherVariables.count : 0)
+        var size = AnswerSize()
+        for job in jobs {
+            let models = job.source == nil ? sources.count : 1
+            let hours = hourly > 0 ? job.times.hourly.count * perHour : 0
+            let quarters = minutely15 > 0 ? job.times.minutely15.count : 0
+            let days = daily > 0 ? job.times.days.count : 0
+            size.values += models * (hours * hourly + quarters * minutely15 + days * daily + now)
+            size.labels += hours + quarters + days + (now > 0 ? 1 : 0)
+            size.locations += 1
+            size.columns += models * (hourly + minutely15 + daily + now)
+        }
+        return size
     }
 
     /// From this many places a request on, its places are computed on every core.
@@ -628,7 +675,15 @@ package struct ForecastEngine: Sendable {
         guard placeHours <= Self.maxPlaceHours else {
             throw APIError("Too much for one request: \(jobs.count) locations x \(sources.count) models x \(placeHours / max(1, jobs.count * sources.count)) hours; at most \(Self.maxPlaceHours) location-hours (\(ForecastParameters.maxPlaces) locations x \(ForecastParameters.maxDays) days): ask for fewer locations, models or days a request")
         }
-        if let admit, !admit(sources.count * Self.estimatedBytes(placeHours: placeHours / sources.count, places: jobs.count, parameters: parameters)) {
+        // Every block and model counted (the estimate once counted hourly and daily columns
+        // only: a 274 MB answer of `minutely_15` reserved 22 MB). Refused before any place is
+        // computed when too large (a box with every variable for 16 days took 483-826 MB to
+        // make), reserved on the answer budget otherwise.
+        let size = Self.answerSize(jobs, sources: sources, parameters: parameters)
+        guard size.values <= Self.maxAnswerValues else {
+            throw APIError("Too much data requested: \(size.values) values (\(jobs.count) locations, each over its times in \(size.columns / max(1, size.locations)) columns of every model and block); at most \(Self.maxAnswerValues) values a request (1000 locations x 16 days x 16 variables): ask for fewer locations, variables, models or days a request")
+        }
+        if let admit, !admit(size.workingBytes) {
             throw APIError(.serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly")
         }
         // A request of a few places is computed on this worker thread; one of many places is
@@ -662,7 +717,7 @@ package struct ForecastEngine: Sendable {
         let renderer = OpenMeteoRenderer(parameters: parameters, generationMilliseconds: elapsed)
         switch parameters.format {
         case .json: return (renderer.json(places), "application/json; charset=utf-8", nil)
-        case .csv: return (Array(renderer.csv(places).utf8), "text/csv; charset=utf-8", OpenMeteoRenderer.csvDisposition(places))
+        case .csv: return (renderer.csv(places), "text/csv; charset=utf-8", OpenMeteoRenderer.csvDisposition(places))
         case .flatbuffers:
             return (OpenMeteoFlatBuffers.encode(places, parameters: parameters, milliseconds: elapsed), "application/octet-stream", nil)
         }

@@ -142,6 +142,11 @@ package struct ForecastParameters: Sendable {
     package static let bestMatch = "best_match"
     /// Models one request may name: each answers every place.
     package static let maxModels = 8
+    /// Names one block (`hourly`, `daily`, `current`, `minutely_15`) may list: more than every
+    /// name TileCast and Open-Meteo know, with room for repeats. Open-Meteo's level names
+    /// (`temperature_850hPa`) take any number, so the names a request can give are otherwise
+    /// unbounded.
+    package static let maxVariableNames = 1000
     package var times = TimeSelection()
     /// Several start/end ranges (lists of `start_date`... ): one selection each, answered for
     /// the place with the same position, or all for a single place; empty: `times` for all.
@@ -212,12 +217,46 @@ package struct ForecastParameters: Sendable {
             return entries
         }
 
+        /// How many entries `list(name)` would give, counted on the bytes without making them:
+        /// a list's length is checked against its limit before any entry is parsed (120,000
+        /// names in a POST body cost seconds of a request thread when parsed first).
+        func count(_ name: String) -> Int {
+            guard let given = values[name] else { return 0 }
+            var count = 0
+            for value in given {
+                var value = value
+                value.withUTF8 { bytes in
+                    // An entry counts when it holds a byte other than a space or tab (as `list`
+                    // keeps only entries not blank once trimmed).
+                    var filled = false
+                    for byte in bytes {
+                        if byte == UInt8(ascii: ",") {
+                            if filled { count += 1 }
+                            filled = false
+                        } else if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+                            filled = true
+                        }
+                    }
+                    if filled { count += 1 }
+                }
+            }
+            return count
+        }
+
+        /// `list(name)` once its length is known to be at most `limit`; `refusal` words the
+        /// 400 for a longer list, given its length.
+        func list(_ name: String, atMost limit: Int, _ refusal: (Int) -> String) throws(APIError) -> [String]? {
+            let count = count(name)
+            guard count <= limit else { throw APIError(refusal(count)) }
+            return list(name)
+        }
+
         func single(_ name: String) -> String? { values[name]?.last.map(ForecastParameters.trimmed) }
 
         func integer(_ name: String, _ range: ClosedRange<Int>) throws(APIError) -> Int? {
             guard let text = single(name) else { return nil }
             guard let number = Int(text), range.contains(number) else {
-                throw APIError("Parameter '\(name)' must be an integer in \(range.lowerBound)...\(range.upperBound). Given: \(text)")
+                throw APIError("Parameter '\(name)' must be an integer in \(range.lowerBound)...\(range.upperBound). Given: \(APIError.echo(text))")
             }
             return number
         }
@@ -225,14 +264,16 @@ package struct ForecastParameters: Sendable {
 
     /// latitude, longitude and elevation; or a bounding box.
     private mutating func parsePlaces(_ values: QueryValues) throws(APIError) {
-        if let box = values.list("bounding_box"), !box.isEmpty {
+        if let box = try values.list("bounding_box", atMost: 4, { _ in "Parameter bounding_box must have 4 values" }), !box.isEmpty {
             // Every grid cell in the box is a location (the coordinates are then not read, as
             // Open-Meteo's `prepareCoordinates` reads the box first).
             boundingBox = try Self.boundingBox(box)
             return
         }
-        latitudes = try Self.coordinates(values.list("latitude"), name: "latitude", limit: 90)
-        longitudes = try Self.coordinates(values.list("longitude"), name: "longitude", limit: 180)
+        // Each list's length is checked before its entries are parsed.
+        let tooManyPlaces = { (count: Int) in "At most \(Self.maxPlaces) locations a request; given \(count)" }
+        latitudes = try Self.coordinates(values.list("latitude", atMost: Self.maxPlaces, tooManyPlaces), name: "latitude", limit: 90)
+        longitudes = try Self.coordinates(values.list("longitude", atMost: Self.maxPlaces, tooManyPlaces), name: "longitude", limit: 180)
         guard !latitudes.isEmpty else { throw APIError("Parameter 'latitude' and 'longitude' are required") }
         guard latitudes.count == longitudes.count else {
             throw APIError("Parameter 'latitude' and 'longitude' must have the same number of elements")
@@ -241,16 +282,17 @@ package struct ForecastParameters: Sendable {
             throw APIError("At most \(Self.maxPlaces) locations a request; given \(latitudes.count)")
         }
 
-        if let texts = values.list("elevation") {
+        let places = latitudes.count
+        if let texts = try values.list("elevation", atMost: places, { _ in "Parameter 'elevation' must have the same number of elements as coordinates" }) {
             guard texts.count == latitudes.count else {
                 throw APIError("Parameter 'elevation' must have the same number of elements as coordinates")
             }
             elevations = try Self.elevations(texts)
         }
-        if let texts = values.list("location_id") {
+        if let texts = try values.list("location_id", atMost: places, { _ in "Parameter 'location_id' and coordinates must have the same number of elements" }) {
             let numbers = texts.compactMap { Int($0) }
             guard numbers.count == texts.count else {
-                throw APIError("Parameter 'location_id' must be whole numbers. Given: \(texts.joined(separator: ","))")
+                throw APIError("Parameter 'location_id' must be whole numbers. Given: \(APIError.echo(texts.joined(separator: ",")))")
             }
             guard numbers.count == latitudes.count else {
                 throw APIError("Parameter 'location_id' and coordinates must have the same number of elements")
@@ -263,7 +305,7 @@ package struct ForecastParameters: Sendable {
     /// (ForecastapiQuery.swift, `getBoundingBox`): south < north and west < east.
     private static func boundingBox(_ texts: [String]) throws(APIError) -> BoundingBox {
         let numbers = texts.compactMap { Double($0) }.filter(\.isFinite)
-        guard numbers.count == texts.count else { throw APIError("Parameter 'bounding_box' must be numbers. Given: \(texts.joined(separator: ","))") }
+        guard numbers.count == texts.count else { throw APIError("Parameter 'bounding_box' must be numbers. Given: \(APIError.echo(texts.joined(separator: ",")))") }
         guard numbers.count == 4 else { throw APIError("Parameter bounding_box must have 4 values") }
         let (lat1, lon1, lat2, lon2) = (numbers[0], numbers[1], numbers[2], numbers[3])
         guard lat1 < lat2 else { throw APIError("The first latitude must be smaller than the second latitude") }
@@ -279,18 +321,23 @@ package struct ForecastParameters: Sendable {
             case .success(let value): return value
             case .failure:
                 let range = Downscaling.validElevations
-                throw APIError("Parameter 'elevation' must be a number of metres in \(Int(range.lowerBound))...\(Int(range.upperBound)), or nan for the model terrain. Given: \(text)")
+                throw APIError("Parameter 'elevation' must be a number of metres in \(Int(range.lowerBound))...\(Int(range.upperBound)), or nan for the model terrain. Given: \(APIError.echo(text))")
             }
         }
     }
 
     /// hourly, current, daily and current_weather.
     private mutating func parseVariables(_ values: QueryValues) throws(APIError) {
-        hourlyColumns = try Self.hourlyColumns(values.list("hourly") ?? [], key: "hourly")
-        currentColumns = try Self.hourlyColumns(values.list("current") ?? [], key: "current")
-        minutely15Columns = try Self.hourlyColumns(values.list("minutely_15") ?? [], key: "minutely_15")
+        func names(_ key: String) throws(APIError) -> [String] {
+            try values.list(key, atMost: Self.maxVariableNames) { count in
+                "Parameter '\(key)': at most \(Self.maxVariableNames) variables a request. Given: \(count)"
+            } ?? []
+        }
+        hourlyColumns = try Self.hourlyColumns(names("hourly"), key: "hourly")
+        currentColumns = try Self.hourlyColumns(names("current"), key: "current")
+        minutely15Columns = try Self.hourlyColumns(names("minutely_15"), key: "minutely_15")
         minutely15 = Self.served(minutely15Columns)
-        dailyColumns = try Self.dailyColumns(values.list("daily") ?? [])
+        dailyColumns = try Self.dailyColumns(names("daily"))
         hourly = Self.served(hourlyColumns)
         current = Self.served(currentColumns)
         daily = Self.served(dailyColumns)
@@ -301,11 +348,15 @@ package struct ForecastParameters: Sendable {
     private mutating func parseTimeZone(_ values: QueryValues) throws(APIError) {
         // One zone for every place, or one per place (Open-Meteo's ForecastapiQuery.swift,
         // `getCoordinatesWithTimezone`).
-        guard let zones = values.list("timezone"), !zones.isEmpty else { return }
+        // One zone a place at most, counted before any name is looked up.
+        let isBox = boundingBox != nil
+        guard let zones = try values.list("timezone", atMost: isBox ? 1 : max(1, latitudes.count), { _ in
+            isBox ? "Only one timezone may be specified with bounding box queries" : "Parameter 'timezone' and coordinates must have the same number of elements"
+        }), !zones.isEmpty else { return }
         let parsed = try zones.map { name throws(APIError) -> (zone: TimeZone, name: String)? in
             if name.lowercased() == "auto" { return nil }
             guard let known = TimeZone(identifier: name) else {
-                throw APIError("Invalid timezone '\(name)': expected an IANA name such as Europe/Lisbon, GMT or auto")
+                throw APIError("Invalid timezone '\(APIError.echo(name))': expected an IANA name such as Europe/Lisbon, GMT or auto")
             }
             return (known, name)
         }
@@ -328,30 +379,30 @@ package struct ForecastParameters: Sendable {
     /// Units, time format, output format, cell selection and model.
     private mutating func parseUnitsAndFormat(_ values: QueryValues) throws(APIError) {
         if let text = values.single("temperature_unit") {
-            guard let unit = TemperatureUnit(rawValue: text) else { throw APIError("Parameter 'temperature_unit' must be celsius or fahrenheit. Given: \(text)") }
+            guard let unit = TemperatureUnit(rawValue: text) else { throw APIError("Parameter 'temperature_unit' must be celsius or fahrenheit. Given: \(APIError.echo(text))") }
             units.temperature = unit
         }
         if let text = values.single("wind_speed_unit") ?? values.single("windspeed_unit") {
-            guard let unit = WindSpeedUnit(rawValue: text) else { throw APIError("Parameter 'wind_speed_unit' must be kmh, ms, mph or kn. Given: \(text)") }
+            guard let unit = WindSpeedUnit(rawValue: text) else { throw APIError("Parameter 'wind_speed_unit' must be kmh, ms, mph or kn. Given: \(APIError.echo(text))") }
             units.windSpeed = unit
         }
         if let text = values.single("precipitation_unit") {
-            guard let unit = PrecipitationUnit(rawValue: text) else { throw APIError("Parameter 'precipitation_unit' must be mm or inch. Given: \(text)") }
+            guard let unit = PrecipitationUnit(rawValue: text) else { throw APIError("Parameter 'precipitation_unit' must be mm or inch. Given: \(APIError.echo(text))") }
             units.precipitation = unit
         } else if try Self.isImperial(values) {
             units.precipitation = .inch
         }
         if let text = values.single("timeformat") {
-            guard let value = TimeFormat(rawValue: text) else { throw APIError("Parameter 'timeformat' must be iso8601 or unixtime. Given: \(text)") }
+            guard let value = TimeFormat(rawValue: text) else { throw APIError("Parameter 'timeformat' must be iso8601 or unixtime. Given: \(APIError.echo(text))") }
             timeFormat = value
         }
         if let text = values.single("format") {
-            guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(text)") }
+            guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(APIError.echo(text))") }
             format = value
         }
         if let text = values.single("cell_selection") {
             guard let value = CellSelection(rawValue: text) else {
-                throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(text)")
+                throw APIError("Parameter 'cell_selection' must be land, sea or nearest. Given: \(APIError.echo(text))")
             }
             cellSelection = value
         }
@@ -361,17 +412,19 @@ package struct ForecastParameters: Sendable {
             guard let text = values.single(name) else { continue }
             switch PanelOrientation.parse(text, tilt: isTilt) {
             case .success(let degrees): if isTilt { panel.tilt = degrees } else { panel.azimuth = degrees }
-            case .failure(let error): throw APIError(error.message)
+            case .failure(let error):
+                // The message ends with the text given: quoted back at most `APIError.maxEchoBytes`.
+                throw APIError(error.message.hasSuffix(text) ? String(error.message.dropLast(text.count)) + APIError.echo(text) : error.message)
             }
         }
-        if let names = values.list("models"), !names.isEmpty {
+        // The list's length is checked first: de-duplicating 120,000 names took 14.6 s of CPU.
+        if let names = try values.list("models", atMost: Self.maxModels, { count in
+            "Parameter 'models': at most \(Self.maxModels) models a request. Given: \(count)"
+        }), !names.isEmpty {
             // Several models: each answers every place, its columns suffixed with its name
             // (Open-Meteo's ForecastApiResult.swift). A name given twice is one model.
             var unique: [String] = []
             for name in names where !unique.contains(name) { unique.append(name) }
-            guard unique.count <= Self.maxModels else {
-                throw APIError("Parameter 'models': at most \(Self.maxModels) models a request. Given: \(unique.count)")
-            }
             models = unique
             model = unique.count == 1 && unique[0] != Self.bestMatch ? unique[0] : nil
         }
@@ -386,7 +439,7 @@ package struct ForecastParameters: Sendable {
         switch text {
         case "imperial": return true
         case "metric": return false
-        default: throw APIError("Parameter 'length_unit' must be metric or imperial. Given: \(text)")
+        default: throw APIError("Parameter 'length_unit' must be metric or imperial. Given: \(APIError.echo(text))")
         }
     }
 
@@ -407,15 +460,23 @@ package struct ForecastParameters: Sendable {
         times.initialMinutely15 = try values.integer("initial_minutely_15", -(Self.maxPastDays * 96)...(Self.maxDays * 96))
         if let text = values.single("temporal_resolution") {
             guard let resolution = TemporalResolution(rawValue: text) else {
-                throw APIError("Cannot initialize ApiTemporalResolution from invalid String value \(text) for key temporal_resolution (\(TemporalResolution.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw APIError("Cannot initialize ApiTemporalResolution from invalid String value \(APIError.echo(text)) for key temporal_resolution (\(TemporalResolution.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             times.temporalResolution = resolution
         }
         // Each range parameter may be a list (Open-Meteo's ForecastapiQuery.swift,
         // `getStartEndDates`): the n-th ranges of the three pairs make the n-th time selection.
-        let dates = try Self.spans(values, "start_date", "end_date", parse: Self.date, limit: Self.maxDays * 24 - 24)
-        let hours = try Self.spans(values, "start_hour", "end_hour", parse: Self.hour, limit: Self.maxDays * 24)
-        let quarters = try Self.spans(values, "start_minutely_15", "end_minutely_15", parse: Self.hour, limit: Self.maxDays * 24)
+        // At most one range a place (a single place or a box: at most as many as places a
+        // request), counted before any date is parsed (43,000 ranges cost 1.25 s parsed first).
+        let rangeLimit = boundingBox == nil && latitudes.count > 1 ? latitudes.count : Self.maxPlaces
+        let tooManyRanges = { (count: Int) in
+            rangeLimit == Self.maxPlaces ? "At most \(Self.maxPlaces) time ranges a request; given \(count)"
+                : "Parameter 'start_date' and 'end_date' must have the same number of elements as coordinates"
+        }
+        let dates = try Self.spans(values, "start_date", "end_date", parse: Self.date, limit: Self.maxDays * 24 - 24, atMost: rangeLimit, tooManyRanges)
+        let hours = try Self.spans(values, "start_hour", "end_hour", parse: Self.hour, limit: Self.maxDays * 24, atMost: rangeLimit, tooManyRanges)
+        let quarters = try Self.spans(values, "start_minutely_15", "end_minutely_15", parse: Self.hour, limit: Self.maxDays * 24,
+                                      atMost: rangeLimit, tooManyRanges)
         times.dates = dates.first
         times.hours = hours.first
         times.minutely15 = quarters.first
@@ -451,12 +512,12 @@ package struct ForecastParameters: Sendable {
         result.reserveCapacity(texts.count)
         for text in texts {
             guard let value = Double(text), value.isFinite else {
-                throw APIError("Parameter '\(name)' must be a number. Given: \(text)")
+                throw APIError("Parameter '\(name)' must be a number. Given: \(APIError.echo(text))")
             }
             // Longitudes 180..360 are accepted as the command line accepts them.
             let range = name == "longitude" ? -180.0...360.0 : -limit...limit
             guard range.contains(value) else {
-                throw APIError("\(name.prefix(1).uppercased() + name.dropFirst()) must be in range of \(Int(range.lowerBound)) to \(Int(range.upperBound))°. Given: \(text).")
+                throw APIError("\(name.prefix(1).uppercased() + name.dropFirst()) must be in range of \(Int(range.lowerBound)) to \(Int(range.upperBound))°. Given: \(APIError.echo(text)).")
             }
             result.append(value)
         }
@@ -479,7 +540,7 @@ package struct ForecastParameters: Sendable {
         switch text.lowercased() {
         case "", "1", "true", "on": return true
         case "0", "false": return false
-        default: throw APIError("Parameter '\(name)' must be true or false (or 1, 0). Given: \(text)")
+        default: throw APIError("Parameter '\(name)' must be true or false (or 1, 0). Given: \(APIError.echo(text))")
         }
     }
 
@@ -489,13 +550,14 @@ package struct ForecastParameters: Sendable {
     /// is one column.
     private static func hourlyColumns(_ names: [String], key: String) throws(APIError) -> [RequestedColumn<ForecastVariable>] {
         var columns: [RequestedColumn<ForecastVariable>] = []
-        for name in names where !columns.contains(where: { $0.name == name }) {
+        var seen: Set<String> = []
+        for name in names where seen.insert(name).inserted {
             if let variable = ForecastVariable.output(named: name) ?? ForecastVariable.openMeteoAlias(name) {
                 columns.append(RequestedColumn(name: name, variable: variable, unserved: nil))
             } else if let reason = OpenMeteoNames.unservedReason(hourly: name) {
                 columns.append(RequestedColumn(name: name, variable: nil, unserved: reason))
             } else {
-                throw APIError("Cannot initialize ForecastVariable from invalid String value \(name) for key \(key)")
+                throw APIError("Cannot initialize ForecastVariable from invalid String value \(APIError.echo(name)) for key \(key)")
             }
         }
         return columns
@@ -505,13 +567,14 @@ package struct ForecastParameters: Sendable {
     /// vector-mean path for the command line and the API), after Open-Meteo's old spellings.
     private static func dailyColumns(_ names: [String]) throws(APIError) -> [RequestedColumn<DailyVariable>] {
         var columns: [RequestedColumn<DailyVariable>] = []
-        for name in names where !columns.contains(where: { $0.name == name }) {
+        var seen: Set<String> = []
+        for name in names where seen.insert(name).inserted {
             if let daily = DailyVariable.parse(name) ?? OpenMeteoNames.dailyAliases[name].flatMap(DailyVariable.parse) {
                 columns.append(RequestedColumn(name: name, variable: daily, unserved: nil))
             } else if let reason = OpenMeteoNames.unservedReason(daily: name) {
                 columns.append(RequestedColumn(name: name, variable: nil, unserved: reason))
             } else {
-                throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(name) for key daily")
+                throw APIError("Cannot initialize ForecastVariableDaily from invalid String value \(APIError.echo(name)) for key daily")
             }
         }
         return columns
@@ -563,12 +626,12 @@ package struct ForecastParameters: Sendable {
         let parts = text.split(separator: "-").map { Int($0) }
         guard parts.count == 3, let y = parts[0], let m = parts[1], let d = parts[2], text.count == 10,
               (1...12).contains(m), (1...31).contains(d), (1900...2200).contains(y) else {
-            throw APIError("Parameter '\(name)' must be a date as yyyy-MM-dd. Given: \(text)")
+            throw APIError("Parameter '\(name)' must be a date as yyyy-MM-dd. Given: \(APIError.echo(text))")
         }
         // A day the month does not have is refused, not rolled over into the next month (the
         // calendar would answer 2026-11-31 as December 1st).
         guard ModelTime.seconds(year: y, month: m, day: d) != nil else {
-            throw APIError("Parameter '\(name)' is not a day of the calendar: \(text) (that month has fewer days)")
+            throw APIError("Parameter '\(name)' is not a day of the calendar: \(APIError.echo(text)) (that month has fewer days)")
         }
         return DateComponents(year: y, month: m, day: d, hour: 0, minute: 0)
     }
@@ -576,11 +639,11 @@ package struct ForecastParameters: Sendable {
     private static func hour(_ text: String, _ name: String) throws(APIError) -> DateComponents {
         if let components = canonicalComponents(text, withTime: true) { return components }
         let pieces = text.split(separator: "T", maxSplits: 1)
-        guard pieces.count == 2 else { throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(text)") }
+        guard pieces.count == 2 else { throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(APIError.echo(text))") }
         var components = try date(String(pieces[0]), name)
         let clock = pieces[1].split(separator: ":").map { Int($0) }
         guard clock.count == 2, let h = clock[0], let m = clock[1], (0...23).contains(h), (0...59).contains(m) else {
-            throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(text)")
+            throw APIError("Parameter '\(name)' must be a time as yyyy-MM-ddTHH:mm. Given: \(APIError.echo(text))")
         }
         components.hour = h
         components.minute = m
@@ -592,8 +655,8 @@ package struct ForecastParameters: Sendable {
     /// at most `limit` hours apart.
     private static func spans(_ values: QueryValues, _ startName: String, _ endName: String,
                               parse: (String, String) throws(APIError) -> DateComponents,
-                              limit: Int) throws(APIError) -> [(start: DateComponents, end: DateComponents)] {
-        let starts = values.list(startName) ?? [], ends = values.list(endName) ?? []
+                              limit: Int, atMost count: Int, _ refusal: (Int) -> String) throws(APIError) -> [(start: DateComponents, end: DateComponents)] {
+        let starts = try values.list(startName, atMost: count, refusal) ?? [], ends = try values.list(endName, atMost: count, refusal) ?? []
         if starts.isEmpty && ends.isEmpty { return [] }
         guard !starts.isEmpty, !ends.isEmpty else { throw APIError("Parameter '\(startName)' and '\(endName)' must both be set") }
         guard starts.count == ends.count else {

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// A POST's form body (`application/x-www-form-urlencoded`), the way Open-Meteo's clients send
 /// the parameters of a request too long for a URL (1,000 places with every variable).
-enum FormBody {
+package enum FormBody {
     /// The largest body read: 1,000 places and every variable, with room to spare. Larger is 413.
     static let maxBytes = 1 << 20
 
@@ -19,7 +19,7 @@ enum FormBody {
         guard buffer.readableBytes > 0 else { return "" }
         let type = request.headers[.contentType]?.lowercased() ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else {
-            throw APIError(.unsupportedMediaType, "POST takes the parameters as a form body (Content-Type: application/x-www-form-urlencoded); given \(type.isEmpty ? "no Content-Type" : type)")
+            throw APIError(.unsupportedMediaType, "POST takes the parameters as a form body (Content-Type: application/x-www-form-urlencoded); given \(type.isEmpty ? "no Content-Type" : APIError.echo(type))")
         }
         return String(buffer: buffer)
     }
@@ -27,19 +27,64 @@ enum FormBody {
     /// "latitude=52.5%2C48.1&hourly=temperature_2m" as (name, value) pairs: `+` is a space,
     /// then percent-decoding, as HTML forms encode them.
     ///
-    /// - Throws: `APIError` 400 for a broken percent-escape.
-    static func pairs(_ body: String) throws(APIError) -> [(name: String, value: String)] {
-        var pairs: [(name: String, value: String)] = []
-        for field in body.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) throws(APIError) -> String {
-                guard let value = text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding else {
-                    throw APIError("the form body holds a broken percent-escape: \(text.prefix(80))")
+    /// One pass over the body's bytes: Foundation's `replacingOccurrences` and
+    /// `removingPercentEncoding` took 0.5 s of a request thread for a 1 MB body of `+`.
+    ///
+    /// - Throws: `APIError` 400 for a broken percent-escape (or bytes that decode to no UTF-8
+    ///   text, which `removingPercentEncoding` refused alike).
+    package static func pairs(_ body: String) throws(APIError) -> [(name: String, value: String)] {
+        var body = body
+        let result: Result<[(name: String, value: String)], APIError> = body.withUTF8 { bytes in
+            var pairs: [(name: String, value: String)] = []
+            var scratch: [UInt8] = []
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "&") { end += 1 }
+                if end > start {
+                    var equals = start
+                    while equals < end && bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                    guard let name = decoded(bytes, start..<equals, into: &scratch),
+                          let value = equals < end ? decoded(bytes, equals + 1..<end, into: &scratch) : "" else {
+                        let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                        return .failure(APIError("the form body holds a broken percent-escape: \(APIError.echo(field))"))
+                    }
+                    pairs.append((name, value))
                 }
-                return value
+                start = end + 1
             }
-            pairs.append((try decoded(parts[0]), parts.count > 1 ? try decoded(parts[1]) : ""))
+            return .success(pairs)
         }
-        return pairs
+        return try result.get()
+    }
+
+    /// The text of `bytes[range]` with `+` as a space and `%XX` as its byte; nil for a `%` not
+    /// followed by two hex digits, or bytes that are not UTF-8.
+    private static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into scratch: inout [UInt8]) -> String? {
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        scratch.removeAll(keepingCapacity: true)
+        var k = range.lowerBound
+        while k < range.upperBound {
+            switch bytes[k] {
+            case UInt8(ascii: "+"):
+                scratch.append(UInt8(ascii: " "))
+                k += 1
+            case UInt8(ascii: "%"):
+                guard k + 2 < range.upperBound, let high = hex(bytes[k + 1]), let low = hex(bytes[k + 2]) else { return nil }
+                scratch.append(high << 4 | low)
+                k += 3
+            case let byte:
+                scratch.append(byte)
+                k += 1
+            }
+        }
+        return String(validating: scratch, as: UTF8.self)
     }
 }
