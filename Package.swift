@@ -46,12 +46,12 @@ let package = Package(
         // commands that never read netCDF (query) do not pay ~10 ms loading HDF5, curl, TLS, ...
         .target(name: "CNetCDFLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Typed Swift layer over libnetcdf: files, dimensions, variables, attributes, errors.
-        .target(name: "NetCDF", dependencies: ["CNetCDFLoader", "Catalog"]),
+        .target(name: "NetCDF", dependencies: ["CNetCDFLoader"]),
         // Map projections and grids: lat/lon <-> fractional grid position. No I/O.
         .target(name: "GridGeometry"),
         // The shared vocabulary: the variables TileCast serves (names, units, stored precision),
-        // model time, and the one parallel map. No dependencies.
-        // The variable registry: it names the formulas of query-computed variables.
+        // model time, cycle ids, and the one parallel map. It depends on Meteorology because the
+        // variable registry names the formulas of query-computed variables.
         .target(name: "Catalog", dependencies: ["Meteorology"]),
         // Pure meteorological formulas: humidity, dew point, sea-level pressure, wind, ... No I/O.
         .target(name: "Meteorology"),
@@ -137,7 +137,9 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "TestSupport"]),
         .testTarget(name: "PointQueryTests", dependencies: ["PointQuery", "TileStore", "Extraction", "ModelIngest", "Interpolation", "GridGeometry", "Catalog", "TestSupport"]),
         // The store's own tests; Extraction only writes the real cycles they read and damage.
-        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "Catalog", "GridGeometry", "TestSupport"]),
+        .testTarget(name: "TileStoreTests", dependencies: ["TileStore", "Extraction", "Catalog", "GridGeometry", "TestSupport"],
+                    // Store files of format version 1, read by path from the source folder.
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "ExtractionTests", dependencies: ["Extraction", "TileStore", "ModelIngest", "Catalog", "TestSupport"]),
         // Runs the built `tilecast` binary: exit codes, messages, output shapes.
         .testTarget(name: "CLITests", dependencies: ["TestSupport"]),
@@ -148,9 +150,13 @@ let package = Package(
                                                         .product(name: "Hummingbird", package: "hummingbird"),
                                                         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                                                         .product(name: "Logging", package: "swift-log")],
+                    // The reference scripts and clients the tests run (by path, from the source folder).
                     exclude: ["openmeteo_sdk_check.py", "cycle_continuity_reference.py", "openmeteo_clients_common.py",
                              "openmeteo_client_sdk.py", "openmeteo_client_home_assistant.py",
-                             "openmeteo_client_pyopenmeteo.py", "openmeteo_client_openmeteo_python.py"]),
+                             "openmeteo_client_pyopenmeteo.py", "openmeteo_client_openmeteo_python.py",
+                             "box_cells_reference.py", "nearest_cell_reference.py", "openmeteo_sdk_column.py",
+                             "openmeteo_sdk_depths.py", "openmeteo_sdk_levels.py", "openmeteo_sdk_models.py",
+                             "openmeteo_sdk_nulls.py", "openmeteo_sdk_surface.py", "timezone_reference.csv"]),
         // Object storage against real peers started on loopback: nginx serving a store folder,
         // moto's S3 server; the SigV4 signer against botocore's.
         .testTarget(name: "ObjectStoreTests", dependencies: ["ObjectStore", "TileStore", "PointQuery", "TestSupport",
