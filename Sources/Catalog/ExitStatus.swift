@@ -15,3 +15,19 @@ public enum ExitStatus: Int32, Sendable {
     /// The store is missing or damaged.
     case damagedStore = 5
 }
+
+/// An error that says how a command meeting it ends. Every error type a command can meet
+/// conforms in its own module, so one rule (`ExitStatus(for:)`) gives every executable the
+/// same status for the same error (before, `extract` ended a store's refusal of a request with
+/// 2 and `query` with 5).
+public protocol ExitCoded: Error {
+    var exitCode: ExitStatus { get }
+}
+
+extension ExitStatus {
+    /// The status a command ends with for `error`: its own when it says one (`ExitCoded`), else
+    /// unusable input (an error no TileCast type describes comes from reading the input).
+    public init(for error: any Error) {
+        self = (error as? any ExitCoded)?.exitCode ?? .unusableInput
+    }
+}

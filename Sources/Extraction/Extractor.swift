@@ -399,7 +399,7 @@ struct DomainOutcome: Sendable {
 }
 
 /// Why an extraction refused to publish, though its inputs could be read.
-public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ExtractionError: ExitCoded, Sendable, Equatable, CustomStringConvertible {
     /// The new cycle lacks domains the published cycle of the same name has.
     case fewerDomains(cycle: String, lost: [String], published: [String])
     /// An input lies inside the store's data folders, which extraction cleans up.
@@ -408,6 +408,15 @@ public enum ExtractionError: Error, Sendable, Equatable, CustomStringConvertible
     case implausibleValues(String)
     /// The cycle is older than the `keep` newest: `--keep` would prune it as soon as published.
     case prunedAtOnce(cycle: String, keep: Int, kept: [String])
+
+    /// Options that cannot work as given are usage (2); a run that would publish worse than
+    /// what is there is unusable input (3).
+    public var exitCode: ExitStatus {
+        switch self {
+        case .inputInsideStore, .prunedAtOnce: return .badUsage
+        case .fewerDomains, .implausibleValues: return .unusableInput
+        }
+    }
 
     public var description: String {
         switch self {

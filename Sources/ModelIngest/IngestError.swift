@@ -3,7 +3,7 @@ import NetCDF
 
 /// Why a run cannot be read. Every case names the file, variable or domain at fault and what
 /// was expected; the command line prints `description` and exits with code 3 (unusable input).
-public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum IngestError: ExitCoded, Sendable, Equatable, CustomStringConvertible {
     /// No input files were found in the paths given.
     case noInput(paths: [String])
     /// libnetcdf could not read a file (missing, not netCDF, truncated, damaged).
@@ -50,6 +50,9 @@ public enum IngestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The cycle asked for cannot be the start of a run that states none: it lies after the
     /// first frame, or more than the longest accepted forecast before it.
     case implausibleCycle(requested: String, firstFrame: String, path: String)
+
+    /// Every way a run cannot be read is unusable input (3).
+    public var exitCode: ExitStatus { .unusableInput }
 
     public var description: String {
         switch self {
@@ -117,3 +120,8 @@ public struct IngestWarning: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "warning: \(message)" }
 }
 
+
+/// A file libnetcdf cannot read is unusable input (3), wherever a command meets it.
+extension NetCDFError: ExitCoded {
+    public var exitCode: ExitStatus { .unusableInput }
+}

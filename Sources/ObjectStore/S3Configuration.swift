@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import TileStore
 
@@ -169,13 +170,19 @@ package enum RemoteLocation: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why object storage could not be used: bad settings, or a request that kept failing.
-package enum ObjectStoreError: Error, Sendable, CustomStringConvertible {
+package enum ObjectStoreError: ExitCoded, Sendable, CustomStringConvertible {
     /// An address, endpoint or credentials problem (exit 2).
     case configuration(String)
     /// A request failed after its retries (network, server error, refused credentials).
     case request(url: String, detail: String)
     /// The object is not there (404).
     case notFound(url: String)
+
+    /// Bad settings are usage (2); a store that cannot be read or written is 5.
+    package var exitCode: ExitStatus {
+        if case .configuration = self { return .badUsage }
+        return .damagedStore
+    }
 
     package var description: String {
         switch self {

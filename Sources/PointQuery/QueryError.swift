@@ -2,7 +2,7 @@ import Catalog
 import TileStore
 
 /// Why a query has no answer, and the exit status the command line ends with for it.
-public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum QueryError: ExitCoded, Sendable, Equatable, CustomStringConvertible {
     /// The place lies in no domain's interior; lists every domain's extent.
     case outsideDomains(latitude: Double, longitude: Double, extents: [String])
     /// The time lies outside what the chosen (or any) domain holds.
@@ -16,7 +16,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .outsideDomains, .outsideTimes: return .outsideStore
         case .badRequest: return .badUsage
-        case .store: return .damagedStore
+        case .store(let error): return error.exitCode
         }
     }
 

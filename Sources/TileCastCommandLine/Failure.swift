@@ -2,7 +2,7 @@ import Catalog
 import PointQuery
 
 /// An error on its way to the user: one or two lines on stderr and the process's exit status.
-package struct Failure: Error {
+package struct Failure: ExitCoded {
     package let status: ExitStatus
     package let message: String
 
@@ -11,10 +11,16 @@ package struct Failure: Error {
         self.message = message
     }
 
-    /// A query's error with the status it implies (a place outside the store is 4, ...).
-    package init(_ error: QueryError) {
-        self.init(error.exitCode, error.description)
+    /// Any error with the status the one rule gives it (`ExitStatus(for:)`), and its words.
+    package init(_ error: any Error) {
+        if let failure = error as? Failure {
+            self = failure
+        } else {
+            self.init(ExitStatus(for: error), (error as? CustomStringConvertible)?.description ?? "\(error)")
+        }
     }
+
+    package var exitCode: ExitStatus { status }
 }
 
 /// Runs library code, turning its `QueryError` into a `Failure`.

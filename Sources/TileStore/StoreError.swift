@@ -1,3 +1,4 @@
+import Catalog
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,7 +7,7 @@ import Darwin
 
 /// Why a store could not be read or written. Damage is always reported as damage: a reader
 /// never returns numbers from a block whose checksum or bounds do not hold.
-public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum StoreError: ExitCoded, Sendable, Equatable, CustomStringConvertible {
     /// No store, model, cycle or domain file where one was expected.
     case missing(path: String, what: String)
     /// A file is not a TileCast store file (wrong magic).
@@ -69,6 +70,13 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An error of a failed system call.
     static func io(_ path: String, _ operation: String, _ code: Int32 = errno) -> StoreError {
         .io(IOFailure(path: path, operation: operation, code: code))
+    }
+
+    /// A request the store cannot answer is the request's fault (2); anything else means the
+    /// store is missing, damaged, locked or cannot be written (5).
+    public var exitCode: ExitStatus {
+        if case .badRequest = self { return .badUsage }
+        return .damagedStore
     }
 
     /// True for the errors that mean the store's bytes are damaged (exit code 5).

@@ -42,16 +42,11 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let client: ObjectClient
         do throws(ObjectStoreError) { client = try ObjectClient(store: paths[0], endpoint: s3Endpoint, region: s3Region) } catch {
-            throw Failure(.badUsage, error.description)
+            throw Failure(error)
         }
         let description: StoreDescription
-        do { description = try RemoteStoreDescription.describe(client: client, models: model, verify: verify) } catch let error as QueryError {
+        do { description = try RemoteStoreDescription.describe(client: client, models: model, verify: verify) } catch {
             throw Failure(error)
-        } catch let error as StoreError {
-            throw Failure(.damagedStore, error.description)
-        } catch let error as ObjectStoreError {
-            if case .configuration(let detail) = error { throw Failure(.badUsage, detail) }
-            throw Failure(.damagedStore, error.description)
         }
         if format == "json" {
             let encoder = JSONEncoder()

@@ -64,13 +64,13 @@ struct PublishCommand: ParsableCommand {
     func run() throws {
         let client: ObjectClient
         do throws(ObjectStoreError) { client = try ObjectClient(store: to, endpoint: s3Endpoint, region: s3Region) } catch {
-            throw Failure(.badUsage, error.description)
+            throw Failure(error)
         }
         var publisher = Publisher(client: client)
         publisher.partSize = partSizeBytes.map { max($0, 1) } ?? partSizeMb << 20
         let models: [String]
         do throws(StoreError) { models = model.isEmpty ? try CycleStore.models(root: store) : model } catch {
-            throw Failure(.damagedStore, error.description)
+            throw Failure(error)
         }
         guard !models.isEmpty else { throw Failure(.damagedStore, "\(store): no published cycle to publish (run tilecast extract first)") }
         var done: [String] = []
@@ -78,10 +78,10 @@ struct PublishCommand: ParsableCommand {
             let summary: Publisher.Summary
             let before = done.isEmpty ? "" : "; published before it: \(done.joined(separator: ", "))"
             do { summary = try publisher.publish(root: store, model: name, cycle: cycle) } catch let error as ObjectStoreError {
-                if case .configuration(let detail) = error { throw Failure(.badUsage, detail) }
-                throw Failure(.damagedStore, "publish \(name): \(error.description) (nothing of \(name) was switched; run it again)\(before)")
-            } catch let error as StoreError {
-                throw Failure(.damagedStore, "publish \(name): \(error.description)\(before)")
+                if case .configuration = error { throw Failure(error) }
+                throw Failure(ExitStatus(for: error), "publish \(name): \(error.description) (nothing of \(name) was switched; run it again)\(before)")
+            } catch {
+                throw Failure(ExitStatus(for: error), "publish \(name): \(error)\(before)")
             }
             let latest = summary.movedLatest ? "latest -> \(summary.cycle)" : "latest left on a newer cycle"
             print("published \(summary.model) \(summary.cycle) to \(to): \(summary.files) files, \(summary.bytes) bytes, \(summary.requests) requests, \(summary.abortedUploads) incomplete uploads aborted; \(latest)")

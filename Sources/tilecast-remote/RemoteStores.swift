@@ -19,7 +19,7 @@ struct RemoteStores: QueryStores {
         do throws(ObjectStoreError) {
             client = try ObjectClient(store: options.store, endpoint: options.s3Endpoint, region: options.s3Region, isQuery: true)
         } catch {
-            throw Failure(.badUsage, error.description)
+            throw Failure(error)
         }
         return RemoteStores(cycle: try querying { () throws(QueryError) in
             try RemoteCycle(client: client, model: model, cycle: options.cycle, nestMargin: options.nestMargin)
