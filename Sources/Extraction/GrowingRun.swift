@@ -38,7 +38,7 @@ package struct GrowingRun {
             // A file caught in the middle of a write reads as damaged: look again later. What
             // extraction itself throws (a refused cycle, a full disk) ends the command.
             var runs: [ModelRun]?
-            do { runs = try ModelRun.readRuns(paths: completeness.inputs, profile: completeness.profile) } catch let error as IngestError {
+            do { runs = try ModelRun.readRuns(paths: completeness.inputs, profile: completeness.profile) } catch {
                 lastProblem = "\(error)"
             }
             if let runs {

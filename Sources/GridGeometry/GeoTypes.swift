@@ -50,13 +50,13 @@ package struct GridPosition: Sendable, Equatable, Codable {
 }
 
 /// Why a projection or grid could not be built, or a point could not be placed.
-package enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum GridGeometryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A MAP_PROJ (or MM5 map_proj_code) that TileCast does not handle.
     case unsupportedProjection(Int)
     /// A parameter out of range; the message names it and says what was expected.
     case invalidParameters(String)
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .unsupportedProjection(let code):
             return "unsupported map projection code \(code) (expected MAP_PROJ 1 Lambert conformal, "
@@ -95,14 +95,14 @@ func normalizedLongitude(_ degrees: Double) -> Double {
 }
 
 /// Throws `invalidParameters` naming `name` unless `value` is finite.
-func requireFinite(_ value: Double, _ name: String) throws {
+func requireFinite(_ value: Double, _ name: String) throws(GridGeometryError) {
     guard value.isFinite else {
         throw GridGeometryError.invalidParameters("\(name) must be a finite number, got \(value)")
     }
 }
 
 /// Throws `invalidParameters` naming `name` unless `value` is a latitude in [-90, 90].
-func requireLatitude(_ value: Double, _ name: String) throws {
+func requireLatitude(_ value: Double, _ name: String) throws(GridGeometryError) {
     try requireFinite(value, name)
     guard abs(value) <= 90 else {
         throw GridGeometryError.invalidParameters("\(name) must lie in -90...90 degrees, got \(value)")

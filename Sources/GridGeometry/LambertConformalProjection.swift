@@ -20,7 +20,7 @@ package struct LambertConformalProjection: MapProjection {
 
     /// A Lambert projection from validated WRF parameters.
     /// - Throws: `invalidParameters` for a bad TRUELAT1/TRUELAT2/STAND_LON/DX/DY.
-    package init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws(GridGeometryError) {
         try parameters.validate()
         let truelat1 = parameters.trueLatitude1
         let truelat2 = parameters.effectiveTrueLatitude2

@@ -31,7 +31,7 @@ package struct LatLonProjection: MapProjection {
 
     /// A lat-lon projection from validated WRF parameters (DX, DY in metres).
     /// - Throws: `invalidParameters` for a bad POLE_LAT/POLE_LON/STAND_LON/DX/DY.
-    package init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws(GridGeometryError) {
         try parameters.validate()
         isRotated = parameters.isRotatedPole
         let poleLatitude = parameters.poleLatitude * degreesToRadians

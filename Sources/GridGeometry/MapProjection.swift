@@ -25,7 +25,7 @@ enum AnyMapProjection: Sendable {
     case mercator(MercatorProjection)
     case latLon(LatLonProjection)
 
-    init(_ parameters: ProjectionParameters) throws {
+    init(_ parameters: ProjectionParameters) throws(GridGeometryError) {
         switch parameters.kind {
         case .lambertConformal: self = .lambert(try LambertConformalProjection(parameters: parameters))
         case .polarStereographic: self = .polar(try PolarStereographicProjection(parameters: parameters))

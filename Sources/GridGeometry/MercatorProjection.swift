@@ -14,7 +14,7 @@ package struct MercatorProjection: MapProjection {
 
     /// A Mercator projection from validated WRF parameters.
     /// - Throws: `invalidParameters` for a bad TRUELAT1/DX/DY.
-    package init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws(GridGeometryError) {
         try parameters.validate()
         let metresPerRadian = parameters.earthRadius * cos(parameters.trueLatitude1 * degreesToRadians)
         cellsPerRadianX = metresPerRadian / parameters.dx

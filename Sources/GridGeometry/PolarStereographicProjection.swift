@@ -18,7 +18,7 @@ package struct PolarStereographicProjection: MapProjection {
 
     /// A polar stereographic projection from validated WRF parameters.
     /// - Throws: `invalidParameters` for a bad TRUELAT1/STAND_LON/DX/DY.
-    package init(parameters: ProjectionParameters) throws {
+    package init(parameters: ProjectionParameters) throws(GridGeometryError) {
         try parameters.validate()
         hemisphere = parameters.trueLatitude1 < 0 ? -1 : 1
         standardLongitude = parameters.standardLongitude

@@ -27,7 +27,7 @@ package struct ProjectedGrid: Sendable {
     /// Anchored at the grid's own south-west mass point (XLAT/XLONG at [0,0]), as wrf-python does, so cropped files work.
     /// - Throws: `invalidParameters` naming the parameter at fault (DX, TRUELAT1, POLE_LAT, westEast,
     ///   southWestCorner, ...).
-    package init(parameters: ProjectionParameters, westEast: Int, southNorth: Int, southWestCorner: GeoPoint) throws {
+    package init(parameters: ProjectionParameters, westEast: Int, southNorth: Int, southWestCorner: GeoPoint) throws(GridGeometryError) {
         guard westEast >= 1 else {
             throw GridGeometryError.invalidParameters("westEast (west_east mass points) must be at least 1, got \(westEast)")
         }
@@ -70,7 +70,7 @@ package struct ProjectedGrid: Sendable {
     /// The fractional grid position of a user-supplied point.
     /// - Throws: `invalidParameters` naming `latitude` or `longitude` when it is not finite or
     ///   |latitude| > 90, or saying the projection cannot place the point.
-    package func validatedPosition(of point: GeoPoint) throws -> GridPosition {
+    package func validatedPosition(of point: GeoPoint) throws(GridGeometryError) -> GridPosition {
         try requireLatitude(point.latitude, "latitude")
         try requireFinite(point.longitude, "longitude")
         let position = position(of: point)

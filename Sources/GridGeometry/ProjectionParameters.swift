@@ -60,7 +60,7 @@ package struct ProjectionParameters: Sendable, Equatable, Codable {
         poleLongitude: Double = 0,
         dx: Double,
         dy: Double
-    ) throws {
+    ) throws(GridGeometryError) {
         guard let kind = ProjectionKind(rawValue: code) else {
             throw GridGeometryError.unsupportedProjection(code)
         }
@@ -79,7 +79,7 @@ package struct ProjectionParameters: Sendable, Equatable, Codable {
         standardLatitude2: Double,
         standardLongitude: Double,
         gridSpacingKilometres: Double
-    ) throws -> ProjectionParameters {
+    ) throws(GridGeometryError) -> ProjectionParameters {
         let kind: ProjectionKind
         switch mapProjCode {
         case 1: kind = .lambertConformal
@@ -116,7 +116,7 @@ package struct ProjectionParameters: Sendable, Equatable, Codable {
 
     /// Checks every value this kind of projection reads.
     /// - Throws: `invalidParameters` naming the first WRF attribute at fault.
-    package func validate() throws {
+    package func validate() throws(GridGeometryError) {
         try requireFinite(dx, "DX")
         try requireFinite(dy, "DY")
         guard dx > 0 else { throw GridGeometryError.invalidParameters("DX must be positive metres, got \(dx)") }

@@ -6,13 +6,13 @@
 // precondition would turn a bad file into a crash.
 
 /// A field operation was handed fields that do not fit together.
-package enum MeteorologyError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum MeteorologyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `argument` holds `actual` values where `expected` were needed.
     case fieldLengthMismatch(argument: String, expected: Int, actual: Int)
     /// A de-accumulation step was given no accumulated field at all.
     case noAccumulatedParts
 
-    package var description: String {
+    public var description: String {
         switch self {
         case let .fieldLengthMismatch(argument, expected, actual):
             return "field '\(argument)' has \(actual) values, expected \(expected)"

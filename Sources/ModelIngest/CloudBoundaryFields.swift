@@ -15,7 +15,7 @@ enum CloudBoundaryFields {
     /// variable that was not made).
     ///
     /// - Parameter terrain: the cells' terrain height (m), the frame's own for a moving nest.
-    static func derive(_ raw: RawFrame, terrain: [Float]?, wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws {
+    static func derive(_ raw: RawFrame, terrain: [Float]?, wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         guard !variables.isDisjoint(with: wants), let terrain,
               let fraction = try raw.column(.cloudFraction), let water = try raw.column(.cloudWaterMixingRatio),
               let ice = try raw.column(.iceMixingRatio),

@@ -24,7 +24,7 @@ enum ColumnFields {
     ///   - terrain: the cells' terrain height (m), the frame's own for a moving nest.
     ///   CAPE already in `out` (the file's own field) is kept.
     static func derive(_ raw: RawFrame, temperature2m: [Float]?, mixingRatio2m: [Float]?, surfacePressure: [Float]?, terrain: [Float]?,
-                       wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws {
+                       wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         var wanted = variables.intersection(wants)
         if out[.cape] != nil { wanted.remove(.cape) }
         guard !wanted.isEmpty else { return }

@@ -19,7 +19,7 @@ struct CoordinateCheck {
     static let tolerance = 1e-4
 
     init(file: NetCDFFile, variables: [SourceRole: String], westEast: Int, southNorth: Int,
-         projection: ProjectionParameters) throws {
+         projection: ProjectionParameters) throws(IngestError) {
         let coordinates = try Coordinates(file: file, variables: variables, westEast: westEast, southNorth: southNorth)
         let lat0 = try coordinates.latitudes(frame: 0), lon0 = try coordinates.longitudes(frame: 0)
         guard lat0.allSatisfy({ $0.isFinite && abs($0) <= 90 }), lon0.allSatisfy({ $0.isFinite && abs($0) <= 360 }) else {
@@ -28,7 +28,7 @@ struct CoordinateCheck {
         southWestCorner = GeoPoint(latitude: Double(lat0[0]), longitude: Double(lon0[0]))
         behaviour = try Self.behaviour(of: coordinates, latitudes0: lat0, longitudes0: lon0)
         if case .moving = behaviour {
-            frameCorners = try (0..<coordinates.frames).map { frame in
+            frameCorners = try (0..<coordinates.frames).map { frame throws(IngestError) in
                 GeoPoint(latitude: Double(try coordinates.latitudes(frame: frame)[0]),
                          longitude: Double(try coordinates.longitudes(frame: frame)[0]))
             }
@@ -36,18 +36,18 @@ struct CoordinateCheck {
             frameCorners = []
         }
         let grid: ProjectedGrid
-        do {
+        do throws(GridGeometryError) {
             grid = try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
                                      southWestCorner: southWestCorner)
         } catch {
-            throw IngestError.badProjection(path: file.path, detail: "\(error)")
+            throw .projection(path: file.path, cause: error)
         }
         roundTripCells = Self.worstRoundTrip(grid: grid, latitudes: lat0, longitudes: lon0)
     }
 
     /// How the coordinates of later frames compare with frame 0: the same, a grid whose
     /// corner moves (a moving nest), or cells that change under a fixed corner (damage).
-    private static func behaviour(of coordinates: Coordinates, latitudes0 lat0: [Float], longitudes0 lon0: [Float]) throws -> CoordinateBehaviour {
+    private static func behaviour(of coordinates: Coordinates, latitudes0 lat0: [Float], longitudes0 lon0: [Float]) throws(IngestError) -> CoordinateBehaviour {
         var inconsistentFrames: [Int] = []
         var worstDifference = 0.0, changedCells = 0
         for index in 1..<max(coordinates.frames, 1) {
@@ -122,7 +122,7 @@ private struct Coordinates {
     /// "XLAT/XLONG", for messages.
     let names: String
 
-    init(file: NetCDFFile, variables: [SourceRole: String], westEast: Int, southNorth: Int) throws {
+    init(file: NetCDFFile, variables: [SourceRole: String], westEast: Int, southNorth: Int) throws(IngestError) {
         guard let latName = variables[.latitude], let lonName = variables[.longitude] else {
             throw IngestError.missingMetadata(path: file.path, what: "latitude/longitude coordinates (XLAT/XLONG, XLAT_M/XLONG_M or latitcrs/longicrs)")
         }
@@ -143,10 +143,10 @@ private struct Coordinates {
         }
     }
 
-    func latitudes(frame: Int) throws -> [Float] { try read(latitude, frame) }
-    func longitudes(frame: Int) throws -> [Float] { try read(longitude, frame) }
+    func latitudes(frame: Int) throws(IngestError) -> [Float] { try read(latitude, frame) }
+    func longitudes(frame: Int) throws(IngestError) -> [Float] { try read(longitude, frame) }
 
-    private func read(_ variable: Variable, _ index: Int) throws -> [Float] {
+    private func read(_ variable: Variable, _ index: Int) throws(IngestError) -> [Float] {
         do {
             if variable.shape.count == 2 { return try variable.readFloats() }
             return try variable.readFloats(start: [index, 0, 0], count: [1, southNorth, westEast])

@@ -64,10 +64,10 @@ public struct RunDescription: Codable, Sendable {
 
     /// Describes each model's run found in the inputs; a set of WPS or real.exe files (geo_em,
     /// met_em, wrfinput: never extracted) is described as its domains and nest tree.
-    public static func describeRuns(paths: [String], profile: ModelProfile?) throws -> [RunDescription] {
+    public static func describeRuns(paths: [String], profile: ModelProfile?) throws(IngestError) -> [RunDescription] {
         do {
             return try ModelRun.readRuns(paths: paths, profile: profile).map(RunDescription.init(run:))
-        } catch let error as IngestError {
+        } catch {
             guard let statics = try? RunDescription(staticFiles: paths, profile: profile) else { throw error }
             return [statics]
         }
@@ -78,7 +78,7 @@ public struct RunDescription: Codable, Sendable {
     /// and checked against their parent's coordinates.
     ///
     /// - Throws: when a file cannot be read or when one of them is model output.
-    package init(staticFiles paths: [String], profile chosenProfile: ModelProfile?) throws {
+    package init(staticFiles paths: [String], profile chosenProfile: ModelProfile?) throws(IngestError) {
         var files: [SourceFile] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -89,8 +89,15 @@ public struct RunDescription: Codable, Sendable {
                 : [path]
             for member in members {
                 // In a folder, what is not a model's netCDF file (notes, CDL text) is passed over.
-                guard let chosen = isDirectory.boolValue ? (try? chosenProfile ?? ModelRun.detectProfile(member))
-                        : try chosenProfile ?? ModelRun.detectProfile(member) else { continue }
+                let detected: ModelProfile?
+                if let chosenProfile {
+                    detected = chosenProfile
+                } else if isDirectory.boolValue {
+                    detected = try? ModelRun.detectProfile(member)
+                } else {
+                    detected = try ModelRun.detectProfile(member)
+                }
+                guard let chosen = detected else { continue }
                 files.append(try SourceFile(path: member, profile: chosen, allowStatic: true))
             }
         }
@@ -102,9 +109,9 @@ public struct RunDescription: Codable, Sendable {
         simulationStart = files.compactMap(\.simulationStart).min().map(ModelTime.iso)
         cycle = "none (not model output)"
         warnings = []
-        let grids = try Dictionary(files.map { ($0.domainID, try $0.grid) }, uniquingKeysWith: { a, _ in a })
+        let grids = try Dictionary(files.map { file throws(IngestError) in (file.domainID, try file.grid) }, uniquingKeysWith: { a, _ in a })
         // A domain's files (met_em.d01 at several times) are described together.
-        domains = try Set(files.map(\.domainID)).sorted().map { id in
+        domains = try Set(files.map(\.domainID)).sorted().map { id throws(IngestError) in
             let members = files.filter { $0.domainID == id }
             let file = members[0], grid = try file.grid
             let check = file.nest.flatMap { nest in grids[nest.parentID].map { parent in
@@ -138,7 +145,7 @@ public struct RunDescription: Codable, Sendable {
     }
 
     /// Describes one file on its own, whatever state it is in (a moving nest included).
-    package init(file: SourceFile) throws {
+    package init(file: SourceFile) throws(IngestError) {
         model = file.title
         profile = file.profile.name
         simulationStart = file.simulationStart.map(ModelTime.iso)

@@ -4,7 +4,7 @@ import NetCDF
 
 /// Joins one domain's files into a single time axis, refusing what would give wrong numbers.
 enum DomainStitcher {
-    static func stitch(id: Int, files: [SourceFile], warnings: inout [IngestWarning]) throws -> Domain {
+    static func stitch(id: Int, files: [SourceFile], warnings: inout [IngestWarning]) throws(IngestError) -> Domain {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
         let name = domainName(id)
         let moving = files.contains { !$0.frameCorners.isEmpty }
@@ -73,7 +73,7 @@ enum DomainStitcher {
     ///
     /// - Throws: `.movingNest` when a frame's corner is not a whole number of cells from the first
     ///   frame's (the grid did not move as WRF moves nests).
-    static func placeMovingNest(id: Int, files: [SourceFile], frames: [DomainFrame]) throws -> (ProjectedGrid, NestMotion) {
+    static func placeMovingNest(id: Int, files: [SourceFile], frames: [DomainFrame]) throws(IngestError) -> (ProjectedGrid, NestMotion) {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
         let origin = try first.grid
         var offsets: [CellOffset] = []
@@ -92,12 +92,12 @@ enum DomainStitcher {
         let minI = offsets.map(\.i).min() ?? 0, minJ = offsets.map(\.j).min() ?? 0
         let maxI = offsets.map(\.i).max() ?? 0, maxJ = offsets.map(\.j).max() ?? 0
         let covering: ProjectedGrid
-        do {
+        do throws(GridGeometryError) {
             covering = try ProjectedGrid(parameters: origin.parameters, westEast: maxI - minI + first.westEast,
                                          southNorth: maxJ - minJ + first.southNorth,
                                          southWestCorner: origin.point(at: GridPosition(i: Double(minI), j: Double(minJ))))
         } catch {
-            throw IngestError.badProjection(path: first.path, detail: "\(error)")
+            throw .projection(path: first.path, cause: error)
         }
         let motion = NestMotion(westEast: first.westEast, southNorth: first.southNorth,
                                 offsets: offsets.map { CellOffset(i: $0.i - minI, j: $0.j - minJ) })
@@ -128,7 +128,7 @@ enum DomainStitcher {
 
     /// Refuses a file whose projection attributes (DX, DY, TRUELATs, STAND_LON, MAP_PROJ)
     /// contradict its own coordinates: every query would land on the wrong cell.
-    static func requireProjectionMatchesCoordinates(_ file: SourceFile) throws {
+    static func requireProjectionMatchesCoordinates(_ file: SourceFile) throws(IngestError) {
         let cells = file.projectionRoundTripCells
         guard !(cells <= maximumRoundTripCells) else { return }
         let p = file.projection
@@ -138,7 +138,7 @@ enum DomainStitcher {
 
     /// Whether two frames hold the same data: every time-varying source the profile reads
     /// (a copy differing only in RAINSH or CLDFRA is not a duplicate).
-    private static func sameValues(_ a: SourceFile, _ frameA: Int, _ b: SourceFile, _ frameB: Int) throws -> Bool {
+    private static func sameValues(_ a: SourceFile, _ frameA: Int, _ b: SourceFile, _ frameB: Int) throws(IngestError) -> Bool {
         let skipped: Set<SourceRole> = [.latitude, .longitude, .timeText, .timeMinutes]
         for role in SourceRole.allCases where !skipped.contains(role) {
             guard let va = a.variable(role), let vb = b.variable(role), va.shape.count >= 3, va.shape.dropFirst() == vb.shape.dropFirst(),
@@ -162,7 +162,7 @@ enum NestChecker {
     /// A nest whose coordinates sit further than this from its attributes' placement is reported.
     static let toleranceCells = 0.05
 
-    static func check(_ domains: [Domain], warnings: inout [IngestWarning]) throws -> [Domain] {
+    static func check(_ domains: [Domain], warnings: inout [IngestWarning]) throws(IngestError) -> [Domain] {
         try requireOneProjection(domains)
         return domains.map { domain in
             guard let nest = domain.nest, let parent = domains.first(where: { $0.id == nest.parentID }) else { return domain }
@@ -187,7 +187,7 @@ extension NestChecker {
     /// Every domain of a run is on the coarsest domain's map projection (WRF requires it: a
     /// nest differs only in DX/DY and position); a nest whose MAP_PROJ, TRUELATs, STAND_LON or
     /// pole differ was written by another run or edited, and cannot be placed in its parent.
-    static func requireOneProjection(_ domains: [Domain]) throws {
+    static func requireOneProjection(_ domains: [Domain]) throws(IngestError) {
         guard let first = domains.first else { return }
         let reference = first.projection
         for domain in domains.dropFirst() {

@@ -105,7 +105,7 @@ package struct FrameReader {
     /// cells of `band` (default: the whole domain).
     ///
     /// - Throws: `IngestError` when static fields (terrain, rotation) cannot be read.
-    package init(domain: Domain, variables: [ForecastVariable]? = nil, band: RowBand? = nil) throws {
+    package init(domain: Domain, variables: [ForecastVariable]? = nil, band: RowBand? = nil) throws(IngestError) {
         self.domain = domain
         self.variables = Self.variables(of: domain, wanted: variables)
         hasVisibility = domain.variables.available.contains(.visibility)
@@ -116,11 +116,11 @@ package struct FrameReader {
         elevation = try Self.staticField(first, .terrainHeight, band: band)
         // The rotation is decided for the whole domain (the file's angles only when all are
         // finite), then cut to the band, so that a band gets the whole domain's numbers.
-        let fileGrid = try domain.motion.map { try Self.grid(of: domain, at: $0.offsets[0], motion: $0) } ?? domain.grid
+        let fileGrid = try domain.motion.map { motion throws(IngestError) in try Self.grid(of: domain, at: motion.offsets[0], motion: motion) } ?? domain.grid
         let whole = try Self.windRotation(file: first, frame: 0, grid: fileGrid)
         rotation = band == RowBand(domain: domain) ? whole
             : (Array(whole.cos[band.cellRange]), Array(whole.sin[band.cellRange]))
-        coveringElevation = try domain.motion.map { try Self.coveringTerrain(domain, motion: $0) } ?? nil
+        coveringElevation = try domain.motion.map { motion throws(IngestError) in try Self.coveringTerrain(domain, motion: motion) } ?? nil
 
         let simulationStart = first.simulationStart
         let startsAtSimulationStart = simulationStart == nil || domain.frames.first?.time == simulationStart
@@ -159,7 +159,7 @@ package struct FrameReader {
     /// sources is `Derivations.table`, which the availability follows too.
     ///
     /// - Throws: `IngestError.unreadable` naming the file and variable that failed.
-    package mutating func nextFrame() throws -> FrameFields? {
+    package mutating func nextFrame() throws(IngestError) -> FrameFields? {
         guard next < domain.frames.count else { return nil }
         let frame = domain.frames[next]
         next += 1
@@ -217,7 +217,7 @@ package struct FrameReader {
         [ForecastVariable.cloudCoverLow, .cloudCoverMid, .cloudCoverHigh].contains(where: wants.contains)
     }
 
-    private func readSurface(_ raw: RawFrame) throws -> SurfaceInputs {
+    private func readSurface(_ raw: RawFrame) throws(IngestError) -> SurfaceInputs {
         let t2 = try raw.field(.temperature2m)
         let q2 = try raw.field(.mixingRatio2m)
         var pressure = try raw.field(.surfacePressure)
@@ -253,7 +253,7 @@ package struct FrameReader {
         if let pressure, wants.contains(.surfacePressure) { out[.surfacePressure] = pressure.map(hectopascals(fromPascals:)) }
     }
 
-    private mutating func readGeopotential(_ raw: RawFrame, wants: Set<ForecastVariable>) throws -> Geopotential? {
+    private mutating func readGeopotential(_ raw: RawFrame, wants: Set<ForecastVariable>) throws(IngestError) -> Geopotential? {
         // PH + PHB when the cloud layers want them, up to the lowest level that is above 6 km
         // in every cell (the levels above it are high whatever their height, so their PH and
         // PHB are not read): the previous frame's need plus a level is read first, the whole
@@ -283,7 +283,7 @@ package struct FrameReader {
 
     private mutating func deriveSeaLevelPressure(_ raw: RawFrame, _ surface: SurfaceInputs, frame: DomainFrame, file: SourceFile,
                                                  kept: LowestLevels, geopotential: Geopotential?, wants: Set<ForecastVariable>,
-                                                 into out: inout [ForecastVariable: [Float]]) throws {
+                                                 into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         let (t2, q2, pressure) = (surface.t2, surface.q2, surface.pressure)
         if wants.contains(.pressureMSL) {
             // The file's own field, else wrf-python's slp from the lowest model levels, else
@@ -332,7 +332,7 @@ package struct FrameReader {
 
     /// Fields stored as the file has them (or nearly): radiation, VPD, snow, gusts, soil, ...
     private func copyStoredFields(_ raw: RawFrame, _ surface: SurfaceInputs, wants: Set<ForecastVariable>,
-                                  into out: inout [ForecastVariable: [Float]]) throws {
+                                  into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         let (t2, u10, v10, shortwave) = (surface.t2, surface.u10, surface.v10, surface.shortwave)
         if let shortwave, wants.contains(.shortwaveRadiation) { out[.shortwaveRadiation] = shortwave }
         if wants.contains(.vapourPressureDeficit), let t2, let rh = out[.relativeHumidity2m] {
@@ -371,7 +371,7 @@ package struct FrameReader {
 
     /// Cloud cover (column maximum and layers by height) and visibility.
     private func deriveClouds(_ raw: RawFrame, kept: LowestLevels, geopotential: Geopotential?, wants: Set<ForecastVariable>,
-                              into out: inout [ForecastVariable: [Float]]) throws {
+                              into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         // CLDFRA is read once for the column maximum and the three layers.
         if wants.contains(.cloudCover) || Self.wantsLayers(wants), let fraction = try raw.column(.cloudFraction) {
             if wants.contains(.cloudCover) { out[.cloudCover] = try raw.columnMaximumCloudPercent(fraction) }
@@ -391,7 +391,7 @@ package struct FrameReader {
 
     /// Amounts over the interval ending at the frame.
     private mutating func deriveAmounts(_ raw: RawFrame, _ surface: SurfaceInputs, frame: DomainFrame, file: SourceFile,
-                                        wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws {
+                                        wants: Set<ForecastVariable>, into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         let amounts = try accumulate(raw, time: frame.time, path: file.path)
         if let precipitation = amounts.precipitation { out[.precipitation] = precipitation }
         if let snowfall = amounts.snowfall { out[.snowfall] = snowfall }
@@ -411,7 +411,7 @@ package struct FrameReader {
     /// A moving nest at frame `index`: the terrain and wind rotation of where its grid lies now
     /// (WRF writes both per frame for a moving nest), and the de-accumulators' totals moved
     /// with the grid, so that each place's interval is measured against its own total.
-    private mutating func follow(frame index: Int) throws {
+    private mutating func follow(frame index: Int) throws(IngestError) {
         guard let motion = domain.motion else { return }
         let offset = motion.offsets[index], frame = domain.frames[index]
         let file = domain.files[frame.fileIndex]
@@ -429,12 +429,12 @@ package struct FrameReader {
     }
 
     /// The moving nest's own grid where it lay at `offset` on the covering grid.
-    static func grid(of domain: Domain, at offset: CellOffset, motion: NestMotion) throws -> ProjectedGrid {
-        do {
+    static func grid(of domain: Domain, at offset: CellOffset, motion: NestMotion) throws(IngestError) -> ProjectedGrid {
+        do throws(GridGeometryError) {
             return try ProjectedGrid(parameters: domain.grid.parameters, westEast: motion.westEast, southNorth: motion.southNorth,
                                      southWestCorner: domain.grid.point(at: GridPosition(i: Double(offset.i), j: Double(offset.j))))
         } catch {
-            throw IngestError.badProjection(path: domain.files[0].path, detail: "\(error)")
+            throw .projection(path: domain.files[0].path, cause: error)
         }
     }
 
@@ -460,7 +460,7 @@ package struct FrameReader {
 
     /// The terrain under every cell of a moving nest's covering grid, from each frame's HGT
     /// (the first frame to reach a cell gives its value); NaN where the nest never was.
-    static func coveringTerrain(_ domain: Domain, motion: NestMotion) throws -> [Float]? {
+    static func coveringTerrain(_ domain: Domain, motion: NestMotion) throws(IngestError) -> [Float]? {
         let westEast = domain.grid.westEast
         var terrain = [Float](repeating: .nan, count: westEast * domain.grid.southNorth)
         let band = RowBand(domain: domain)
@@ -490,7 +490,7 @@ package struct FrameReader {
     }
 
     /// De-accumulates one frame's accumulated fields (see `FrameAmounts`).
-    private mutating func accumulate(_ raw: RawFrame, time: Int64, path: String) throws -> FrameAmounts {
+    private mutating func accumulate(_ raw: RawFrame, time: Int64, path: String) throws(IngestError) -> FrameAmounts {
         var amounts = FrameAmounts()
         if rain != nil {
             // Each part with its own bucket count (zeros when it has none), so resets can be
@@ -523,10 +523,10 @@ package struct FrameReader {
             amounts.potential = try Self.deaccumulate(&potential, parts: [total], counts: [], report: &uncounted, path: path)
         }
         if gridScale != nil, let total = try raw.field(.rainNonConvective) {
-            let counts = try [RawFrame.Role.bucketNonConvective].compactMap(raw.field)
+            let counts = try raw.fields([.bucketNonConvective])
             var uncounted = DeaccumulationReport()
             let grid = try Self.deaccumulate(&gridScale, parts: [total], counts: counts, report: &uncounted, path: path)
-            let frozenParts = try [RawFrame.Role.snowWater, .graupel].compactMap(raw.field) + [hailTotal].compactMap { $0 }
+            let frozenParts = try raw.fields([.snowWater, .graupel]) + [hailTotal].compactMap { $0 }
             let ice = try Self.deaccumulate(&frozen, parts: frozenParts, counts: [], report: &uncounted, path: path)
             // RAINNC is all grid-scale precipitation; what is not snow, graupel or hail fell as rain.
             amounts.rain = zip(grid, ice).map { total, ice in total.isNaN || ice.isNaN ? .nan : max(total - ice, 0) }
@@ -551,7 +551,7 @@ package struct FrameReader {
     /// whoever produces them.
     ///
     /// - Throws: `IngestError` when an accumulated field cannot be read.
-    package mutating func skip(to index: Int) throws {
+    package mutating func skip(to index: Int) throws(IngestError) {
         let report = accumulationReport
         while next < min(index, domain.frames.count) {
             let frame = domain.frames[next]
@@ -565,29 +565,29 @@ package struct FrameReader {
     }
 
     private static func deaccumulate(_ state: inout Deaccumulator?, parts: [[Float]], counts: [[Float]],
-                                     report: inout DeaccumulationReport, path: String) throws -> [Float] {
+                                     report: inout DeaccumulationReport, path: String) throws(IngestError) -> [Float] {
         guard var accumulator = state, !parts.isEmpty else { return [] }
-        do {
+        do throws(MeteorologyError) {
             let (values, step) = try accumulator.next(parts: parts, bucketCounts: counts)
             state = accumulator
             report.resetCells += step.resetCells
             report.unknownCells += step.unknownCells
             return values
         } catch {
-            throw IngestError.missingMetadata(path: path, what: "accumulated fields of one size: \(error)")
+            throw .fieldLayout(path: path, what: "accumulated fields of one size", cause: error)
         }
     }
 
     /// A 2-D field without time (or frame `frame` of one with time), in the role's canonical
     /// unit, for the cells of `band`.
-    static func staticField(_ file: SourceFile, _ role: SourceRole, frame: Int = 0, band: RowBand) throws -> [Float]? {
+    static func staticField(_ file: SourceFile, _ role: SourceRole, frame: Int = 0, band: RowBand) throws(IngestError) -> [Float]? {
         try RawFrame(file: file, frame: frame, band: band, missing: MissingCounter()).field(role)
     }
 
     /// COSALPHA/SINALPHA per cell of `grid` (the file's grid at `frame`): from the file when it
     /// has them, otherwise from the projection at each cell's own coordinates (the cone-factor
     /// method).
-    static func windRotation(file: SourceFile, frame: Int, grid: ProjectedGrid) throws -> (cos: [Float], sin: [Float]) {
+    static func windRotation(file: SourceFile, frame: Int, grid: ProjectedGrid) throws(IngestError) -> (cos: [Float], sin: [Float]) {
         let cells = grid.westEast * grid.southNorth
         let whole = RowBand(rows: 0..<grid.southNorth, westEast: grid.westEast, southNorth: grid.southNorth)
         if let cos = try staticField(file, .cosAlpha, frame: frame, band: whole), let sin = try staticField(file, .sinAlpha, frame: frame, band: whole),
@@ -623,7 +623,7 @@ struct RawFrame {
     /// south_north, west_east) field, or a (time, south_north, west_east) or (south_north,
     /// west_east) one (`levels` nil). The band's rows are a hyperslab; a field off the mass
     /// grid is read whole, and `finish` then refuses its size.
-    private func read(_ variable: Variable, levels: Int? = nil) throws -> [Float] {
+    private func read(_ variable: Variable, levels: Int? = nil) throws(IngestError) -> [Float] {
         let shape = variable.shape
         let fits = band.fits(shape)
         let (r0, rows) = fits ? (band.rows.lowerBound, band.rows.count) : (0, shape.count >= 2 ? shape[shape.count - 2] : 0)
@@ -638,7 +638,14 @@ struct RawFrame {
     }
 
     /// The field for a role at this frame; nil when the file lacks it.
-    func field(_ role: SourceRole) throws -> [Float]? {
+    /// The fields of those roles the file has, in order (compactMap would lose the error's type).
+    func fields(_ roles: [SourceRole]) throws(IngestError) -> [[Float]] {
+        var found: [[Float]] = []
+        for role in roles { if let values = try field(role) { found.append(values) } }
+        return found
+    }
+
+    func field(_ role: SourceRole) throws(IngestError) -> [Float]? {
         guard let variable = file.variable(role) else { return nil }
         // SourceLayout checked the dimensions: a 3-D field is (time, south_north, west_east).
         guard variable.shape.count == 2 || variable.shape.count == 3 else { return nil }
@@ -649,7 +656,7 @@ struct RawFrame {
 
     /// Checks a read's size (`expected` values), converts it to the role's unit and counts its
     /// missing values for the run's warning: the tail every read of a source shares.
-    private func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws {
+    private func finish(_ values: inout [Float], _ variable: Variable, _ role: SourceRole, expected: Int) throws(IngestError) {
         guard values.count == expected else {
             throw IngestError.missingMetadata(path: file.path, what: "\(variable.name) on the mass grid (found shape \(variable.shape))")
         }
@@ -659,7 +666,7 @@ struct RawFrame {
     }
 
     /// A scalar source (a variable without dimensions, or a global attribute of that name).
-    func scalar(_ role: SourceRole) throws -> Float? {
+    func scalar(_ role: SourceRole) throws(IngestError) -> Float? {
         for name in file.profile.names(role) {
             if file.file.hasVariable(name) {
                 do {
@@ -674,7 +681,7 @@ struct RawFrame {
 
     /// Each level of a (time, level, south_north, west_east) source at this frame, top of
     /// the list first, in the role's canonical unit; nil when the file lacks it.
-    func levels(_ role: SourceRole) throws -> [[Float]]? {
+    func levels(_ role: SourceRole) throws(IngestError) -> [[Float]]? {
         guard let variable = file.variable(role) else { return nil }
         let shape = variable.shape
         guard shape.count == 4 else { return nil }
@@ -686,7 +693,7 @@ struct RawFrame {
     /// The lowest level (index 0, WRF's bottom_top) of a (time, level, south_north, west_east)
     /// source at this frame, read as a one-level hyperslab unless `kept` already holds it; a
     /// (time, south_north, west_east) source is its own lowest level. nil when the file lacks it.
-    func lowestLevel(_ role: SourceRole, reusing kept: LowestLevels) throws -> [Float]? {
+    func lowestLevel(_ role: SourceRole, reusing kept: LowestLevels) throws(IngestError) -> [Float]? {
         guard let variable = file.variable(role) else { return nil }
         let shape = variable.shape
         var values: [Float]
@@ -706,7 +713,7 @@ struct RawFrame {
     /// Visibility (m) from the lowest model level (`visibility` in Meteorology, after UPP's
     /// CALVIS_GSD); nil when a required source is missing. QGRAUP counts as zero when the
     /// file has none (its scheme has no graupel).
-    func visibility(reusing kept: LowestLevels) throws -> [Float]? {
+    func visibility(reusing kept: LowestLevels) throws(IngestError) -> [Float]? {
         guard let p = try lowestLevel(.pressurePerturbation, reusing: kept), let pb = try lowestLevel(.pressureBase, reusing: kept),
               let t = try lowestLevel(.potentialTemperaturePerturbation, reusing: kept),
               let qv = try lowestLevel(.vapourMixingRatio, reusing: kept), let qc = try lowestLevel(.cloudWaterMixingRatio, reusing: kept),
@@ -726,7 +733,7 @@ struct RawFrame {
     /// Every level of a field at this frame in one flat array, level slowest, or nil without
     /// it; a field with one level per time (time, south_north, west_east) is one level. With
     /// `lowest`, only that many of its lowest levels (a hyperslab: the rest is not read).
-    func column(_ role: SourceRole, lowest: Int? = nil) throws -> (values: [Float], levels: Int)? {
+    func column(_ role: SourceRole, lowest: Int? = nil) throws(IngestError) -> (values: [Float], levels: Int)? {
         guard let variable = file.variable(role) else { return nil }
         let shape = variable.shape
         guard shape.count == 4 || shape.count == 3 else { return nil }
@@ -746,7 +753,7 @@ struct RawFrame {
 
     /// PH + PHB on the lowest `levels` staggered levels, summed in Float as WRF stores the
     /// split and as the sea-level pressure sums it; nil without either.
-    func geopotential(lowest levels: Int) throws -> [Float]? {
+    func geopotential(lowest levels: Int) throws(IngestError) -> [Float]? {
         guard var perturbation = try column(.geopotentialPerturbation, lowest: levels),
               let base = try column(.geopotentialBase, lowest: levels) else { return nil }
         guard base.values.count == perturbation.values.count else {
@@ -757,23 +764,23 @@ struct RawFrame {
     }
 
     /// Column maximum of CLDFRA in % from its column (`column(.cloudFraction)`).
-    func columnMaximumCloudPercent(_ fraction: (values: [Float], levels: Int)) throws -> [Float] {
-        do {
+    func columnMaximumCloudPercent(_ fraction: (values: [Float], levels: Int)) throws(IngestError) -> [Float] {
+        do throws(MeteorologyError) {
             return try cloudCover(cloudFraction: fraction.values, levelCount: fraction.levels, cellCount: cells)
         } catch {
-            throw IngestError.missingMetadata(path: file.path, what: "cloud fraction on the mass grid: \(error)")
+            throw .fieldLayout(path: file.path, what: "cloud fraction on the mass grid", cause: error)
         }
     }
 
     /// Low, mid and high cloud cover from flat CLDFRA and PH + PHB columns; mass levels from
     /// `heightLevels` up are high (see `cloudCoverLayers`).
-    func cloudLayers(fraction: [Float], geopotential: [Float], levels: Int, heightLevels: Int?, terrainHeight: [Float]) throws
+    func cloudLayers(fraction: [Float], geopotential: [Float], levels: Int, heightLevels: Int?, terrainHeight: [Float]) throws(IngestError)
         -> (low: [Float], mid: [Float], high: [Float]) {
-        do {
+        do throws(MeteorologyError) {
             return try cloudCoverLayers(cloudFraction: fraction, geopotential: geopotential, levelCount: levels,
                                         heightLevels: heightLevels, terrainHeight: terrainHeight)
         } catch {
-            throw IngestError.missingMetadata(path: file.path, what: "cloud fraction and geopotential on the mass grid: \(error)")
+            throw .fieldLayout(path: file.path, what: "cloud fraction and geopotential on the mass grid", cause: error)
         }
     }
 }

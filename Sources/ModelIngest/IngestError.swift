@@ -1,4 +1,6 @@
 import Catalog
+import GridGeometry
+import Meteorology
 import NetCDF
 
 /// Why a run cannot be read. Every case names the file, variable or domain at fault and what
@@ -10,7 +12,7 @@ public enum IngestError: ExitCoded, Sendable, Equatable, CustomStringConvertible
     case unreadable(NetCDFError)
     /// A file named like model output (wrfout_d02_..., *.nc) in an input folder cannot be read:
     /// a part of the run is missing, so nothing is published.
-    case unreadableOutput(path: String, detail: String)
+    case unreadableOutput(path: String, cause: NetCDFError)
     /// A variable's dimensions are not the layout its role needs (transposed, on levels, ...).
     case badLayout(path: String, variable: String, found: String, expected: String)
     /// A variable's `units` attribute names a unit TileCast cannot convert to what it needs.
@@ -25,6 +27,11 @@ public enum IngestError: ExitCoded, Sendable, Equatable, CustomStringConvertible
     case badTimes(path: String, detail: String)
     /// The projection is not one TileCast knows, or its parameters are impossible.
     case badProjection(path: String, detail: String)
+    /// The file's projection parameters make no projection or grid (the projection's own error).
+    case projection(path: String, cause: GridGeometryError)
+    /// Fields that must share one layout do not (accumulated fields of one size, a 3-D field on
+    /// the mass grid): what was being read, and the formula's own error.
+    case fieldLayout(path: String, what: String, cause: MeteorologyError)
     /// Two files hold the same time of one domain with different values.
     case overlappingFrames(domain: Int, time: String, paths: [String])
     /// The time axis has a hole (e.g. one file of a split run is missing).
@@ -60,8 +67,8 @@ public enum IngestError: ExitCoded, Sendable, Equatable, CustomStringConvertible
             return "no netCDF input found in \(paths.joined(separator: ", ")): expected wrfout/MM5 files or folders holding them"
         case .unreadable(let error):
             return error.description
-        case .unreadableOutput(let path, let detail):
-            return "\(path): named like model output but unreadable (\(detail)); a run with a missing part is not published: repair or remove the file"
+        case .unreadableOutput(let path, let cause):
+            return "\(path): named like model output but unreadable (\(cause)); a run with a missing part is not published: repair or remove the file"
         case .badLayout(let path, let variable, let found, let expected):
             return "\(path): variable \(variable) has dimensions \(found); expected \(expected)"
         case .badUnits(let path, let variable, let unit, let expected):
@@ -76,6 +83,10 @@ public enum IngestError: ExitCoded, Sendable, Equatable, CustomStringConvertible
             return "\(path): no usable time axis: \(detail)"
         case .badProjection(let path, let detail):
             return "\(path): unusable map projection: \(detail)"
+        case .projection(let path, let cause):
+            return "\(path): unusable map projection: \(cause)"
+        case .fieldLayout(let path, let what, let cause):
+            return "\(path): missing \(what): \(cause)"
         case .overlappingFrames(let domain, let time, let paths):
             return "\(domainName(domain)): time \(time) appears in \(paths.joined(separator: " and ")) with different values: expected each time once (remove one file)"
         case .missingFrames(let domain, let after, let before, let step):

@@ -26,7 +26,7 @@ struct LevelDeriver {
 
     /// The wanted level variables of this frame, into `out`.
     mutating func derive(_ raw: RawFrame, wants: Set<ForecastVariable>, terrain: [Float]?,
-                         rotation: (cos: [Float], sin: [Float]), into out: inout [ForecastVariable: [Float]]) throws {
+                         rotation: (cos: [Float], sin: [Float]), into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         wholeCloudFraction = !wants.isDisjoint(with: [.cloudCover, .cloudCoverLow, .cloudCoverMid, .cloudCoverHigh])
         var heights: [Int: Set<LevelQuantity>] = [:], pressures: [Int: Set<LevelQuantity>] = [:]
         for variable in wants {
@@ -44,13 +44,13 @@ struct LevelDeriver {
     // MARK: Heights above ground
 
     private mutating func deriveHeightLevels(_ raw: RawFrame, _ wanted: [Int: Set<LevelQuantity>], terrain: [Float],
-                                             rotation: (cos: [Float], sin: [Float]), into out: inout [ForecastVariable: [Float]]) throws {
+                                             rotation: (cos: [Float], sin: [Float]), into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         guard let staggered = raw.levelCount(.geopotentialPerturbation), staggered >= 2 else { return }
         let massLevels = staggered - 1, cells = raw.cells
         let top = Float(wanted.keys.max() ?? 0)
         // Mass-level heights above ground: the mean of the staggered heights around each
         // (wrf-python's destagger of (PH + PHB)/9.81), less HGT.
-        func heightsAboveGround(_ levels: Int) throws -> [Float]? {
+        func heightsAboveGround(_ levels: Int) throws(IngestError) -> [Float]? {
             guard let sum = try raw.geopotential(lowest: levels + 1) else { return nil }
             var z = [Float](repeating: 0, count: levels * cells)
             for k in 0..<levels {
@@ -102,11 +102,11 @@ struct LevelDeriver {
     // MARK: Pressure levels
 
     private mutating func derivePressureLevels(_ raw: RawFrame, _ wanted: [Int: Set<LevelQuantity>],
-                                               rotation: (cos: [Float], sin: [Float]), into out: inout [ForecastVariable: [Float]]) throws {
+                                               rotation: (cos: [Float], sin: [Float]), into out: inout [ForecastVariable: [Float]]) throws(IngestError) {
         guard let massLevels = raw.levelCount(.pressurePerturbation) else { return }
         let cells = raw.cells
         let lowest = Float(wanted.keys.min() ?? 0) * 100
-        func pressure(_ levels: Int) throws -> [Float]? {
+        func pressure(_ levels: Int) throws(IngestError) -> [Float]? {
             guard let p = try raw.column(.pressurePerturbation, lowest: levels), let pb = try raw.column(.pressureBase, lowest: levels),
                   p.values.count == pb.values.count else { return nil }
             return zip(p.values, pb.values).map { $0 + $1 }
@@ -253,7 +253,7 @@ extension RawFrame {
     /// The lowest `lowest` levels of a horizontally staggered field (U on west_east_stag, V
     /// on south_north_stag) averaged to the band's mass points, level slowest (wrf-python's
     /// destagger: the mean of the two faces around each cell); nil without the field.
-    func destaggered(_ role: SourceRole, lowest: Int) throws -> [Float]? {
+    func destaggered(_ role: SourceRole, lowest: Int) throws(IngestError) -> [Float]? {
         guard let variable = file.variable(role) else { return nil }
         let shape = variable.shape
         guard shape.count == 4 else { return nil }

@@ -88,7 +88,7 @@ public struct ModelProfile: Codable, Sendable, Equatable {
     /// A built-in profile ("wrf", "mm5") or a profile file.
     ///
     /// - Throws: `IngestError.badProfile` naming the file and what is wrong with it.
-    public static func load(_ nameOrPath: String) throws -> ModelProfile {
+    public static func load(_ nameOrPath: String) throws(IngestError) -> ModelProfile {
         if let builtin = builtins[nameOrPath.lowercased()] { return try builtin.get() }
         guard let data = FileManager.default.contents(atPath: nameOrPath) else {
             throw IngestError.badProfile(origin: nameOrPath, reason: "no such file, and not a built-in profile (\(BuiltinProfiles.all.keys.sorted().joined(separator: ", ")))")
@@ -98,8 +98,10 @@ public struct ModelProfile: Codable, Sendable, Equatable {
 
     /// The built-in profiles, decoded once: profile detection loads each of them for every
     /// input file, and decoding and checking one took ~1 ms of the extraction's start-up.
-    private static let builtins: [String: Result<ModelProfile, any Error>] = Dictionary(uniqueKeysWithValues:
-        BuiltinProfiles.all.map { name, text in (name, Result { try decode(Data(text.utf8), origin: "built-in profile \(name)") }) })
+    private static let builtins: [String: Result<ModelProfile, IngestError>] = Dictionary(uniqueKeysWithValues:
+        BuiltinProfiles.all.map { name, text in
+            (name, Result { () throws(IngestError) in try decode(Data(text.utf8), origin: "built-in profile \(name)") })
+        })
 
     /// The JSON text of a built-in profile, for `tilecast profile NAME`.
     package static func builtinText(_ name: String) -> String? { BuiltinProfiles.all[name.lowercased()] }
@@ -111,7 +113,7 @@ public struct ModelProfile: Codable, Sendable, Equatable {
     /// fuzz target's entry, fuzz/Sources/FuzzModelProfile).
     ///
     /// - Throws: `IngestError.badProfile` naming `origin` and what is wrong.
-    package static func decode(_ data: Data, origin: String) throws -> ModelProfile {
+    package static func decode(_ data: Data, origin: String) throws(IngestError) -> ModelProfile {
         let profile: ModelProfile
         do {
             profile = try JSONDecoder().decode(ModelProfile.self, from: data)
@@ -166,7 +168,7 @@ struct ProfileKey: CodingKey {
 
     /// Throws `ProfileKeyError` for the first key of `container` not in `known`, named with
     /// its path (`sources.temperature_2m.unti`).
-    static func refuseUnknown(_ container: KeyedDecodingContainer<ProfileKey>, known: Set<String>, prefix: String) throws {
+    static func refuseUnknown(_ container: KeyedDecodingContainer<ProfileKey>, known: Set<String>, prefix: String) throws(ProfileKeyError) {
         if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
             throw ProfileKeyError(key: prefix + unknown, known: known.sorted())
         }

@@ -29,7 +29,7 @@ public struct ModelRun: Sendable {
     /// - Parameter profile: the name profile; nil picks the built-in one that fits each file.
     /// - Throws: `IngestError` naming the file or domain at fault; `.mixedModels` when the
     ///   inputs hold files of more than one model (use `readRuns`).
-    public static func read(paths: [String], profile: ModelProfile? = nil) throws -> ModelRun {
+    public static func read(paths: [String], profile: ModelProfile? = nil) throws(IngestError) -> ModelRun {
         let runs = try readRuns(paths: paths, profile: profile)
         guard runs.count == 1, let run = runs.first else {
             throw IngestError.mixedModels(models: runs.map(\.profileName))
@@ -39,7 +39,7 @@ public struct ModelRun: Sendable {
 
     /// Reads the inputs as one run per model (profile): a folder holding WRF and MM5 output
     /// gives two runs.
-    public static func readRuns(paths: [String], profile: ModelProfile? = nil) throws -> [ModelRun] {
+    public static func readRuns(paths: [String], profile: ModelProfile? = nil) throws(IngestError) -> [ModelRun] {
         var warnings: [IngestWarning] = []
         let files = try openInputs(paths: paths, profile: profile, warnings: &warnings)
         guard !files.isEmpty else { throw IngestError.noInput(paths: paths) }
@@ -63,7 +63,7 @@ public struct ModelRun: Sendable {
     ///
     /// - Throws: `IngestError.cycleMismatch` naming the run's start (and the segment's) and a
     ///   file stating it; `.implausibleCycle` for a cycle after the first frame.
-    public func cycle(requested: Int64?) throws -> Int64 {
+    public func cycle(requested: Int64?) throws(IngestError) -> Int64 {
         guard let requested else { return defaultCycle }
         let path = domains.first?.files.first?.path ?? ""
         if let start = simulationStart {
@@ -123,14 +123,14 @@ public struct ModelRun: Sendable {
 
     /// Refuses files of one model that state different simulation starts: today's d01 beside
     /// yesterday's d02, or two runs' d01 files, would otherwise be published as one cycle.
-    static func requireOneRun(_ files: [SourceFile]) throws {
+    static func requireOneRun(_ files: [SourceFile]) throws(IngestError) {
         let stating = files.filter { $0.simulationStart != nil }
         guard Set(stating.compactMap(\.simulationStart)).count > 1 else { return }
         throw IngestError.mixedRuns(files: stating.map(\.path),
                                     starts: stating.map { $0.simulationStart.map(ModelTime.isoMinutes) ?? "" })
     }
 
-    private static func assemble(_ files: [SourceFile], warnings: inout [IngestWarning]) throws -> ModelRun {
+    private static func assemble(_ files: [SourceFile], warnings: inout [IngestWarning]) throws(IngestError) -> ModelRun {
         guard let first = files.first else { throw IngestError.noInput(paths: []) }
         try requireOneRun(files)
         var domains: [Domain] = []
@@ -183,7 +183,7 @@ public struct ModelRun: Sendable {
     /// and not named like model output (notes, scripts) are skipped with a warning; a named
     /// input or a file named like model output that cannot be read is an error, and so is a
     /// damaged netCDF file or anything but a regular file (a FIFO would block the open).
-    private static func openInputs(paths: [String], profile: ModelProfile?, warnings: inout [IngestWarning]) throws -> [SourceFile] {
+    private static func openInputs(paths: [String], profile: ModelProfile?, warnings: inout [IngestWarning]) throws(IngestError) -> [SourceFile] {
         // The files to open, in order: each path given, or a folder's files by name.
         var candidates: [(path: String, name: String?)] = []   // name: a folder's file, with its folder's rules
         for path in paths {
@@ -222,7 +222,7 @@ public struct ModelRun: Sendable {
             } catch IngestError.unreadable(let error) where error.status == .notNetCDF && !looksLikeModelOutput(name) {
                 warnings.append(IngestWarning(.skippedFile, "\(child): not a netCDF file, skipped"))
             } catch IngestError.unreadable(let error) where error.status == .notNetCDF {
-                throw IngestError.unreadableOutput(path: child, detail: "\(error)")
+                throw IngestError.unreadableOutput(path: child, cause: error)
             } catch IngestError.missingMetadata(let file, let what) where profile == nil && !looksLikeModelOutput(name) {
                 warnings.append(IngestWarning(.skippedFile, "\(file): not a model output file (missing \(what)), skipped"))
             } catch IngestError.notModelOutput(let file, let what) {
@@ -237,21 +237,22 @@ public struct ModelRun: Sendable {
         return result
     }
 
-    private static func open(_ path: String, profile: ModelProfile?) throws -> SourceFile {
+    private static func open(_ path: String, profile: ModelProfile?) throws(IngestError) -> SourceFile {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
-        return try SourceFile(file: file, profile: profile ?? detectProfile(file))
+        if let profile { return try SourceFile(file: file, profile: profile) }
+        return try SourceFile(file: file, profile: try detectProfile(file))
     }
 
     /// The built-in profile whose coordinate names the file has.
-    package static func detectProfile(_ path: String) throws -> ModelProfile {
+    package static func detectProfile(_ path: String) throws(IngestError) -> ModelProfile {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
         return try detectProfile(file)
     }
 
     /// The built-in profile whose coordinate names an open file has.
-    static func detectProfile(_ file: NetCDFFile) throws -> ModelProfile {
+    static func detectProfile(_ file: NetCDFFile) throws(IngestError) -> ModelProfile {
         let path = file.path
         for name in ModelProfile.builtinNames {
             let candidate = try ModelProfile.load(name)

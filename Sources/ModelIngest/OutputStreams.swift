@@ -59,7 +59,7 @@ enum OutputStreams {
 
     /// Why a fast stream cannot be used beside its history, or nil when it can: it must lie on
     /// the history's grid, stay put, and hold the same values where both have a frame.
-    static func problem(stream: Domain, history: Domain) throws -> String? {
+    static func problem(stream: Domain, history: Domain) throws(IngestError) -> String? {
         if stream.motion != nil || history.motion != nil { return "the domain is a moving nest (a fast stream of a moving nest is not supported yet)" }
         let a = stream.grid, b = history.grid
         guard a.westEast == b.westEast, a.southNorth == b.southNorth, a.parameters == b.parameters,
@@ -78,7 +78,7 @@ enum OutputStreams {
 
     /// The first field that differs between the streams at a time both hold, described; nil
     /// when every shared field agrees at every shared time.
-    private static func disagreement(stream: Domain, history: Domain) throws -> String? {
+    private static func disagreement(stream: Domain, history: Domain) throws(IngestError) -> String? {
         let historyFrames = Dictionary(history.frames.map { ($0.time, $0) }, uniquingKeysWith: { first, _ in first })
         let skipped: Set<SourceRole> = [.latitude, .longitude, .timeText, .timeMinutes]
         for frame in stream.frames {

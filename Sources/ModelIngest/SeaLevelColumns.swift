@@ -56,13 +56,13 @@ struct SeaLevelColumns {
     /// enough levels for this frame's deepest search level and one deeper, the next frame's
     /// first guess (nil when a column had none).
     func seaLevelPressure(frame: Int, keeping kept: LowestLevels? = nil, geopotential whole: [Float]? = nil,
-                          searchLevels hint: inout Int?) throws -> [Float] {
-        let readKeeping = { (name: String, levels: Int) throws -> [Float] in
+                          searchLevels hint: inout Int?) throws(IngestError) -> [Float] {
+        let readKeeping = { (name: String, levels: Int) throws(IngestError) -> [Float] in
             let values = try read(name, frame: frame, levels: levels)
             kept?.fields[name] = Array(values[0..<min(self.cells, values.count)])
             return values
         }
-        func sum(_ a: String, _ b: String, frame: Int, levels: Int) throws -> [Float] {
+        func sum(_ a: String, _ b: String, frame: Int, levels: Int) throws(IngestError) -> [Float] {
             var total = try readKeeping(a, levels)
             let base = try readKeeping(b, levels)
             for k in total.indices { total[k] += base[k] }
@@ -96,7 +96,7 @@ struct SeaLevelColumns {
     }
 
     /// The lowest `levels` levels of a 4-D field at one frame, level-major.
-    private func read(_ name: String, frame: Int, levels: Int) throws -> [Float] {
+    private func read(_ name: String, frame: Int, levels: Int) throws(IngestError) -> [Float] {
         do {
             let variable = try file.file.variable(name)
             let shape = variable.shape

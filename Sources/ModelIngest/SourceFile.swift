@@ -108,12 +108,12 @@ package struct SourceFile: Sendable {
     let westEastDimension: String
 
     package var grid: ProjectedGrid {
-        get throws {
-            do {
+        get throws(IngestError) {
+            do throws(GridGeometryError) {
                 return try ProjectedGrid(parameters: projection, westEast: westEast, southNorth: southNorth,
                                          southWestCorner: southWestCorner)
             } catch {
-                throw IngestError.badProjection(path: path, detail: "\(error)")
+                throw .projection(path: path, cause: error)
             }
         }
     }
@@ -133,7 +133,7 @@ package struct SourceFile: Sendable {
     /// - Throws: `IngestError` naming the file: `.unreadable` (libnetcdf), `.missingMetadata`,
     ///   `.badLayout`, `.badUnits`, `.badTimes`, `.badProjection`, `.tooLarge`; `.notModelOutput`
     ///   for a WPS or real.exe file unless `allowStatic`.
-    package init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws {
+    package init(path: String, profile: ModelProfile, allowStatic: Bool = false) throws(IngestError) {
         let file: NetCDFFile
         do { file = try NetCDFFile(path: path) } catch { throw IngestError.unreadable(error) }
         try self.init(file: file, profile: profile, allowStatic: allowStatic)
@@ -141,7 +141,7 @@ package struct SourceFile: Sendable {
 
     /// The same for a file already open (the run reader opens each file once: libnetcdf reads
     /// and parses a WRF file's ~1 MB header at every open).
-    package init(file: NetCDFFile, profile: ModelProfile, allowStatic: Bool = false) throws {
+    package init(file: NetCDFFile, profile: ModelProfile, allowStatic: Bool = false) throws(IngestError) {
         let path = file.path
         // Decided before anything else, so that a met_em or wrfinput is refused for what it is
         // rather than for a layout detail of its fields.
@@ -228,7 +228,7 @@ package struct SourceFile: Sendable {
     /// Checks each role's variable against the layout its role needs, and finds its conversion
     /// to the canonical unit (the time text has none).
     private static func unitConversions(of found: [SourceRole: String], in file: NetCDFFile, layout: SourceLayout,
-                                        profile: ModelProfile) throws -> [SourceRole: UnitConversion] {
+                                        profile: ModelProfile) throws(IngestError) -> [SourceRole: UnitConversion] {
         var conversions: [SourceRole: UnitConversion] = [:]
         for (role, name) in found {
             let variable: Variable
@@ -247,7 +247,7 @@ package struct SourceFile: Sendable {
     /// Refuses a grid whose working set (`fieldsPerCell` fields plus a frame of cloud
     /// levels, 4 bytes a value) exceeds half the machine's memory. A header may declare any
     /// size; refusing here turns an abort on allocation into exit 3.
-    static func requireFitsInMemory(path: String, westEast: Int, southNorth: Int, levels: Int) throws {
+    static func requireFitsInMemory(path: String, westEast: Int, southNorth: Int, levels: Int) throws(IngestError) {
         let budget = Double(ProcessInfo.processInfo.physicalMemory) / 2
         let bytes = Double(westEast) * Double(southNorth) * Double(4 * (fieldsPerCell + levels))
         guard bytes > budget else { return }
@@ -293,7 +293,7 @@ private struct GridDimensions {
     let westEast: Int
 
     /// - Throws: `IngestError.missingMetadata` when a grid dimension is missing or empty.
-    init(file: NetCDFFile, profile: ModelProfile) throws {
+    init(file: NetCDFFile, profile: ModelProfile) throws(IngestError) {
         let dimensionName = { (role: DimensionRole) -> String? in
             (profile.dimensions[role] ?? []).first { file.dimension($0) != nil }
         }
@@ -321,7 +321,7 @@ private struct FileTimes {
 
     /// - Throws: `IngestError.badTimes` unless `allowStatic`, and the other errors of `TimeAxis`.
     init(file: NetCDFFile, profile: ModelProfile, variables found: [SourceRole: String], timeDimension: String,
-         metadata: DomainMetadata, minutes: UnitConversion, kind: FileKind, allowStatic: Bool) throws {
+         metadata: DomainMetadata, minutes: UnitConversion, kind: FileKind, allowStatic: Bool) throws(IngestError) {
         do {
             let axis = try TimeAxis(file: file, profile: profile, variables: found, timeDimension: timeDimension,
                                     simulationStart: metadata.simulationStart, segmentStart: metadata.segmentStart,

@@ -27,7 +27,7 @@ struct SourceLayout {
     let westEast: String
 
     /// Refuses a variable whose dimension names are not the role's layout.
-    func check(_ variable: Variable, as role: SourceRole) throws {
+    func check(_ variable: Variable, as role: SourceRole) throws(IngestError) {
         let names = variable.info.dimensionNames
         let plane = [southNorth, westEast]
         let timed = timeDimension.map { [$0] + plane }
@@ -68,7 +68,7 @@ struct SourceLayout {
     /// `units` attribute when it has a non-empty one, else from the profile.
     ///
     /// - Throws: `IngestError.badUnits` for a unit that is unknown or of another quantity.
-    func conversion(_ variable: Variable, as role: SourceRole, profile: ModelProfile) throws -> UnitConversion {
+    func conversion(_ variable: Variable, as role: SourceRole, profile: ModelProfile) throws(IngestError) -> UnitConversion {
         guard var unit = variable.attributes["units"]?.string else { return profile.conversion(role) }
         if role == .timeMinutes, let since = unit.range(of: " since ") { unit = String(unit[..<since.lowerBound]) }
         guard !UnitConversion.normalized(unit).isEmpty else { return profile.conversion(role) }

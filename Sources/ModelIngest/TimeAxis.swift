@@ -8,7 +8,7 @@ struct TimeAxis {
     let source: String
 
     init(file: NetCDFFile, profile: ModelProfile, variables: [SourceRole: String], timeDimension: String,
-         simulationStart: Int64?, segmentStart: Int64?, minutes conversion: UnitConversion) throws {
+         simulationStart: Int64?, segmentStart: Int64?, minutes conversion: UnitConversion) throws(IngestError) {
         let path = file.path
         let frameCount = file.dimension(timeDimension)?.length ?? 1
         var problem = "no \(profile.names(.timeText).first ?? "Times") variable"
@@ -49,7 +49,7 @@ struct TimeAxis {
     /// (SIMULATION_START_DATE) or before the start of the file's segment (START_DATE). How far
     /// after the start a frame lies is no test of damage: seasonal and climate runs, and
     /// restart segments of them, reach months or years past their simulation start.
-    static func requireWithinRun(_ times: [Int64], simulationStart: Int64?, segmentStart: Int64?, path: String, source: String) throws {
+    static func requireWithinRun(_ times: [Int64], simulationStart: Int64?, segmentStart: Int64?, path: String, source: String) throws(IngestError) {
         guard let first = times.first else { return }
         if let start = simulationStart, first < start {
             throw IngestError.badTimes(path: path, detail: "\(source) starts at \(ModelTime.iso(first)), before the simulation start \(ModelTime.iso(start)) (SIMULATION_START_DATE): the file's dates contradict each other")
@@ -59,7 +59,7 @@ struct TimeAxis {
         }
     }
 
-    private static func requireIncreasing(_ times: [Int64], path: String, source: String) throws {
+    private static func requireIncreasing(_ times: [Int64], path: String, source: String) throws(IngestError) {
         for index in times.indices.dropFirst() where times[index] <= times[index - 1] {
             throw IngestError.badTimes(path: path, detail: "\(source) does not increase at frame \(index) (\(ModelTime.iso(times[index - 1])) then \(ModelTime.iso(times[index])))")
         }
@@ -77,7 +77,7 @@ struct MinutesClock {
     /// - Parameter problem: why Times could not be used, for the error when this clock cannot
     ///   stand in for it either.
     init(file: NetCDFFile, name: String, simulationStart: Int64?, conversion: UnitConversion, frames: Int,
-         problem: String = "") throws {
+         problem: String = "") throws(IngestError) {
         let path = file.path
         let variable: Variable
         do {
@@ -103,7 +103,7 @@ struct MinutesClock {
     /// Refuses Times that disagree with this clock by more than a minute (plus what float
     /// minutes cannot resolve: XTIME is a 4-byte float). A clock counted from the segment's
     /// start (START_DATE), as some WRF versions wrote XTIME in restart output, also agrees.
-    func requireAgreement(with times: [Int64], segmentStart: Int64?, path: String, timesName: String) throws {
+    func requireAgreement(with times: [Int64], segmentStart: Int64?, path: String, timesName: String) throws(IngestError) {
         func agrees(_ clock: [Int64]) -> Bool {
             zip(times, zip(clock, minutes)).allSatisfy { time, pair in
                 abs(time - pair.0) <= 60 + Int64(abs(pair.1 * scale) * 60 * 1e-6)

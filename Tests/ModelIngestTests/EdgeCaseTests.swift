@@ -213,9 +213,10 @@ final class EdgeCaseTests: XCTestCase {
                 case IngestError.unreadable(let netcdf):
                     XCTAssertEqual(netcdf.status, status, name)
                     XCTAssertEqual(netcdf.path, copy, name)
-                case IngestError.unreadableOutput(let path, let detail):
+                case IngestError.unreadableOutput(let path, let cause):
                     XCTAssertEqual(path, copy, name)
-                    XCTAssertTrue(detail.contains("damaged"), detail)
+                    XCTAssertEqual(cause.status, status, name)
+                    XCTAssertTrue(cause.description.contains("damaged"), cause.description)
                 default:
                     XCTFail("\(name): \(error)")
                 }
