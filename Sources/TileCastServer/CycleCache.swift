@@ -45,15 +45,22 @@ package final class CycleCache: Sendable {
         /// opened are here; a failed open is tried again by the next request that needs it.
         var spans: [String: Span] = [:]
         /// The older cycles answering a few recent requests' hours (places of one request, and
-        /// requests of one hour, ask the same): never a result a failed open took part in.
+        /// requests of one hour, ask the same), each under the listing it was worked out from.
+        /// A request for which a cycle that should answer could not be opened throws and leaves
+        /// nothing here; a cycle that cannot be opened and answers none of the hours does not
+        /// matter to the result.
         var recent: [RecentOlder] = []
         var sweepScheduled = false
+        /// Counts the listings made (`OlderList.version`).
+        var listings = 0
     }
 
     private struct OlderList {
         let stamp: Stamp
         let newest: String
         let kept: [Kept]
+        /// Unique per listing: a recent result made from this listing names it.
+        let version: Int
     }
 
     /// A kept cycle as its link names it.
@@ -77,7 +84,7 @@ package final class CycleCache: Sendable {
     private struct RecentOlder {
         let newest: ObjectIdentifier
         let newestFolder: String
-        let list: [Kept]
+        let listing: Int
         let times: [Int64]
         let window: Int64
         let stores: [ForecastStore]
@@ -190,12 +197,12 @@ package final class CycleCache: Sendable {
     ///   what the store holds shown as nothing. A cycle pruned since it was listed is passed over.
     package func older(than newest: ForecastStore, reaching times: [Int64], window: Int64 = 3600) throws(QueryError) -> [ForecastStore] {
         guard remote == nil, !times.isEmpty else { return [] }
-        let list = kept(olderThan: newest)
+        let (list, listing) = kept(olderThan: newest)
         let key = ObjectIdentifier(newest)
         let now = ContinuousClock.now
         if let known = state.withLock({ state -> [ForecastStore]? in
             guard let k = state.recent.firstIndex(where: { $0.newest == key && $0.newestFolder == newest.folder && $0.window == window
-                    && $0.times == times && Self.same($0.list, list) })
+                    && $0.listing == listing && $0.times == times })
             else { return nil }
             state.recent[k].used = now
             for store in state.recent[k].stores { state.older[store.folder]?.used = now }
@@ -221,7 +228,7 @@ package final class CycleCache: Sendable {
             if let store = try open(known[index].kept, model: newest.model, keep: true) { stores.append(store) }
         }
         state.withLock { state in
-            state.recent.insert(RecentOlder(newest: key, newestFolder: newest.folder, list: list, times: times, window: window, stores: stores, used: now), at: 0)
+            state.recent.insert(RecentOlder(newest: key, newestFolder: newest.folder, listing: listing, times: times, window: window, stores: stores, used: now), at: 0)
             if state.recent.count > 4 { state.recent.removeLast() }
         }
         return stores
@@ -233,7 +240,7 @@ package final class CycleCache: Sendable {
     /// - Throws: as `older(than:reaching:window:)`, for a cycle that cannot be opened and may be it.
     package func olderCovering(_ times: [Int64], than newest: ForecastStore) throws(QueryError) -> ForecastStore? {
         guard remote == nil, !times.isEmpty else { return nil }
-        let list = kept(olderThan: newest)
+        let list = kept(olderThan: newest).list
         let (known, failed) = spans(of: list, olderThan: newest)
         let found = known.first { entry in times.contains { entry.span.covers($0) } }
         // A cycle that could not be opened and is newer than the one found may be the answer.
@@ -248,14 +255,14 @@ package final class CycleCache: Sendable {
     /// The model's published cycles other than `newest`, newest first, listed again only when
     /// the model folder changed (cycles are added and pruned as links in it, which changes its
     /// mtime): this runs for every place of a request that reaches before the newest cycle.
-    private func kept(olderThan newest: ForecastStore) -> [Kept] {
+    private func kept(olderThan newest: ForecastStore) -> (list: [Kept], listing: Int) {
         let modelFolder = root + "/" + newest.model
         let stamp = Self.stamp(modelFolder)
         if let stamp, let known = state.withLock({ $0.olderLists[newest.model] }), known.stamp == stamp, known.newest == newest.folder {
-            return known.kept
+            return (known.kept, known.version)
         }
         let ids: [CycleID]
-        do throws(StoreError) { ids = try CycleStore.cycles(root: root, model: newest.model) } catch { return [] }
+        do throws(StoreError) { ids = try CycleStore.cycles(root: root, model: newest.model) } catch { return ([], -1) }
         var list: [Kept] = []
         for id in ids.reversed() where id.name != newest.cycle {
             guard let folder = try? CycleStore.resolve(root: root, model: newest.model, cycle: .cycle(id)).folder,
@@ -263,18 +270,15 @@ package final class CycleCache: Sendable {
             list.append(Kept(id: id, folder: folder))
         }
         let folders = Set(list.map(\.folder)), prefix = modelFolder + "/"
-        state.withLock { state in
+        return state.withLock { state in
             // Cycles pruned since are let go (a request holding one keeps its own reference).
             state.older = state.older.filter { $0.value.store.model != newest.model || folders.contains($0.key) }
             state.spans = state.spans.filter { !$0.key.hasPrefix(prefix) || folders.contains($0.key) || $0.key == newest.folder }
             state.recent.removeAll { $0.stores.contains { $0.model == newest.model && !folders.contains($0.folder) } }
-            if let stamp { state.olderLists[newest.model] = OlderList(stamp: stamp, newest: newest.folder, kept: list) }
+            state.listings += 1
+            if let stamp { state.olderLists[newest.model] = OlderList(stamp: stamp, newest: newest.folder, kept: list, version: state.listings) }
+            return (list, state.listings)
         }
-        return list
-    }
-
-    private static func same(_ a: [Kept], _ b: [Kept]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { $0.folder == $1.folder }
     }
 
     /// The runs of the listed cycles that start before `newest`, newest first (a cycle whose
