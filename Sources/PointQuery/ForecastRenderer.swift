@@ -175,10 +175,12 @@ package struct ForecastRenderer: Sendable {
     /// "2026-11-22T06:00Z", or local time with its offset when a time zone is given.
     func timeText(_ time: Int64) -> String { Self.timeText(time, timeZone) }
 
+    /// To the minute, or to the second for a time that has seconds (a points file's).
     static func timeText(_ time: Int64, _ timeZone: TimeZone?) -> String {
-        guard let timeZone else { return ModelTime.isoMinutes(time) }
+        let text = time % 60 == 0 ? ModelTime.isoMinutes : ModelTime.iso
+        guard let timeZone else { return text(time) }
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))
-        let local = ModelTime.isoMinutes(time + Int64(offset)).dropLast()
+        let local = text(time + Int64(offset)).dropLast()
         let sign = offset < 0 ? "-" : "+"
         return "\(local)\(sign)\(String(format: "%02d:%02d", abs(offset) / 3600, abs(offset) % 3600 / 60))"
     }

@@ -101,7 +101,7 @@ package enum PointsFile {
             }
             var time: Int64?
             if let timeColumn, timeColumn < fields.count, !fields[timeColumn].isEmpty {
-                guard let parsed = TimeParsing.parse(fields[timeColumn]) else {
+                guard let parsed = TimeParsing.parse(fields[timeColumn], allowingSeconds: true) else {
                     throw .badRequest("\(source):\(number): time \"\(fields[timeColumn])\": \(TimeParsing.problem(fields[timeColumn]))")
                 }
                 time = parsed
@@ -232,11 +232,12 @@ extension PointsFile {
 /// Times given by users: UTC forms (see `ModelTime.parseUser`) and ISO 8601 with an offset.
 package enum TimeParsing {
     /// Seconds since 1970 for a user's time, to the minute: nil for anything else, including
-    /// a time with seconds that are not zero (answers are labelled to the minute, so
-    /// 05:00:30 would be answered at 05:00:30 and printed as 05:00: refused instead), and an
-    /// offset outside RFC 3339's "+HH:MM" (hours 00-23, minutes 00-59).
-    package static func parse(_ text: String) -> Int64? {
-        guard let seconds = parseAnySecond(text), seconds % 60 == 0 else { return nil }
+    /// a time with seconds that are not zero (`--time` and `--start` lay out a series of whole
+    /// steps from it), and an offset outside RFC 3339's "+HH:MM" (hours 00-23, minutes 00-59).
+    /// With `allowingSeconds` (a points file's times: a GPS track or a ship's log has
+    /// seconds), a time to the second; its answer is labelled with its seconds.
+    package static func parse(_ text: String, allowingSeconds: Bool = false) -> Int64? {
+        guard let seconds = parseAnySecond(text), allowingSeconds || seconds % 60 == 0 else { return nil }
         return seconds
     }
 

@@ -26,7 +26,7 @@ package struct QueryRun {
         let stores = opened.stores
         let requested = try options.parsedVariables()
         let variables = try querying { () throws(QueryError) in try ModelChoice.resolveVariables(stores, requested: requested, daily: dailyVariables) }
-        let chosen = QueryTimes.choose(time: options.time.flatMap(TimeParsing.parse), start: options.start.flatMap(TimeParsing.parse),
+        let chosen = QueryTimes.choose(time: options.time.flatMap { TimeParsing.parse($0) }, start: options.start.flatMap { TimeParsing.parse($0) },
                                        hours: options.hours, run: ModelChoice.runTimes(stores), now: Int64(Date().timeIntervalSince1970),
                                        step: Int64(options.every) * 60)
         if let note = chosen.note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }

@@ -286,6 +286,26 @@ final class CommandLineTests: XCTestCase {
     }
 
     /// Points files: standard input, encodings, extra fields, bad numbers, permissions.
+    /// A points file's times may carry seconds (issue 47: a GPS track or a ship's log): each is
+    /// answered at its own second, labelled with it, and its value lies on the line between the
+    /// bracketing hours' answers (linear in time, checked by arithmetic written out here).
+    func testPointsFileTimesWithSeconds() throws {
+        let store = try extractBaseline()
+        let points = directory.path("track.csv")
+        try "lat,lon,time\n39.3,-8,2026-11-22T01:00Z\n39.3,-8,2026-11-22T01:20:30Z\n39.3,-8,2026-11-22T02:00Z\n39.3,-8,2026-11-22T02:20:30+01:00\n"
+            .write(toFile: points, atomically: true, encoding: .utf8)
+        let answered = try run(["query", "--store", store, "--points", points, "--variables", "temperature_2m", "--format", "csv"])
+        XCTAssertEqual(answered.status, 0, answered.stderr)
+        let rows = answered.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+        XCTAssertEqual(rows.map { $0[2] }, ["2026-11-22T01:00Z", "2026-11-22T01:20:30Z", "2026-11-22T02:00Z", "2026-11-22T01:20:30Z"])
+        let values = rows.compactMap { $0.last.flatMap(Double.init) }
+        XCTAssertEqual(values.count, 4, answered.stdout)
+        let expected = values[0] + (values[2] - values[0]) * 1230 / 3600
+        // Within the printed rounding (2 decimals) of each value.
+        XCTAssertEqual(values[1], expected, accuracy: 0.011, "linear between 01:00 and 02:00")
+        XCTAssertEqual(values[3], values[1], "the same instant with an offset")
+    }
+
     func testPointsFileInputsAndMessages() throws {
         let store = try extractBaseline()
         let query = ["query", "--store", store, "--start", "2026-11-22T00Z", "--hours", "1", "--variables", "temperature_2m", "--format", "csv"]

@@ -28,6 +28,10 @@ final class TimeParsingTests: XCTestCase {
     func testSecondsMustBeZero() {
         XCTAssertNil(TimeParsing.parse("2026-11-22T05:00:30Z"))
         XCTAssertNil(TimeParsing.parse("2026-11-22T05:00:30+01:00"))
+        // A points file's times may have them (issue 47: a GPS track's).
+        XCTAssertEqual(TimeParsing.parse("2026-11-22T05:00:30Z", allowingSeconds: true), midnight + 5 * 3600 + 30)
+        XCTAssertEqual(TimeParsing.parse("2026-11-22T06:00:30+01:00", allowingSeconds: true), midnight + 5 * 3600 + 30)
+        XCTAssertNil(TimeParsing.parse("2026-11-22T05:00:30.5Z", allowingSeconds: true), "fractions of a second are not times of a track")
         XCTAssertEqual(ModelTime.parseUser("2026-11-22T05:00:30Z"), midnight + 5 * 3600 + 30, "the model-time parser keeps them")
     }
 
