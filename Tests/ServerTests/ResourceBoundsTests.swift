@@ -163,7 +163,8 @@ final class ResourceBoundsTests: XCTestCase {
             .flatMap { Double($0.split(separator: " ").last ?? "") } ?? .infinity
         XCTAssertLessThan(open, 256, metrics.body)
         let maxConnections = metrics.body.split(separator: "\n").first { $0.hasPrefix("tilecast_max_connections ") }
-        XCTAssertEqual(maxConnections, "tilecast_max_connections 128.0", metrics.body)
+        // 256 less the headroom (128) and the store's one kept domain file (issue 43 item 2).
+        XCTAssertEqual(maxConnections, "tilecast_max_connections 127.0", metrics.body)
         print("fd limit 256: \(held.count) of 400 connections made (\(refused) timed out in the backlog), open descriptors \(open)")
 
         held.removeAll()
