@@ -637,7 +637,6 @@ struct RawFrame {
         } catch { throw IngestError.unreadable(error) }
     }
 
-    /// The field for a role at this frame; nil when the file lacks it.
     /// The fields of those roles the file has, in order (compactMap would lose the error's type).
     func fields(_ roles: [SourceRole]) throws(IngestError) -> [[Float]] {
         var found: [[Float]] = []
@@ -645,6 +644,7 @@ struct RawFrame {
         return found
     }
 
+    /// The field for a role at this frame; nil when the file lacks it.
     func field(_ role: SourceRole) throws(IngestError) -> [Float]? {
         guard let variable = file.variable(role) else { return nil }
         // SourceLayout checked the dimensions: a 3-D field is (time, south_north, west_east).
