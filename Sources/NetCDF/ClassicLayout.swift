@@ -145,9 +145,14 @@ private struct HeaderParser {
         }
         // A single record variable is stored unpadded, so its record size is its data size.
         if recordVariables.count == 1 { recordSize = recordVariables[0].size }
-        // 0xFFFFFFFF marks a file still being streamed: its record count comes from its size.
+        // 0xFFFFFFFF marks a file still being streamed. libnetcdf 4.9 does not work the count
+        // out from the file's size: it reports 4,294,967,295 records and reads zeros past the
+        // end, so such a file with record variables is refused (nccopy rewrites it whole).
         let streaming = numrecs == 0xFFFF_FFFF || numrecs == 0xFFFF_FFFF_FFFF_FFFF
-        if numrecs > 0 && !streaming {
+        if streaming && !recordVariables.isEmpty {
+            return refuse("the record count of a file still being streamed (0x\(String(numrecs, radix: 16, uppercase: true))), which libnetcdf reads as that many records; rewrite the file with nccopy")
+        }
+        if numrecs > 0 {
             for variable in recordVariables {
                 required = max(required, Self.sum(Self.sum(variable.begin, Self.product(numrecs - 1, recordSize)), variable.size))
             }

@@ -51,8 +51,17 @@ package struct VariableInfo: Sendable, Equatable {
     package var shape: [Int] { dimensions.map(\.length) }
     /// The names of the dimensions, outermost first.
     package var dimensionNames: [String] { dimensions.map(\.name) }
-    /// The number of values in the whole variable.
-    package var count: Int { shape.reduce(1, *) }
+    /// The number of values in the whole variable; `Int.max` when the header's lengths multiply
+    /// past it (a crafted header can: FuzzClassicHeader found the trap).
+    package var count: Int {
+        var total = 1
+        for length in shape {
+            let (product, overflow) = total.multipliedReportingOverflow(by: length)
+            if overflow { return .max }
+            total = product
+        }
+        return total
+    }
 }
 
 /// A variable bound to its open file, ready to read.

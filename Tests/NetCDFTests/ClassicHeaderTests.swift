@@ -27,6 +27,23 @@ final class ClassicHeaderTests: XCTestCase {
     }
 
     /// The seeds' kind of header still parses: one fixed dimension and one int variable.
+    /// A record count of 0xFFFFFFFF ("still being streamed") with record variables: libnetcdf
+    /// 4.9 reads it as 4,294,967,295 records and zeros past the file's end, so it is refused,
+    /// not passed with its records left out of the size (FuzzClassicHeader's finding).
+    func testAStreamingRecordCountIsRefused() {
+        let header: [UInt8] = Array("CDF".utf8) + [1] + be32(0xFFFF_FFFF) + be32(0x0A) + be32(2)
+            + be32(4) + Array("Time".utf8) + be32(0) + be32(1) + [0x78, 0, 0, 0] + be32(3)
+            + be32(0) + be32(0) + be32(0x0B) + be32(1) + be32(2) + [0x54, 0x32, 0, 0] + be32(2) + be32(0) + be32(1)
+            + be32(0) + be32(0) + be32(5) + be32(12) + be32(80)
+        let parsed = ClassicLayout.parse(header: header)
+        XCTAssertNil(parsed.layout)
+        XCTAssertFalse(parsed.ranOut)
+        // The same header with a real record count parses.
+        var counted = header
+        counted.replaceSubrange(4..<8, with: be32(2))
+        XCTAssertEqual(ClassicLayout.parse(header: counted).layout?.requiredSize, 80 + 2 * 12)
+    }
+
     func testAPlainHeaderParses() {
         let header: [UInt8] = Array("CDF".utf8) + [1] + be32(0) + be32(0x0A) + be32(1) + be32(1) + [0x78, 0, 0, 0] + be32(3)
             + be32(0) + be32(0) + be32(0x0B) + be32(1) + be32(1) + [0x76, 0, 0, 0] + be32(1) + be32(0) + be32(0) + be32(0)
