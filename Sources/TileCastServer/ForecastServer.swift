@@ -401,20 +401,34 @@ package struct ForecastServer: Sendable {
         return router
     }
 
-    /// A forecast request's parameters: the URL's query and a POST's form body. A query (at
-    /// most `maxURLBytes`) is parsed where it is: each list is counted before it is parsed, so it
-    /// costs microseconds. A form body (up to 1 MB) is decoded and parsed on a GCD worker, off
-    /// the few threads of the cooperative pool that every route's task shares (two 850 KB bodies
-    /// of 120,000 model names once held them, and `/health` with them, for 28 s).
+    /// A forecast request's parameters: the URL's query and a POST's form body. A short query
+    /// (at most `parsedInPlace` bytes: one place and a few variables, the common request) is
+    /// parsed where it is, in microseconds. A longer one, or a form body (up to 1 MB), is
+    /// decoded and parsed on a thread of its own (`parsing`), off the few threads of the cooperative pool that every
+    /// route's task shares: two 850 KB bodies of 120,000 model names once held them, and
+    /// `/health` with them, for 28 s; 600 GETs of 100 places and 59 variables parsed there kept
+    /// `/health` waiting up to 1.6 s (debug build).
     static func parsed(_ query: [(name: String, value: String)], formBody: String?) async throws(APIError) -> ForecastParameters {
-        guard let formBody, !formBody.isEmpty else { return try ForecastParameters(query: query) }
-        let result: Result<ForecastParameters, APIError> = await compute {
-            do throws(APIError) {
-                return .success(try ForecastParameters(query: query + (try FormBody.pairs(formBody))))
-            } catch { return .failure(error) }
+        let size = query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        if formBody?.isEmpty ?? true, size <= parsedInPlace { return try ForecastParameters(query: query) }
+        let result: Result<ForecastParameters, APIError> = await withCheckedContinuation { continuation in
+            parsing.async {
+                do throws(APIError) {
+                    guard let formBody, !formBody.isEmpty else { return continuation.resume(returning: .success(try ForecastParameters(query: query))) }
+                    continuation.resume(returning: .success(try ForecastParameters(query: query + (try FormBody.pairs(formBody)))))
+                } catch { continuation.resume(returning: .failure(error)) }
+            }
         }
         return try result.get()
     }
+
+    /// The longest query parsed on the route's own thread (`parsed`).
+    static let parsedInPlace = 1024
+
+    /// Where longer queries and form bodies are parsed: one thread of its own (a queue made by
+    /// the program), neither the cooperative pool nor behind forecasts on GCD's shared workers
+    /// (there, 8 GETs of 900 places parsed first held a small forecast past 2 s).
+    private static let parsing = DispatchQueue(label: "tilecast.parse", qos: .userInitiated)
 
     /// One forecast request, whichever way its parameters came (`parsed`).
     func forecast(_ query: [(name: String, value: String)], formBody: String? = nil, encoding: ContentEncoding?) async throws -> Response {
