@@ -25,15 +25,8 @@ final class CycleContinuityTests: XCTestCase {
     func testTwelveCyclesAnswerPastDaysWithoutHoles() async throws {
         let directory = try TemporaryDirectory("tilecast-continuity")
         let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let store = directory.path("store")
         let starts = (0..<12).map { $0 * 6 }
-        for start in starts {
-            let run = directory.path("run-\(start)")
-            let shift = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)])
-            XCTAssertEqual(shift.status, 0, shift.stderr)
-            let extract = try StoreMaker.run(["extract", run, "--store", store, "--keep", "12"])
-            XCTAssertEqual(extract.status, 0, extract.stderr)
-        }
+        let store = try StoreMaker.shiftedCycles(starts: starts, into: directory)
         let reference = try Self.reference(source)
         let temperature = try XCTUnwrap(reference["temperature"] as? [Double])
         let precipitation = try XCTUnwrap(reference["precipitation"] as? [Double])
@@ -179,13 +172,7 @@ final class CycleContinuityTests: XCTestCase {
     /// start (Scripts/shift_run.py), kept 4 deep; and the sample's path.
     private static func shiftedCycles(_ starts: [Int], in directory: TemporaryDirectory) throws -> (source: String, store: String) {
         let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let store = directory.path("store")
-        for start in starts {
-            let run = directory.path("run-\(start)")
-            XCTAssertEqual(try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)]).status, 0)
-            XCTAssertEqual(try StoreMaker.run(["extract", run, "--store", store, "--keep", "4"]).status, 0)
-        }
-        return (source, store)
+        return (source, try StoreMaker.shiftedCycles(starts: starts, keep: 4, into: directory))
     }
 
     /// The reference node's coordinates and per-frame values (cycle_continuity_reference.py).

@@ -31,16 +31,7 @@ final class KeptCycleOpeningTests: XCTestCase {
     /// publication, so the hours stayed null), holding 9 cycles' files open (before: all 16).
     func testOnlyTheCyclesAnsweringAreOpenedAndAFailedOpenIsA503NotNulls() async throws {
         let directory = try TemporaryDirectory("tilecast-kept-cycles")
-        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let store = directory.path("store")
-        let starts = (0..<16).map { $0 * 6 }
-        for start in starts {
-            let run = directory.path("run-\(start)")
-            let shift = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, run, String(start)])
-            XCTAssertEqual(shift.status, 0, shift.stderr)
-            let extract = try StoreMaker.run(["extract", run, "--store", store, "--keep", "16", "--quiet"])
-            XCTAssertEqual(extract.status, 0, extract.stderr)
-        }
+        let store = try StoreMaker.shiftedCycles(starts: (0..<16).map { $0 * 6 }, into: directory)
         // The file of the cycle starting at +60 h (24 Nov 12Z), cut in half.
         let damagedFile = try XCTUnwrap(FileManager.default.destinationOfSymbolicLink(atPath: store + "/wrf/2026-11-24T12Z"))
         let file = store + "/wrf/" + damagedFile + "/d01.tcs"

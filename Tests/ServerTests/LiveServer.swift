@@ -78,6 +78,21 @@ struct LiveServer {
 
 /// Stores made with the built `tilecast` binary, as an operator makes them.
 enum StoreMaker {
+    /// A store of the sample d01 run filed as cycles starting `starts` hours after its own start
+    /// (Scripts/shift_run.py), `keep` deep (all, by default): what several cycles' tests answer from.
+    static func shiftedCycles(starts: [Int], keep: Int? = nil, into directory: TemporaryDirectory) throws -> String {
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let store = directory.path("store")
+        for start in starts {
+            let folder = directory.path("run-\(start)")
+            let shift = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path, source, folder, String(start)])
+            XCTAssertEqual(shift.status, 0, shift.stderr)
+            let extract = try run(["extract", folder, "--store", store, "--keep", String(keep ?? starts.count), "--quiet"])
+            XCTAssertEqual(extract.status, 0, extract.stderr)
+        }
+        return store
+    }
+
     static var baseline: String { Repository.sampleGrids.appendingPathComponent("edge-cases/baseline.nc").path }
 
     /// The `tilecast` binary beside this test bundle (`swift build --build-tests` builds both).
