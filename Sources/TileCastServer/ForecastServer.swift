@@ -412,7 +412,7 @@ package struct ForecastServer: Sendable {
         let size = query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
         if formBody?.isEmpty ?? true, size <= parsedInPlace { return try ForecastParameters(query: query) }
         let result: Result<ForecastParameters, APIError> = await withCheckedContinuation { continuation in
-            parsing.async {
+            parsing[parsed.add(1, ordering: .relaxed).oldValue % parsing.count].async {
                 do throws(APIError) {
                     guard let formBody, !formBody.isEmpty else { return continuation.resume(returning: .success(try ForecastParameters(query: query))) }
                     continuation.resume(returning: .success(try ForecastParameters(query: query + (try FormBody.pairs(formBody)))))
@@ -425,10 +425,14 @@ package struct ForecastServer: Sendable {
     /// The longest query parsed on the route's own thread (`parsed`).
     static let parsedInPlace = 1024
 
-    /// Where longer queries and form bodies are parsed: one thread of its own (a queue made by
-    /// the program), neither the cooperative pool nor behind forecasts on GCD's shared workers
-    /// (there, 8 GETs of 900 places parsed first held a small forecast past 2 s).
-    private static let parsing = DispatchQueue(label: "tilecast.parse", qos: .userInitiated)
+    /// Where longer queries and form bodies are parsed: a serial queue a core, each a thread of
+    /// its own (queues made by the program), neither the cooperative pool nor behind forecasts on
+    /// GCD's shared workers (there, 8 GETs of 900 places parsed first held a small forecast past
+    /// 2 s), taken in turn.
+    private static let parsing = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map {
+        DispatchQueue(label: "tilecast.parse-\($0)", qos: .userInitiated)
+    }
+    private static let parsed = Atomic<Int>(0)
 
     /// One forecast request, whichever way its parameters came (`parsed`).
     func forecast(_ query: [(name: String, value: String)], formBody: String? = nil, encoding: ContentEncoding?) async throws -> Response {
