@@ -485,7 +485,7 @@ package struct ForecastServer: Sendable {
     private func addPageRoutes(_ router: Router<BasicRequestContext>) {
         let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration
         router.get("/v1/meteogram.svg") { request, _ -> Response in
-            let parameters = try ForecastParameters(query: Self.queryPairs(request.uri))
+            let parameters = try await Self.parsed(Self.queryPairs(request.uri), formBody: nil)
             guard inFlight.enter() else {
                 throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
             }
