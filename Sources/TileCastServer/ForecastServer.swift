@@ -93,6 +93,11 @@ final class ServerMetrics: Sendable {
                                              .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                              .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]
 
+    /// A metric's name (base and unit joined by "_", as Prometheus names it) with its help text.
+    static func descriptor(_ base: String, unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: base, unitName: unit, helpText: help)
+    }
+
     /// Route labels are the known paths or "other", so a client cannot grow the label set.
     static func route(_ path: String) -> String { routes.contains(path) ? path : "other" }
 
@@ -107,8 +112,8 @@ final class ServerMetrics: Sendable {
     func record(route: String, status: Int, duration: Duration) {
         let known = series.withLock { $0[route]?[status] }
         let made = known ?? Series(
-            counter: registry.makeCounter(name: "tilecast_http_requests_total", labels: [("route", route), ("status", String(status))]),
-            latency: registry.makeDurationHistogram(name: "tilecast_http_request_duration_seconds", labels: [("route", route)],
+            counter: registry.makeCounter(descriptor: ServerMetrics.descriptor("tilecast_http_requests", unit: "total", "Requests answered, by route and status."), labels: [("route", route), ("status", String(status))]),
+            latency: registry.makeDurationHistogram(descriptor: ServerMetrics.descriptor("tilecast_http_request_duration", unit: "seconds", "Time to answer a request, by route."), labels: [("route", route)],
                                                     buckets: Self.latencyBuckets))
         if known == nil { series.withLock { $0[route, default: [:]][status] = made } }
         made.counter.increment()
@@ -132,7 +137,7 @@ final class ServerMetrics: Sendable {
         var served: [String: Gauge] = [:]
         for store in stores {
             guard let cycle = store.domains.first?.metadata.cycle else { continue }
-            let gauge = registry.makeGauge(name: "tilecast_cycle_age_seconds", labels: [("model", store.model), ("cycle", store.cycle)])
+            let gauge = registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_cycle_age", unit: "seconds", "Age of the cycle each model serves."), labels: [("model", store.model), ("cycle", store.cycle)])
             gauge.set(Double(now - cycle))
             served[store.model + "\u{0}" + store.cycle] = gauge
         }
@@ -148,15 +153,15 @@ final class ServerMetrics: Sendable {
     /// answers waiting for slow sockets, set when scraped.
     func recordConnections(_ ledger: ConnectionLedger) {
         if let open = DescriptorLimit.openCount() {
-            registry.makeGauge(name: "tilecast_open_descriptors").set(Double(open))
+            registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_open_descriptors", unit: "", "File descriptors the server holds open.")).set(Double(open))
         }
-        registry.makeGauge(name: "tilecast_descriptor_limit").set(Double(DescriptorLimit.current()))
-        registry.makeGauge(name: "tilecast_open_connections").set(Double(ledger.openConnections))
-        registry.makeGauge(name: "tilecast_max_connections").set(Double(ledger.maxConnections))
-        registry.makeGauge(name: "tilecast_queued_answer_bytes").set(Double(ledger.queuedBytes))
-        registry.makeGauge(name: "tilecast_max_queued_answer_bytes").set(Double(ledger.maxQueuedBytes))
-        registry.makeGauge(name: "tilecast_connections_closed", labels: [("reason", "idle_near_limit")]).set(Double(ledger.idleConnectionsClosed))
-        registry.makeGauge(name: "tilecast_connections_closed", labels: [("reason", "write_timeout")]).set(Double(ledger.stalledConnectionsClosed))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_descriptor_limit", unit: "", "The server's file-descriptor limit.")).set(Double(DescriptorLimit.current()))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_open_connections", unit: "", "Client connections open.")).set(Double(ledger.openConnections))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_max_connections", unit: "", "Client connections held at most.")).set(Double(ledger.maxConnections))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_queued_answer", unit: "bytes", "Bytes of answers made or waiting for slow clients.")).set(Double(ledger.queuedBytes))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_max_queued_answer", unit: "bytes", "The answer budget (--max-queued-mb).")).set(Double(ledger.maxQueuedBytes))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_connections_closed", unit: "", "Connections the server closed, by reason."), labels: [("reason", "idle_near_limit")]).set(Double(ledger.idleConnectionsClosed))
+        registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_connections_closed", unit: "", "Connections the server closed, by reason."), labels: [("reason", "write_timeout")]).set(Double(ledger.stalledConnectionsClosed))
     }
 }
 
@@ -546,11 +551,11 @@ package struct ForecastServer: Sendable {
             metrics.recordConnections(ledger)
             // Older kept cycles held open for past hours (closed when idle), and on a remote
             // store the requests reading from the object server and those waiting for a slot.
-            metrics.registry.makeGauge(name: "tilecast_older_cycles_open").set(Double(engine.cycles.olderCyclesOpen))
+            metrics.registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_older_cycles_open", unit: "", "Older kept cycles held open for past hours.")).set(Double(engine.cycles.olderCyclesOpen))
             if let counts = remoteReads?.counts {
-                metrics.registry.makeGauge(name: "tilecast_remote_reads", labels: [("state", "reading")]).set(Double(counts.reading))
-                metrics.registry.makeGauge(name: "tilecast_remote_reads", labels: [("state", "waiting")]).set(Double(counts.waiting))
-                metrics.registry.makeGauge(name: "tilecast_max_remote_reads").set(Double(remoteReads?.limit ?? 0))
+                metrics.registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_remote_reads", unit: "", "Requests reading from the object server, or waiting to."), labels: [("state", "reading")]).set(Double(counts.reading))
+                metrics.registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_remote_reads", unit: "", "Requests reading from the object server, or waiting to."), labels: [("state", "waiting")]).set(Double(counts.waiting))
+                metrics.registry.makeGauge(descriptor: ServerMetrics.descriptor("tilecast_max_remote_reads", unit: "", "Requests reading from the object server at once at most (--max-remote-reads).")).set(Double(remoteReads?.limit ?? 0))
             }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: metrics.registry.emitToBuffer())))
