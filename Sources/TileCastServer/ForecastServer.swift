@@ -401,6 +401,7 @@ package struct ForecastServer: Sendable {
                                                paths: paths))
         if let remoteReads { router.add(middleware: RemoteReadMiddleware(gate: remoteReads)) }
         addForecastRoutes(router)
+        addOpenWeatherMapRoutes(router)
         addPageRoutes(router)
         addOperationRoutes(router, paths: paths)
         return router
