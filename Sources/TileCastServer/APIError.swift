@@ -39,6 +39,9 @@ package struct APIError: Error, Sendable, Equatable {
         case .outsideTimes:
             self.init(.badRequest, error.description)
             isOutsideTimes = true
+        case .outsideDomains:
+            self.init(.badRequest, error.description)
+            isOutsideDomains = true
         default: self.init(.badRequest, error.description)
         }
     }
@@ -46,6 +49,9 @@ package struct APIError: Error, Sendable, Equatable {
     /// The place is held but no cycle covers any of the times asked: the API answers that with
     /// nulls (`ForecastEngine.placeOrNulls`), the command line with exit 4.
     package private(set) var isOutsideTimes = false
+
+    /// No domain holds the place: other APIs answer that as their own "not found" (OpenWeatherMap's 404).
+    package private(set) var isOutsideDomains = false
 
     /// The answer's JSON text (the reason may quote anything a client sent).
     package var body: String {

@@ -1,6 +1,65 @@
 import Hummingbird
 
 extension ForecastServer {
-    /// OpenWeatherMap's paths (issue 45): registered here, beside `/v1/forecast`.
-    func addOpenWeatherMapRoutes(_ router: Router<BasicRequestContext>) {}
+    /// OpenWeatherMap's paths (issue 45): registered here, beside `/v1/forecast`. Each is a
+    /// renderer over the one forecast runner (`ForecastEngine.openWeatherMap`), answered with
+    /// the protections of `/v1/forecast` (`openWeatherMap(_:maxCount:blocks:render:)`).
+    func addOpenWeatherMapRoutes(_ router: Router<BasicRequestContext>) {
+        router.get("/data/2.5/weather") { request, _ -> Response in
+            await self.openWeatherMap(request, maxCount: 1, blocks: { _ in .current }) { forecast, owm, _ throws(OpenWeatherMapError) in
+                try OpenWeatherMapAnswers.current(forecast, units: owm.units)
+            }
+        }
+        router.get("/data/2.5/forecast") { request, _ -> Response in
+            // Six UTC days of 3-hour steps hold the 40 steps after any time of today.
+            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .threeHourly(days: 6) }) { forecast, owm, now throws(OpenWeatherMapError) in
+                OpenWeatherMapAnswers.threeHourly(forecast, units: owm.units, now: now, count: owm.count)
+            }
+        }
+    }
+
+    /// Bytes reserved on the answer budget while an OpenWeatherMap answer is made: more than
+    /// its largest (40 steps of about 700 bytes, or a One Call answer of 48 hours and 8 days).
+    static let openWeatherMapAnswerBytes = 128 << 10
+
+    /// One OpenWeatherMap request, with `/v1/forecast`'s protections (`forecast(_:formBody:encoding:)`):
+    /// refused while slow clients hold the answer budget or `maxInFlight` requests are being
+    /// computed, its answer reserved on the budget while made, computed off the cooperative
+    /// pool (`compute`), compressed when the client asks. Every refusal is in OpenWeatherMap's
+    /// shape (`OpenWeatherMapError`), never Open-Meteo's.
+    func openWeatherMap(_ request: Request, maxCount: Int, blocks: @escaping @Sendable (OpenWeatherMapRequest) -> OpenWeatherMapForecast.Blocks,
+                        render: @escaping @Sendable (OpenWeatherMapForecast, OpenWeatherMapRequest, Int64) throws(OpenWeatherMapError) -> String) async -> Response {
+        let engine = self.engine, ledger = self.ledger
+        let encoding = request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding])
+        do throws(OpenWeatherMapError) {
+            let owm = try OpenWeatherMapRequest(query: Self.queryPairs(request.uri), maxCount: maxCount)
+            do throws(APIError) { try Self.refuseWhileQueued(ledger) } catch { throw OpenWeatherMapError(error) }
+            guard inFlight.enter() else {
+                throw OpenWeatherMapError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
+            }
+            defer { inFlight.leave() }
+            if let hook = configuration.beforeForecast { await hook() }
+            let now = configuration.now()
+            let reservation = AnswerReservation(ledger: ledger)
+            defer { reservation.release() }
+            let result: Result<(body: [UInt8], encoding: ContentEncoding?), OpenWeatherMapError> = await Self.compute {
+                guard reservation.reserve(Self.openWeatherMapAnswerBytes) else {
+                    return .failure(OpenWeatherMapError(.serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly"))
+                }
+                let forecast: OpenWeatherMapForecast
+                do throws(APIError) { forecast = try engine.openWeatherMap(owm, blocks: blocks(owm), now: now) } catch { return .failure(OpenWeatherMapError(error)) }
+                do throws(OpenWeatherMapError) {
+                    let body = Array(try render(forecast, owm, now).utf8)
+                    if let encoding, body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(body) { return .success((packed, encoding)) }
+                    return .success((body, nil))
+                } catch { return .failure(error) }
+            }
+            let answer = try result.get()
+            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .vary: "Accept-Encoding"]
+            if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
+            return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
+        } catch {
+            return error.response
+        }
+    }
 }

@@ -1,0 +1,87 @@
+import Catalog
+import Foundation
+import Meteorology
+import ObjectStore
+import PointQuery
+
+/// The forecast an OpenWeatherMap answer is made from: `/v1/forecast`'s own request, run by the
+/// same runner (`ForecastEngine.placeOrNulls`: best match, kept cycles, units, time windows),
+/// so each number is the one `/v1/forecast` answers for the same place and time.
+struct OpenWeatherMapForecast: Sendable {
+    let place: PlaceForecast
+    /// The place's IANA zone (`TimeZoneTable`) and its offset from UTC now, in seconds.
+    let zone: TimeZone
+    let offset: Int
+
+    /// The variables every OpenWeatherMap row is made from, by their `/v1/forecast` names.
+    static let variables: [ForecastVariable] = [
+        .temperature2m, .apparentTemperature, .relativeHumidity2m, .dewPoint2m, .pressureMSL, .surfacePressure, .cloudCover,
+        .windSpeed10m, .windDirection10m, .windGusts10m, .visibility, .precipitation, .rain, .showers, .snowfallWaterEquivalent,
+        .weatherCode, .isDay,
+    ]
+
+    /// The blocks of `/v1/forecast` each OpenWeatherMap path asks for (besides place and units).
+    enum Blocks {
+        /// `current`: the values now (the current quarter hour), in the place's zone.
+        case current
+        /// `hourly` on `temporal_resolution=hourly_3` from today's UTC midnight: steps at 00, 03,
+        /// ... 21 UTC, each amount over the 3 hours before it, as OpenWeatherMap's 3-hour list.
+        case threeHourly(days: Int)
+        /// `hourly` from the current hour, in the place's zone.
+        case hourly(hours: Int)
+
+        var query: [(name: String, value: String)] {
+            let names = OpenWeatherMapForecast.variables.map(\.rawValue).joined(separator: ",")
+            switch self {
+            case .current: return [("current", names), ("timezone", "auto")]
+            case .threeHourly(let days):
+                return [("hourly", names), ("temporal_resolution", "hourly_3"), ("forecast_days", String(days)), ("timezone", "GMT")]
+            case .hourly(let hours): return [("hourly", names), ("forecast_hours", String(hours)), ("timezone", "auto")]
+            }
+        }
+    }
+
+    /// The `/v1/forecast` query of an OpenWeatherMap request: the tests ask `/v1/forecast` the
+    /// same to compare.
+    static func query(_ request: OpenWeatherMapRequest, blocks: Blocks) -> [(name: String, value: String)] {
+        let units = request.units.forecastUnits
+        return [("latitude", String(request.latitude)), ("longitude", String(request.longitude)),
+                ("temperature_unit", units.temperature.rawValue), ("wind_speed_unit", units.windSpeed.rawValue),
+                ("precipitation_unit", units.precipitation.rawValue)] + blocks.query
+    }
+
+    /// Sunrise and sunset (seconds since 1970, to the minute as `/v1/forecast`'s daily values)
+    /// on the local day holding `time`; nil when the sun stays up or down all day.
+    func sun(on time: Int64) -> (sunrise: Int64, sunset: Int64)? {
+        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time))))
+        let localMidnight = Int64((Double(time + offset) / 86_400).rounded(.down)) * 86_400 - offset
+        let latitude = place.forecast.latitude, longitude = place.forecast.longitude
+        guard case .risesAndSets(let sunrise, let sunset) = SolarPosition.day(latitude: latitude, longitude: longitude,
+                                                                            noonGuess: Double(localMidnight + 43_200)) else { return nil }
+        func minute(_ time: Double) -> Int64 { Int64((time / 60).rounded()) * 60 }
+        return (minute(sunrise), minute(sunset))
+    }
+}
+
+extension ForecastEngine {
+    /// One OpenWeatherMap request's forecast: `/v1/forecast`'s parameters built from it and
+    /// answered for its one place as `/v1/forecast` answers a place.
+    ///
+    /// - Throws: `APIError` as `/v1/forecast` refuses (a place outside every domain is marked
+    ///   `isOutsideDomains`), 503 for the store.
+    func openWeatherMap(_ request: OpenWeatherMapRequest, blocks: OpenWeatherMapForecast.Blocks, now: Int64) throws(APIError) -> OpenWeatherMapForecast {
+        let parameters = try ForecastParameters(query: OpenWeatherMapForecast.query(request, blocks: blocks))
+        let stores = try stores(for: nil)
+        guard let job = try Self.jobs(parameters, now: now).first else { throw APIError("Nothing to geocode") }
+        // A remote store's reads end by the request's deadline, as in `respond`.
+        let placed: Result<PlaceForecast, APIError> = ObjectClient.within(cycles.requestDeadline()) {
+            do throws(APIError) {
+                return .success(try self.placeOrNulls(latitude: job.latitude, longitude: job.longitude, elevation: nil,
+                                                      parameters: parameters, times: job.times, stores: stores))
+            } catch { return .failure(error) }
+        }
+        let place = try placed.get()
+        let zone = TimeZoneTable.zone(latitude: job.latitude, longitude: job.longitude).zone
+        return OpenWeatherMapForecast(place: place, zone: zone, offset: zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now))))
+    }
+}
