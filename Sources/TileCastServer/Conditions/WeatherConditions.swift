@@ -31,14 +31,13 @@ package enum SkyCondition: String, Sendable, CaseIterable {
     /// no code (the cycle lacks cloud cover or the hour).
     /// - Parameters:
     ///   - weatherCode: the row's `weather_code` (NaN when unknown).
-    ///   - cloudCover: the row's `cloud_cover` in % (NaN when unknown).
+    ///   - cloudCover: the row's `cloud_cover` in % as the API prints it (NaN when unknown).
     package static func of(weatherCode: Float, cloudCover: Float) -> SkyCondition? {
         guard weatherCode.isFinite, let code = WeatherCode(rawValue: Int(weatherCode)) else { return nil }
         switch code {
         case .clearSky, .mainlyClear, .partlyCloudy, .overcast:
             guard cloudCover.isFinite else { return [.clearSky: .clear, .mainlyClear: .fewClouds, .partlyCloudy: .scatteredClouds][code] ?? .overcast }
-            // Whole percent, as the answers print cloud cover, so the class and `clouds` agree.
-            let percent = cloudCover.rounded()
+            let percent = cloudCover
             if percent <= 10 { return .clear }
             if percent <= 25 { return .fewClouds }
             if percent <= 50 { return .scatteredClouds }

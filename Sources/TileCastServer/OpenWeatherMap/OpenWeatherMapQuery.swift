@@ -27,8 +27,11 @@ struct OpenWeatherMapForecast: Sendable {
         /// `hourly` on `temporal_resolution=hourly_3` from today's UTC midnight: steps at 00, 03,
         /// ... 21 UTC, each amount over the 3 hours before it, as OpenWeatherMap's 3-hour list.
         case threeHourly(days: Int)
-        /// `hourly` from the current hour, in the place's zone.
-        case hourly(hours: Int)
+        /// One Call's: `current`, `minutely_15` precipitation for the next 90 minutes, and
+        /// `hourly` and `daily` (`OpenWeatherMapDays.names`) over `days` local days.
+        case oneCall(days: Int)
+        /// `daily` (`OpenWeatherMapDays.names`) and `hourly` over `days` local days.
+        case daily(days: Int)
 
         var query: [(name: String, value: String)] {
             let names = OpenWeatherMapForecast.variables.map(\.rawValue).joined(separator: ",")
@@ -36,7 +39,12 @@ struct OpenWeatherMapForecast: Sendable {
             case .current: return [("current", names), ("timezone", "auto")]
             case .threeHourly(let days):
                 return [("hourly", names), ("temporal_resolution", "hourly_3"), ("forecast_days", String(days)), ("timezone", "GMT")]
-            case .hourly(let hours): return [("hourly", names), ("forecast_hours", String(hours)), ("timezone", "auto")]
+            case .oneCall(let days):
+                return [("current", names), ("hourly", names), ("daily", OpenWeatherMapDays.names.joined(separator: ",")),
+                        ("minutely_15", "precipitation"), ("forecast_minutely_15", "7"), ("forecast_days", String(days)), ("timezone", "auto")]
+            case .daily(let days):
+                return [("hourly", names), ("daily", OpenWeatherMapDays.names.joined(separator: ",")), ("forecast_days", String(days)),
+                        ("timezone", "auto")]
             }
         }
     }

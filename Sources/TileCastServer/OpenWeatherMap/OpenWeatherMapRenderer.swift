@@ -75,7 +75,10 @@ struct OpenWeatherMapRow {
         return flag.isFinite ? flag > 0.5 : SolarPosition.isDay(latitude: latitude, longitude: longitude, time: Double(time)) > 0.5
     }
 
-    var condition: SkyCondition? { SkyCondition.of(weatherCode: value(.weatherCode), cloudCover: value(.cloudCover)) }
+    /// The row's condition, its cloud classes by the whole percent `clouds.all` shows, so the two agree.
+    var condition: SkyCondition? {
+        SkyCondition.of(weatherCode: value(.weatherCode), cloudCover: whole(.cloudCover).flatMap(Float.init) ?? .nan)
+    }
 
     /// `weather`: the row's condition, or an empty list when the run cannot say (no cloud
     /// cover: no code, as `/v1/forecast` answers `weather_code` null).

@@ -16,6 +16,16 @@ extension ForecastServer {
                 OpenWeatherMapAnswers.threeHourly(forecast, units: owm.units, now: now, count: owm.count)
             }
         }
+        router.get("/data/2.5/forecast/daily") { request, _ -> Response in
+            await self.openWeatherMap(request, maxCount: 16, blocks: { .daily(days: $0.count ?? 7) }) { forecast, owm, _ throws(OpenWeatherMapError) in
+                OpenWeatherMapAnswers.daily(forecast, units: owm.units, count: owm.count)
+            }
+        }
+        router.get("/data/3.0/onecall") { request, _ -> Response in
+            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .oneCall(days: 8) }) { forecast, owm, now throws(OpenWeatherMapError) in
+                try OpenWeatherMapAnswers.oneCall(forecast, request: owm, now: now)
+            }
+        }
     }
 
     /// Bytes reserved on the answer budget while an OpenWeatherMap answer is made: more than
