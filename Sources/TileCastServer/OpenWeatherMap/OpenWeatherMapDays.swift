@@ -127,6 +127,10 @@ struct OpenWeatherMapDays {
         return start + 43_200 + Int64(times.offset(at: start) - times.offset(at: start + 43_200))
     }
 
-    /// Whether the runs answer day `d`: its maximum is known (every hour of it held).
-    func isAnswered(day d: Int) -> Bool { value("temperature_2m_max", day: d).isFinite }
+    /// Whether the runs answer day `d`: its extremes, its code and the four hours of its parts
+    /// are known (a day the runs reach only part of is left out, not half answered).
+    func isAnswered(day d: Int) -> Bool {
+        guard value("temperature_2m_max", day: d).isFinite, value("weather_code", day: d).isFinite else { return false }
+        return [0, 6, 12, 18].allSatisfy { row(day: d, hour: $0)?.value(.temperature2m).isFinite ?? false }
+    }
 }
