@@ -13,3 +13,9 @@ package func fileSize(atPath path: String) -> Int64? {
     guard stat(path, &status) == 0 else { return nil }
     return Int64(status.st_size)
 }
+
+/// The version written into store files and manifests, printed by `tilecast --version`, and
+/// hashed into the server's ETags (a release that answers differently changes every tag).
+package enum TileCastVersion {
+    package static let current = "0.1.0"
+}

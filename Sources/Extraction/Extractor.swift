@@ -387,11 +387,6 @@ private struct UnitReport {
     var limits: [ForecastVariable: LimitCount]
 }
 
-/// The version written into store files and manifests.
-package enum TileCastVersion {
-    package static let current = "0.1.0"
-}
-
 /// What writing one domain produced.
 struct DomainOutcome: Sendable {
     let warnings: [String]

@@ -110,6 +110,10 @@ public final class ForecastStore: Sendable {
     /// While the cycle's run is still being written (`extract --grow`): the last time it holds
     /// so far; nil for a complete cycle.
     package let growingReaches: String?
+    /// When the cycle was published (its manifest's `createdAt`, seconds since 1970): the same
+    /// for every server reading the store, so an answer's `Last-Modified` agrees between them.
+    /// Nil when the manifest's time cannot be read.
+    package let publishedAt: Int64?
     /// Finest grid first, so the first domain that holds a point is the one to use.
     package let domains: [StoredDomain]
     /// Each domain's fast stream (surface fields every 15 minutes beside an hourly history),
@@ -163,6 +167,8 @@ public final class ForecastStore: Sendable {
         cycle = opened.name
         folder = opened.publication
         growingReaches = opened.manifest.growing == true ? opened.manifest.reaches : nil
+        // "2026-11-22T03:12:45Z" (ModelTime.iso): WRF's form with a 'T' and a trailing 'Z'.
+        publishedAt = ModelTime.parseWRF(String(opened.manifest.createdAt.dropLast(opened.manifest.createdAt.hasSuffix("Z") ? 1 : 0)))
         do throws(StoreError) {
             domains = try Self.arrange(readers: opened.readers, folder: opened.publication, nestMargin: nestMargin)
             fastStreams = try Self.streams(opened.streamReaders, of: domains)

@@ -410,6 +410,24 @@ package final class CycleCache: Sendable {
         cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
     }
 
+    /// What every forecast answer depends on in the store now (`StoreGeneration`, the answers'
+    /// ETag and Last-Modified): each model's latest publication with the kept cycles beside it
+    /// (from the listing `older` keeps, taken again only when the model folder changed), and the
+    /// models that cannot be opened. A remote store serves its latest cycles only.
+    package func generation() -> StoreGeneration {
+        let opened = all()
+        var text = ""
+        var newest: Int64?
+        for store in opened.stores.sorted(by: { $0.model < $1.model }) {
+            text += store.model + "=" + store.folder
+            if remote == nil { for kept in kept(olderThan: store).list { text += "," + kept.folder } }
+            text += ";"
+            if let published = store.publishedAt { newest = max(newest ?? published, published) }
+        }
+        for problem in opened.unopened { text += "!" + problem + ";" }
+        return StoreGeneration(text: text, publishedAt: newest)
+    }
+
     /// Every model's latest cycle that opens, with the reasons of those that do not
     /// (`problems`, for `/health`); `unopened`: those of the models no cycle of which is
     /// served (a remote model still served from the cycle it has is in `problems` only).

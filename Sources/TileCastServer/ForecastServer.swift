@@ -28,6 +28,13 @@ package struct ServerConfiguration: Sendable {
     package var places: [NamedPlace] = []
     /// When new cycles are expected: the page warns of a late one (`/v1/cycles`).
     package var schedule = CycleSchedule()
+    /// The longest `Cache-Control: max-age` of an answer (`--max-age`, seconds); shorter when
+    /// the next cycle is due sooner or a block moves with the clock (`AnswerValidators`).
+    package var maxAge: Int = 3600
+    /// The answers' freshness bounds, from `maxAge` and the schedule.
+    var freshness: AnswerValidators.Freshness {
+        AnswerValidators.Freshness(limit: maxAge, interval: Int64(schedule.intervalHours * 3600))
+    }
     /// Test hook: awaited inside a forecast's in-flight slot, before the work (nil in use).
     package var beforeForecast: (@Sendable () async -> Void)?
     /// A remote store's cycles (`--store s3://...` or `https://...`); nil for a folder.
@@ -441,9 +448,14 @@ package struct ForecastServer: Sendable {
     private static let parsed = Atomic<Int>(0)
 
     /// One forecast request, whichever way its parameters came (`parsed`).
-    func forecast(_ query: [(name: String, value: String)], formBody: String? = nil, encoding: ContentEncoding?) async throws -> Response {
-        let engine = self.engine, ledger = self.ledger
+    ///
+    /// - Parameter headers: the request's, for its validators: a client (or cache) whose copy
+    ///   is still the answer gets 304 before anything is computed (`AnswerValidators`).
+    func forecast(_ query: [(name: String, value: String)], formBody: String? = nil, encoding: ContentEncoding?,
+                  headers requestHeaders: HTTPFields = [:]) async throws -> Response {
+        let engine = self.engine, ledger = self.ledger, freshness = configuration.freshness
         let parameters = try await Self.parsed(query, formBody: formBody)
+        let requestKey = Self.requestKey(query, formBody: formBody)
         try Self.refuseWhileQueued(ledger)
         guard inFlight.enter() else {
             throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
@@ -455,21 +467,41 @@ package struct ForecastServer: Sendable {
         // replaces it: requests arriving together cannot all pass an empty budget.
         let reservation = AnswerReservation(ledger: ledger)
         defer { reservation.release() }
-        let result: Result<(body: [UInt8], contentType: String, disposition: String?, encoding: ContentEncoding?), APIError> = await Self.compute {
+        typealias Made = (body: [UInt8], contentType: String, disposition: String?, encoding: ContentEncoding?)
+        let result: Result<(answer: Made?, validators: AnswerValidators), APIError> = await Self.compute {
             do throws(APIError) {
+                // The store's state is read before the answer is made: a cycle published in
+                // between gives an answer newer than its tag (asked again in full next time),
+                // never a tag newer than its answer (a 304 for an answer that changed).
+                let validators = AnswerValidators(request: requestKey, generation: engine.cycles.generation(),
+                                                  clock: .of(parameters, now: now), encoding: encoding, now: now, freshness: freshness)
+                if validators.clientHasIt(requestHeaders) { return .success((nil, validators)) }
                 let answer = try engine.respond(parameters, now: now, admit: reservation.reserve)
                 // Compressed off the event loop, like the answer itself.
                 if let encoding, answer.body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(answer.body) {
-                    return .success((packed, answer.contentType, answer.disposition, encoding))
+                    return .success(((packed, answer.contentType, answer.disposition, encoding), validators))
                 }
-                return .success((answer.body, answer.contentType, answer.disposition, nil))
+                return .success(((answer.body, answer.contentType, answer.disposition, nil), validators))
             } catch { return .failure(error) }
         }
-        let answer = try result.get()
-        var headers: HTTPFields = [.contentType: answer.contentType, .vary: "Accept-Encoding"]
+        let (made, validators) = try result.get()
+        var headers: HTTPFields = [:]
+        validators.add(to: &headers)
+        guard let answer = made else { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = answer.contentType
         if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
         if let disposition = answer.disposition { headers[.contentDisposition] = disposition }
         return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
+    }
+
+    /// The request as its ETag names it: the query's pairs in the order sent, and a POST's
+    /// form body (the same parameters by GET and by POST name one answer only if sent alike;
+    /// a tag that differs costs a full answer, never a wrong one).
+    static func requestKey(_ query: [(name: String, value: String)], formBody: String?) -> String {
+        var key = ""
+        for pair in query { key += pair.name + "=" + pair.value + "&" }
+        if let formBody { key += "\u{2}" + formBody }
+        return key
     }
 
     /// `/v1/forecast`, by GET and by POST.
@@ -479,41 +511,62 @@ package struct ForecastServer: Sendable {
         router.get("/v1/forecast") { request, _ -> Response in
             // HEAD (routed here) is answered uncompressed: some clients try to decode its empty body.
             try await self.forecast(Self.queryPairs(request.uri),
-                                    encoding: request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding]))
+                                    encoding: request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding]),
+                                    headers: request.headers)
         }
         router.post("/v1/forecast") { request, _ -> Response in
             try await self.forecast(Self.queryPairs(request.uri), formBody: try await FormBody.collect(request),
-                                    encoding: ContentEncoding.accepted(request.headers[.acceptEncoding]))
+                                    encoding: ContentEncoding.accepted(request.headers[.acceptEncoding]), headers: request.headers)
         }
     }
 
     /// What the page uses: the meteogram, the cycles' state, and the page itself.
     private func addPageRoutes(_ router: Router<BasicRequestContext>) {
         let engine = self.engine, inFlight = self.inFlight, configuration = self.configuration
+        let freshness = configuration.freshness
         router.get("/v1/meteogram.svg") { request, _ -> Response in
-            let parameters = try await Self.parsed(Self.queryPairs(request.uri), formBody: nil)
+            let query = Self.queryPairs(request.uri)
+            let parameters = try await Self.parsed(query, formBody: nil)
             guard inFlight.enter() else {
                 throw APIError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
             }
             defer { inFlight.leave() }
-            let now = configuration.now()
-            let result: Result<String, APIError> = await Self.compute {
-                do throws(APIError) { return .success(try engine.meteogram(parameters, now: now)) } catch { return .failure(error) }
+            let now = configuration.now(), key = Self.requestKey(query, formBody: nil), asked = request.headers
+            // The drawing's "now" line moves: its tag holds for the quarter hour at most.
+            let result: Result<(svg: String?, validators: AnswerValidators), APIError> = await Self.compute {
+                do throws(APIError) {
+                    let validators = AnswerValidators(request: key, generation: engine.cycles.generation(), clock: .quarterHour(now),
+                                                      encoding: nil, now: now, freshness: freshness)
+                    if validators.clientHasIt(asked) { return .success((nil, validators)) }
+                    return .success((try engine.meteogram(parameters, now: now), validators))
+                } catch { return .failure(error) }
             }
-            return Response(status: .ok, headers: [.contentType: "image/svg+xml"],
-                            body: .init(byteBuffer: ByteBuffer(string: try result.get())))
+            let (svg, validators) = try result.get()
+            var headers: HTTPFields = [:]
+            validators.add(to: &headers)
+            guard let svg else { return Response(status: .notModified, headers: headers) }
+            headers[.contentType] = "image/svg+xml"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: svg)))
         }
 
         // The newest cycle of each model as the page describes it: age, reach, warnings, outlines.
-        router.get("/v1/cycles") { _, _ -> Response in
+        router.get("/v1/cycles") { request, _ -> Response in
             let now = configuration.now()
-            let opened = await Self.operate { engine.cycles.all() }
+            let (opened, generation) = await Self.operate { (engine.cycles.all(), engine.cycles.generation()) }
             guard !opened.stores.isEmpty else {
                 throw APIError(.serviceUnavailable, opened.problems.isEmpty ? "the store holds no published cycle yet"
                                : "no cycle of the store can be opened: \(opened.problems.joined(separator: "; "))")
             }
+            // The ages it gives move with the clock: its tag holds for the minute.
+            let minute = now - ((now % 60) + 60) % 60
+            let validators = AnswerValidators(request: "/v1/cycles", generation: generation, clock: ClockDependence(since: minute, until: minute + 60),
+                                              encoding: nil, now: now, freshness: freshness)
+            var headers: HTTPFields = [:]
+            validators.add(to: &headers)
+            if validators.clientHasIt(request.headers) { return Response(status: .notModified, headers: headers) }
+            headers[.contentType] = "application/json; charset=utf-8"
             let body = CycleStatus.json(stores: opened.stores, schedule: configuration.schedule, now: now)
-            return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 
         let page = Page.html(places: configuration.places)

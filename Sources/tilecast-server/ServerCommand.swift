@@ -59,6 +59,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Hours after its start that a cycle is usually published.")
     var cycleDelayHours: Double = 4
 
+    @Option(help: "Longest Cache-Control max-age of an answer, in seconds (0: caches revalidate every time); shorter when the next cycle is due sooner (--cycle-interval-hours after the newest) or the answer moves with the clock (current, forecast_hours, days counted from today).")
+    var maxAge: Int = 3600
+
     @Option(help: "Forecast requests computed at once; more get 503 at once.")
     var maxInFlight: Int = 64
 
@@ -81,6 +84,7 @@ struct ServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): expected 0..65535") }
+        guard (0...31_536_000).contains(maxAge) else { throw ValidationError("--max-age \(maxAge): expected seconds, 0 to 31536000 (a year)") }
         guard maxInFlight >= 1 else { throw ValidationError("--max-in-flight \(maxInFlight): expected 1 or more") }
         guard pollSeconds.isFinite, pollSeconds >= 0 else { throw ValidationError("--poll-seconds \(pollSeconds): expected 0 or more") }
         guard maxRemoteReads >= 1 else { throw ValidationError("--max-remote-reads \(maxRemoteReads): expected 1 or more") }
@@ -112,6 +116,7 @@ struct ServerCommand: AsyncParsableCommand {
         if case .failure(let error) = TimeZoneTable.loaded { throw Failure(.badUsage, error.description) }
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight
+        configuration.maxAge = maxAge
         configuration.schedule = CycleSchedule(intervalHours: cycleIntervalHours, delayHours: cycleDelayHours)
         configuration.maxConnections = maxConnections
         configuration.maxRemoteReads = maxRemoteReads
