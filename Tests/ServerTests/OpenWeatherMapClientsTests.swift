@@ -4,8 +4,9 @@ import XCTest
 
 /// Two OpenWeatherMap client libraries from PyPI, unmodified, read `tilecast serve`'s
 /// OpenWeatherMap paths as they read OpenWeatherMap (issue 45): `pyowm` through the HTTP proxy
-/// its configuration documents, and Home Assistant's `pyopenweathermap` (free API and One Call)
-/// through its modules' URL constants. The script (openweathermap_clients.py) holds every value
+/// its configuration documents (current, 3-hour forecast, One Call), and Home Assistant's
+/// `pyopenweathermap` (both its modes: the free API and One Call 3.0) through its modules' URL
+/// constants. The script (openweathermap_clients.py) holds every value
 /// each library parsed against the server's own `/v1/forecast` for the same place and time,
 /// converted to OpenWeatherMap's units and types; this test checks its summary.
 final class OpenWeatherMapClientsTests: XCTestCase {
@@ -14,17 +15,23 @@ final class OpenWeatherMapClientsTests: XCTestCase {
 
     /// The calls the script makes, each of which must have compared values.
     private let calls = ["pyowm.weather_at_coords", "pyowm.forecast_at_coords", "pyopenweathermap.current.metric",
-                         "pyopenweathermap.forecast.metric", "pyopenweathermap.current.imperial", "pyopenweathermap.forecast.imperial"]
+                         "pyopenweathermap.forecast.metric", "pyopenweathermap.current.imperial", "pyopenweathermap.forecast.imperial",
+                         "pyowm.one_call.current", "pyowm.one_call.minutely", "pyowm.one_call.hourly", "pyowm.one_call.daily",
+                         "pyopenweathermap.v3.0.current.imperial", "pyopenweathermap.v3.0.minutely.imperial",
+                         "pyopenweathermap.v3.0.hourly.imperial", "pyopenweathermap.v3.0.daily.imperial",
+                         "pyopenweathermap.v3.0.current.metric", "pyopenweathermap.v3.0.minutely.metric",
+                         "pyopenweathermap.v3.0.hourly.metric", "pyopenweathermap.v3.0.daily.metric"]
 
     func testClientLibrariesParseTheSameNumbersAsTheForecast() async throws {
         let python = try PythonVenv.require("tilecast-openweathermap-clients-venv", pins: Self.pins)
-        let summary = try await runScript(python: python)
+        let summary = try await runScript(python: python, extra: ["onecall"])
         XCTAssertEqual(summary["versions"] as? [String: String], Self.pins, "the pinned versions ran")
         XCTAssertEqual(summary["mismatches"] as? [String], [], "every parsed value equals /v1/forecast's")
         let checked = try XCTUnwrap(summary["checked"] as? [String: Int])
         for call in calls {
-            // Each call compared a dozen fields at least (current: one row; forecasts: 8 steps).
-            XCTAssertGreaterThanOrEqual(checked[call] ?? 0, 12, "\(call) compared values: \(checked)")
+            // Each call compared ten fields at least (current: one row; a day: 11 fields; forecasts: 8 steps
+            // of 3 hours, 22 hours, 60 minutes).
+            XCTAssertGreaterThanOrEqual(checked[call] ?? 0, 10, "\(call) compared values: \(checked)")
         }
     }
 

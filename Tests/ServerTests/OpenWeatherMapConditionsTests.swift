@@ -117,7 +117,7 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
             ("lat=38.72&lon=-9.14&mode=html", 400), ("lat=38.72&lon=-9.14&lang=%3Cscript%3E", 400), ("lat=nan&lon=-9.14", 400),
         ]
         try await LiveServer.with(configuration(store)) { server in
-            for path in ["/data/2.5/weather", "/data/2.5/forecast"] {
+            for path in ["/data/2.5/weather", "/data/2.5/forecast", "/data/2.5/forecast/daily", "/data/3.0/onecall"] {
                 for (query, status) in cases {
                     try checkError(try await server.get("\(path)?\(query)"), status: status, "\(path)?\(query)")
                 }
@@ -125,6 +125,13 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
             for query in ["cnt=0", "cnt=41", "cnt=x"] {
                 try checkError(try await server.get("/data/2.5/forecast?lat=38.72&lon=-9.14&\(query)"), status: 400, query)
             }
+            try checkError(try await server.get("/data/2.5/forecast/daily?lat=38.72&lon=-9.14&cnt=17"), status: 400, "daily cnt=17")
+            for query in ["exclude=weekly", "exclude=current,,bogus"] {
+                try checkError(try await server.get("/data/3.0/onecall?lat=38.72&lon=-9.14&\(query)"), status: 400, query)
+            }
+            let trimmed = try await server.get("/data/3.0/onecall?lat=38.72&lon=-9.14&exclude=minutely,hourly,daily,alerts")
+            XCTAssertEqual(trimmed.status, 200, trimmed.body)
+            XCTAssertEqual(Set(trimmed.object?.keys.map { $0 } ?? []), ["lat", "lon", "timezone", "timezone_offset", "current", "tilecast"])
             let counted = try await server.get("/data/2.5/forecast?lat=38.72&lon=-9.14&cnt=3")
             XCTAssertEqual((counted.object?["list"] as? [Any])?.count, 3, counted.body)
             XCTAssertEqual(counted.object?["cnt"] as? Int, 3)

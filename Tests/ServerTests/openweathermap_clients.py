@@ -110,6 +110,63 @@ def reference_three_hourly(lat, lon, units):
     return rows
 
 
+DAILY = ("temperature_2m_min,temperature_2m_max,weather_code,cloud_cover_mean,relative_humidity_2m_mean,pressure_msl_mean,"
+         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,rain_sum,showers_sum,moon_phase")
+SKY = {0: 800, 1: 801, 2: 802, 3: 804}
+
+
+def reference_one_call(lat, lon, units):
+    """One Call's current, minutely, hourly and daily from /v1/forecast (the place's zone)."""
+    temp = kelvin if units == "standard" else (lambda c: c)
+    answer = v1({"latitude": lat, "longitude": lon, "current": VARIABLES, "hourly": VARIABLES, "daily": DAILY,
+                 "minutely_15": "precipitation", "forecast_minutely_15": 7, "forecast_days": 8, "timezone": "auto",
+                 **reference_units(units)})
+    current = expected_row(answer["current"], units)
+    current.update(dt=answer["current"]["time"], dew_point=temp(answer["current"]["dew_point_2m"]))
+    hourly, by_time = answer["hourly"], {}
+    for k, time in enumerate(hourly["time"]):
+        by_time[time] = {name: hourly[name][k] for name in hourly}
+    hours = []
+    for k in range(48):
+        time = NOW // 3600 * 3600 + k * 3600
+        if time not in by_time or by_time[time]["temperature_2m"] is None:
+            break
+        row = expected_row(by_time[time], units)
+        row.update(dt=time, dew_point=temp(by_time[time]["dew_point_2m"]))
+        hours.append(row)
+    quarters = dict(zip(answer["minutely_15"]["time"], answer["minutely_15"]["precipitation"]))
+    minutes = []
+    for k in range(60):
+        minute = NOW // 60 * 60 + k * 60
+        amount = quarters.get((minute + 60 + 899) // 900 * 900)
+        if amount is None:
+            break
+        minutes.append({"dt": minute, "precipitation": round(amount * 4, 2)})
+    daily, days = answer["daily"], []
+    for d, start in enumerate(daily["time"][:8]):
+        parts = {h: by_time.get(start + h * 3600, {}).get("temperature_2m") for h in (0, 6, 12, 18)}
+        feels = {h: by_time.get(start + h * 3600, {}).get("apparent_temperature") for h in (0, 6, 12, 18)}
+        if daily["temperature_2m_max"][d] is None or daily["weather_code"][d] is None or None in parts.values():
+            break
+        code = int(daily["weather_code"][d])
+        oid = SKY.get(code) or WMO_TO_OWM[code]
+        liquid = round(daily["rain_sum"][d] + daily["showers_sum"][d], 2)
+        days.append({"dt": start + 43200, "temp": {"day": temp(parts[12]), "min": temp(daily["temperature_2m_min"][d]),
+                     "max": temp(daily["temperature_2m_max"][d]), "night": temp(parts[0]), "eve": temp(parts[18]),
+                     "morn": temp(parts[6])}, "feels_day": temp(feels[12]), "pressure": whole(daily["pressure_msl_mean"][d]),
+                     "humidity": whole(daily["relative_humidity_2m_mean"][d]), "dew_point": temp(daily["dew_point_2m_mean"][d]),
+                     "wind_speed": daily["wind_speed_10m_max"][d], "wind_deg": whole(daily["wind_direction_10m_dominant"][d]),
+                     "clouds": whole(daily["cloud_cover_mean"][d]), "rain": liquid if liquid else None, "id": oid})
+    return current, minutes, hours, days
+
+
+def compare_all(call, got_rows, want_rows):
+    if len(got_rows) != len(want_rows) or not want_rows:
+        mismatches.append(f"{call}: {len(got_rows)} entries, /v1/forecast covers {len(want_rows)}")
+    for got, want in zip(got_rows, want_rows):
+        compare(call, got, want)
+
+
 def compare(call, got, want):
     """Each field's parsed value against the reference (numbers to 1e-9: the same decimals)."""
     checked[call] = checked.get(call, 0)
@@ -136,6 +193,27 @@ def pyowm_weather(w, dt_only=False):
             "condition": (w.weather_code, w.status, w.weather_icon_name)}
 
 
+def pyowm_day(w):
+    t = w.temp
+    return {"dt": w.reference_time(), "temp": {k: t.get(k) for k in ("day", "min", "max", "night", "eve", "morn")},
+            "feels_day": t.get("feels_like_day"), "pressure": w.pressure.get("press"), "humidity": w.humidity,
+            "dew_point": w.dewpoint, "wind_speed": w.wnd.get("speed"), "wind_deg": w.wnd.get("deg"), "clouds": w.clouds,
+            "rain": w.rain.get("all") if w.rain else None, "id": w.weather_code}
+
+
+def run_pyowm_one_call(manager):
+    for lat, lon in PLACES:
+        one = manager.one_call(lat, lon)
+        current, minutes, hours, days = reference_one_call(lat, lon, "standard")
+        got = pyowm_weather(one.current)
+        got["dew_point"] = one.current.dewpoint
+        compare("pyowm.one_call.current", got, current)
+        compare_all("pyowm.one_call.minutely", [{"dt": w.reference_time(), "precipitation": w.rain.get("all")}
+                                                 for w in one.forecast_minutely], minutes)
+        compare_all("pyowm.one_call.hourly", [dict(pyowm_weather(w), dew_point=w.dewpoint) for w in one.forecast_hourly], hours)
+        compare_all("pyowm.one_call.daily", [pyowm_day(w) for w in one.forecast_daily], days)
+
+
 def run_pyowm():
     from pyowm import OWM
     from pyowm.utils.config import get_default_config
@@ -157,6 +235,8 @@ def run_pyowm():
             mismatches.append(f"pyowm.forecast_at_coords: {len(weathers)} steps, /v1/forecast covers {len(rows)}")
         for w, want in zip(weathers, rows):
             compare("pyowm.forecast_at_coords", pyowm_weather(w), want)
+    if ONECALL:
+        run_pyowm_one_call(manager)
 
 
 def pyopen_weather(w):
@@ -184,6 +264,33 @@ async def run_pyopenweathermap():
             mismatches.append(f"pyopenweathermap.forecast.{units}: {len(report.hourly_forecast)} steps, /v1/forecast covers {len(rows)}")
         for w, want in zip(report.hourly_forecast, rows):
             compare(f"pyopenweathermap.forecast.{units}", pyopen_weather(w), want)
+    if ONECALL:
+        await run_pyopenweathermap_one_call()
+
+
+def pyopen_day(w):
+    t = w.temperature
+    return {"dt": int(w.date_time.timestamp()), "temp": {"day": t.day, "min": t.min, "max": t.max, "night": t.night,
+            "eve": t.evening, "morn": t.morning}, "feels_day": w.feels_like.day, "pressure": w.pressure, "humidity": w.humidity,
+            "dew_point": w.dew_point, "wind_speed": w.wind_speed, "wind_deg": w.wind_bearing, "clouds": w.cloud_coverage,
+            "rain": w.rain or None, "id": w.condition.id}
+
+
+async def run_pyopenweathermap_one_call():
+    from pyopenweathermap import create_owm_client
+    from pyopenweathermap.client import onecall_client
+    onecall_client.API_URL = BASE + "/data/3.0/onecall"
+    for (lat, lon), units in zip(PLACES, ("imperial", "metric")):
+        report = await create_owm_client("any-key", "v3.0", units=units).get_weather(lat, lon)
+        current, minutes, hours, days = reference_one_call(lat, lon, units)
+        got = pyopen_weather(report.current)
+        got["dew_point"] = report.current.dew_point
+        compare(f"pyopenweathermap.v3.0.current.{units}", got, current)
+        compare_all(f"pyopenweathermap.v3.0.minutely.{units}", [{"dt": int(m.date_time.timestamp()), "precipitation": m.precipitation}
+                                                                for m in report.minutely_forecast], minutes)
+        compare_all(f"pyopenweathermap.v3.0.hourly.{units}",
+                    [dict(pyopen_weather(w), dew_point=w.dew_point) for w in report.hourly_forecast], hours)
+        compare_all(f"pyopenweathermap.v3.0.daily.{units}", [pyopen_day(w) for w in report.daily_forecast], days)
 
 
 run_pyowm()
