@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import TileCastServer
 import XCTest
 
 /// OpenWeatherMap's answers over many seeded places (issue 45): each step's condition agrees with
@@ -141,5 +142,38 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
             XCTAssertEqual(current.object?["cod"] as? Int, 200, "the current weather's cod is a number, as OpenWeatherMap's")
             XCTAssertNil(current.object?["pop"], "no probability without an ensemble (issue 46): left out")
         }
+    }
+
+    /// The fuzz target's contract (fuzz/Sources/FuzzForecastParameters/OpenWeatherMapParameters.swift)
+    /// over 2,000 seeded queries: a place in range and derived `/v1/forecast` parameters for it on
+    /// every path, or a 400 in OpenWeatherMap's shape; never another status.
+    func testSeededQueriesAreAcceptedForOnePlaceOrRefusedWith400() throws {
+        var generator = SeededGenerator(seed: 4_545)
+        let pieces: [[String]] = [
+            ["lat=38.72", "lat=-90", "lat=90.0001", "lat=abc", "lat=", "lat=1e1", "lat=nan", "LAT=39", ""],
+            ["lon=-9.14", "lon=180", "lon=-180.5", "lon=x", "lon=359", "lon=-0", ""],
+            ["units=metric", "units=imperial", "units=standard", "units=Kelvin", "units=", ""],
+            ["cnt=1", "cnt=16", "cnt=17", "cnt=40", "cnt=41", "cnt=-1", "cnt=1.5", ""],
+            ["exclude=current,minutely", "exclude=hourly,,daily", "exclude=weekly", "mode=json", "mode=xml", "lang=zh_cn", "lang=%00", ""],
+        ]
+        var accepted = 0, refused = 0
+        for _ in 0..<2_000 {
+            let query = pieces.map { $0.randomElement(using: &generator) ?? "" }.filter { !$0.isEmpty }.joined(separator: "&")
+            for (path, maxCount) in [("/data/2.5/forecast", 40), ("/data/2.5/forecast/daily", 16)] {
+                do {
+                    let (request, derived) = try ForecastServer.openWeatherMapParameters(target: path + "?" + query, maxCount: maxCount)
+                    accepted += 1
+                    XCTAssertTrue(abs(request.latitude) <= 90 && abs(request.longitude) <= 180, query)
+                    XCTAssertTrue((1...maxCount).contains(request.count ?? 1), query)
+                    XCTAssertEqual(derived.count, 4, query)
+                    for parameters in derived { XCTAssertEqual(parameters.latitudes, [request.latitude], query) }
+                } catch {
+                    refused += 1
+                    XCTAssertEqual(error.status.code, 400, "\(path)?\(query): \(error.body)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+        XCTAssertGreaterThan(refused, 100)
     }
 }

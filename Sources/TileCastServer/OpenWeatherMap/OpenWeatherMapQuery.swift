@@ -43,7 +43,9 @@ struct OpenWeatherMapForecast: Sendable {
                 return [("current", names), ("hourly", names), ("daily", OpenWeatherMapDays.names.joined(separator: ",")),
                         ("minutely_15", "precipitation"), ("forecast_minutely_15", "7"), ("forecast_days", String(days)), ("timezone", "auto")]
             case .daily(let days):
-                return [("hourly", names), ("daily", OpenWeatherMapDays.names.joined(separator: ",")), ("forecast_days", String(days)),
+                // At most `/v1/forecast`'s 16 days (the daily path's `cnt` is at most 16 already).
+                return [("hourly", names), ("daily", OpenWeatherMapDays.names.joined(separator: ",")),
+                        ("forecast_days", String(min(days, ForecastParameters.maxDays))),
                         ("timezone", "auto")]
             }
         }

@@ -110,7 +110,8 @@ package struct OpenWeatherMapError: Error, Sendable, Equatable {
         }
     }
 
-    var body: String {
+    /// The answer's JSON text (the message may quote what a client sent).
+    package var body: String {
         "{\"cod\":\"\(status.code)\",\"message\":" + JSONText.quoted(message) + "}"
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 
 extension ForecastServer {
     /// OpenWeatherMap's paths (issue 45): registered here, beside `/v1/forecast`. Each is a
@@ -26,6 +27,25 @@ extension ForecastServer {
                 try OpenWeatherMapAnswers.oneCall(forecast, request: owm, now: now)
             }
         }
+    }
+
+    /// An OpenWeatherMap request target read as its routes read it, and the `/v1/forecast`
+    /// parameters each path derives from it (`OpenWeatherMapForecast.query`): the fuzz target's
+    /// entry (fuzz/Sources/FuzzForecastParameters). A derived query that `ForecastParameters`
+    /// refuses would be this server's fault, not the client's: a 500 here, for the fuzzer to find.
+    ///
+    /// - Throws: `OpenWeatherMapError` 400 for parameters OpenWeatherMap's paths refuse.
+    package static func openWeatherMapParameters(target: String, maxCount: Int) throws(OpenWeatherMapError) -> (request: OpenWeatherMapRequest, derived: [ForecastParameters]) {
+        let request = try OpenWeatherMapRequest(query: queryPairs(URI(target)), maxCount: maxCount)
+        var derived: [ForecastParameters] = []
+        for blocks in [OpenWeatherMapForecast.Blocks.current, .threeHourly(days: 6), .daily(days: request.count ?? 7), .oneCall(days: 8)] {
+            do throws(APIError) {
+                derived.append(try ForecastParameters(query: OpenWeatherMapForecast.query(request, blocks: blocks)))
+            } catch {
+                throw OpenWeatherMapError(.internalServerError, "the derived /v1/forecast query was refused: \(error.reason)")
+            }
+        }
+        return (request, derived)
     }
 
     /// Bytes reserved on the answer budget while an OpenWeatherMap answer is made: more than

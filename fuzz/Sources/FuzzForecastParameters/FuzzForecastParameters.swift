@@ -28,6 +28,8 @@ public func fuzzForecastParameters(_ data: UnsafePointer<UInt8>, _ size: Int) ->
     } catch {
         checkRefusal(error)
     }
+    // The same query as an OpenWeatherMap request (OpenWeatherMapParameters.swift).
+    checkOpenWeatherMap(String(decoding: query, as: UTF8.self))
     return 0
 }
 
