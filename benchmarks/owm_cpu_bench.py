@@ -16,10 +16,10 @@ N = int(sys.argv[3]) if len(sys.argv) > 3 else 200
 ROUNDS = int(sys.argv[4]) if len(sys.argv) > 4 else 5
 TICK = os.sysconf("SC_CLK_TCK")
 VARIABLES = ("temperature_2m,apparent_temperature,relative_humidity_2m,dew_point_2m,pressure_msl,surface_pressure,cloud_cover,"
-             "wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility,precipitation,rain,showers,snowfall_water_equivalent,"
+             "wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility,precipitation,snowfall_water_equivalent,"
              "weather_code,is_day")
 DAILY = ("temperature_2m_min,temperature_2m_max,weather_code,cloud_cover_mean,relative_humidity_2m_mean,pressure_msl_mean,"
-         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,wind_gusts_10m_max,rain_sum,showers_sum,"
+         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,wind_gusts_10m_max,"
          "precipitation_sum,snowfall_water_equivalent_sum,moonrise,moonset,moon_phase")
 UNITS = {"temperature_unit": "celsius", "wind_speed_unit": "ms", "precipitation_unit": "mm"}
 PAIRS = {

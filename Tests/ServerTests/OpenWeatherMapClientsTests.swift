@@ -17,6 +17,7 @@ final class OpenWeatherMapClientsTests: XCTestCase {
     private let calls = ["pyowm.weather_at_coords", "pyowm.forecast_at_coords", "pyopenweathermap.current.metric",
                          "pyopenweathermap.forecast.metric", "pyopenweathermap.current.imperial", "pyopenweathermap.forecast.imperial",
                          "pyowm.one_call.current", "pyowm.one_call.minutely", "pyowm.one_call.hourly", "pyowm.one_call.daily",
+                         "pyowm.forecast_at_coords.daily",
                          "pyopenweathermap.v3.0.current.imperial", "pyopenweathermap.v3.0.minutely.imperial",
                          "pyopenweathermap.v3.0.hourly.imperial", "pyopenweathermap.v3.0.daily.imperial",
                          "pyopenweathermap.v3.0.current.metric", "pyopenweathermap.v3.0.minutely.metric",
@@ -28,6 +29,7 @@ final class OpenWeatherMapClientsTests: XCTestCase {
         XCTAssertEqual(summary["versions"] as? [String: String], Self.pins, "the pinned versions ran")
         XCTAssertEqual(summary["mismatches"] as? [String], [], "every parsed value equals /v1/forecast's")
         let checked = try XCTUnwrap(summary["checked"] as? [String: Int])
+        print("OpenWeatherMap client values compared: \(checked.values.reduce(0, +)) in \(checked.count) calls")
         for call in calls {
             // Each call compared ten fields at least (current: one row; a day: 11 fields; forecasts: 8 steps
             // of 3 hours, 22 hours, 60 minutes).

@@ -26,7 +26,7 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
     /// 200 places (seed 45) over and around the WRF d01 domain (36.8-42.2 N, 10.3-5.9 W).
     func testConditionsAgreeWithTheirOwnNumbersAtSeededPlaces() async throws {
         var generator = SeededGenerator(seed: 45)
-        var answered = 0, outside = 0, steps = 0, wet = 0, nights = 0
+        var answered = 0, outside = 0, steps = 0, hours = 0, wet = 0, nights = 0
         try await LiveServer.with(configuration(store)) { server in
             for _ in 0..<200 {
                 let lat = (Double.random(in: 36.5...42.5, using: &generator) * 1e4).rounded() / 1e4
@@ -51,15 +51,27 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
                     wet += isWet ? 1 : 0
                     nights += isNight ? 1 : 0
                 }
+                // One Call's current and hourly rows by the same rules.
+                let daily = try XCTUnwrap(reference.object?["daily"] as? [String: Any])
+                let oneCall = try await server.get("/data/3.0/onecall?lat=\(lat)&lon=\(lon)&exclude=minutely,daily,alerts")
+                XCTAssertEqual(oneCall.status, 200, oneCall.body)
+                let current = try XCTUnwrap(oneCall.object?["current"] as? [String: Any], oneCall.body)
+                for item in [current] + (oneCall.object?["hourly"] as? [[String: Any]] ?? []) {
+                    let (isWet, isNight) = try checkFlatRow(item, daily: daily, place: "\(lat),\(lon)")
+                    hours += 1
+                    wet += isWet ? 1 : 0
+                    nights += isNight ? 1 : 0
+                }
             }
         }
-        print("OpenWeatherMap seeded places: \(answered) answered, \(outside) outside (404), \(steps) steps, \(wet) wet, \(nights) at night")
+        print("OpenWeatherMap seeded places: \(answered) answered, \(outside) outside (404), \(steps) steps, \(hours) One Call rows, \(wet) wet, \(nights) at night")
         // The seed reaches both sides: places answered and refused, wet and dry, day and night steps.
         XCTAssertGreaterThan(answered, 100)
         XCTAssertGreaterThan(outside, 5)
         XCTAssertGreaterThan(wet, 10)
         XCTAssertGreaterThan(nights, 100)
-        XCTAssertGreaterThan(steps - nights, 100)
+        XCTAssertGreaterThan(steps + hours - nights, 100)
+        XCTAssertGreaterThan(hours, answered * 20, "One Call's current and 22 hours a place")
     }
 
     /// One 3-hour step against its own numbers and `/v1/forecast`'s; whether it has a
@@ -79,15 +91,36 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
         let main = try XCTUnwrap(item["main"] as? [String: Any])
         XCTAssertEqual(main["temp"] as? Double, temperature, "\(label): temp is /v1/forecast's")
         let precipitation = ((hourly["precipitation"] as? [Any])?[k] as? Double) ?? -1
-        XCTAssertEqual(rain + snow, precipitation, accuracy: 0.03, "\(label): rain.3h + snow.3h is the 3 hours' precipitation")
+        XCTAssertEqual(rain + snow, precipitation, accuracy: 0.011, "\(label): rain.3h + snow.3h is the 3 hours' precipitation")
+        let daily = try XCTUnwrap(reference["daily"] as? [String: Any])
+        let (isWet, isNight) = try checkCondition(id: id, icon: icon, clouds: clouds, fallen: rain + snow, dt: dt, daily: daily, label)
+        XCTAssertEqual((item["sys"] as? [String: Any])?["pod"] as? String, isNight ? "n" : "d", label)
+        return (isWet, isNight)
+    }
+
+    /// A One Call row (`current`, `hourly`): its condition against its own `clouds`, `rain.1h`
+    /// and `snow.1h` and the sun.
+    private func checkFlatRow(_ item: [String: Any], daily: [String: Any], place: String) throws -> (Bool, Bool) {
+        let dt = try XCTUnwrap(item["dt"] as? Int)
+        let label = "\(place) at \(dt) (One Call)"
+        let weather = try XCTUnwrap((item["weather"] as? [[String: Any]])?.first, label)
+        let rain = ((item["rain"] as? [String: Any])?["1h"] as? Double) ?? 0
+        let snow = ((item["snow"] as? [String: Any])?["1h"] as? Double) ?? 0
+        return try checkCondition(id: try XCTUnwrap(weather["id"] as? Int), icon: try XCTUnwrap(weather["icon"] as? String),
+                                  clouds: try XCTUnwrap(item["clouds"] as? Int, label), fallen: rain + snow, dt: dt, daily: daily, label)
+    }
+
+    /// A condition against its row: a precipitation id (2xx, 3xx, 5xx, 6xx) only with rain or
+    /// snow, a cloud id (80x) in OpenWeatherMap's band of `clouds`, a night icon between sunset
+    /// and sunrise by `/v1/forecast`'s daily values (UTC days), away from the minutes around them.
+    private func checkCondition(id: Int, icon: String, clouds: Int, fallen: Double, dt: Int, daily: [String: Any],
+                                _ label: String) throws -> (Bool, Bool) {
         let isWet = [2, 3, 5, 6].contains(id / 100)
-        if isWet { XCTAssertGreaterThan(rain + snow, 0, "\(label): id \(id) without precipitation") }
+        if isWet { XCTAssertGreaterThan(fallen, 0, "\(label): id \(id) without precipitation") }
         if id >= 800 {
             let band = clouds <= 10 ? 800 : clouds <= 25 ? 801 : clouds <= 50 ? 802 : clouds <= 84 ? 803 : 804
             XCTAssertEqual(id, band, "\(label): id \(id) with clouds \(clouds) %")
         }
-        // Night by the day's sunrise and sunset (UTC days), away from the minutes around them.
-        let daily = try XCTUnwrap(reference["daily"] as? [String: Any])
         let days = try XCTUnwrap(daily["time"] as? [Int])
         let d = try XCTUnwrap(days.lastIndex { $0 <= dt }, label)
         let sunrise = try XCTUnwrap((daily["sunrise"] as? [Any])?[d] as? Int, "\(label): \(daily)")
@@ -96,7 +129,6 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
         if abs(dt - sunrise) > 120 && abs(dt - sunset) > 120 {
             XCTAssertEqual(isNight, dt < sunrise || dt >= sunset, "\(label): icon \(icon), sunrise \(sunrise), sunset \(sunset)")
         }
-        XCTAssertEqual((item["sys"] as? [String: Any])?["pod"] as? String, isNight ? "n" : "d", label)
         return (isWet, isNight)
     }
 

@@ -27,7 +27,7 @@ BASE, NOW = sys.argv[1], int(sys.argv[2])
 ONECALL = len(sys.argv) > 3 and sys.argv[3] == "onecall"
 PLACES = [(38.7223, -9.1393), (39.5, -8.0)]
 VARIABLES = ("temperature_2m,apparent_temperature,relative_humidity_2m,dew_point_2m,pressure_msl,surface_pressure,"
-             "cloud_cover,wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility,precipitation,rain,showers,"
+             "cloud_cover,wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility,precipitation,"
              "snowfall_water_equivalent,weather_code,is_day")
 WMO_TO_OWM = {45: 741, 48: 741, 51: 300, 53: 301, 55: 302, 56: 511, 57: 511, 61: 500, 63: 501, 65: 502, 66: 511,
               67: 511, 71: 600, 73: 601, 75: 602, 80: 520, 81: 521, 82: 522, 85: 620, 86: 621, 95: 211, 96: 212, 99: 212}
@@ -66,10 +66,8 @@ def expected_row(row, units):
         group = "Clear" if oid == 800 else GROUPS[oid // 100]
         icon = ICONS.get(oid) or {2: "11", 3: "09", 6: "13"}.get(oid // 100) or ("09" if 520 <= oid <= 531 else "10")
         condition = (oid, group, icon + ("d" if row["is_day"] == 1 else "n"))
-    liquid = None
-    if row["rain"] is not None and row["showers"] is not None:
-        liquid = round(row["rain"] + row["showers"], 2)
     snow = row["snowfall_water_equivalent"]
+    liquid = None if row["precipitation"] is None else round(row["precipitation"] - (snow or 0), 2)
     return {
         "temp": temp(row["temperature_2m"]), "feels_like": temp(row["apparent_temperature"]),
         "pressure": whole(row["pressure_msl"]), "grnd_level": whole(row["surface_pressure"]),
@@ -77,7 +75,7 @@ def expected_row(row, units):
         "wind_speed": row["wind_speed_10m"], "wind_deg": whole(row["wind_direction_10m"]),
         "wind_gust": row["wind_gusts_10m"],
         "visibility": None if row["visibility"] is None else min(10000, whole(row["visibility"])),
-        "rain": liquid if liquid else None, "snow": snow if snow else None, "condition": condition,
+        "rain": liquid if liquid and liquid > 0 else None, "snow": snow if snow else None, "condition": condition,
     }
 
 
@@ -111,7 +109,7 @@ def reference_three_hourly(lat, lon, units):
 
 
 DAILY = ("temperature_2m_min,temperature_2m_max,weather_code,cloud_cover_mean,relative_humidity_2m_mean,pressure_msl_mean,"
-         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,rain_sum,showers_sum,moon_phase")
+         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,precipitation_sum,snowfall_water_equivalent_sum,moon_phase")
 SKY = {0: 800, 1: 801, 2: 802, 3: 804}
 
 
@@ -150,13 +148,13 @@ def reference_one_call(lat, lon, units):
             break
         code = int(daily["weather_code"][d])
         oid = SKY.get(code) or WMO_TO_OWM[code]
-        liquid = round(daily["rain_sum"][d] + daily["showers_sum"][d], 2)
+        liquid = round(daily["precipitation_sum"][d] - (daily["snowfall_water_equivalent_sum"][d] or 0), 2)
         days.append({"dt": start + 43200, "temp": {"day": temp(parts[12]), "min": temp(daily["temperature_2m_min"][d]),
                      "max": temp(daily["temperature_2m_max"][d]), "night": temp(parts[0]), "eve": temp(parts[18]),
                      "morn": temp(parts[6])}, "feels_day": temp(feels[12]), "pressure": whole(daily["pressure_msl_mean"][d]),
                      "humidity": whole(daily["relative_humidity_2m_mean"][d]), "dew_point": temp(daily["dew_point_2m_mean"][d]),
                      "wind_speed": daily["wind_speed_10m_max"][d], "wind_deg": whole(daily["wind_direction_10m_dominant"][d]),
-                     "clouds": whole(daily["cloud_cover_mean"][d]), "rain": liquid if liquid else None, "id": oid})
+                     "clouds": whole(daily["cloud_cover_mean"][d]), "rain": liquid if liquid and liquid > 0 else None, "id": oid})
     return current, minutes, hours, days
 
 
@@ -237,6 +235,11 @@ def run_pyowm():
             compare("pyowm.forecast_at_coords", pyowm_weather(w), want)
     if ONECALL:
         run_pyowm_one_call(manager)
+        for lat, lon in PLACES:
+            # /data/2.5/forecast/daily: One Call's days, less dew_point (the daily forecast has none).
+            days = [{k: v for k, v in pyowm_day(w).items() if k != "dew_point"}
+                    for w in manager.forecast_at_coords(lat, lon, "daily").forecast.weathers]
+            compare_all("pyowm.forecast_at_coords.daily", days, reference_one_call(lat, lon, "standard")[3])
 
 
 def pyopen_weather(w):

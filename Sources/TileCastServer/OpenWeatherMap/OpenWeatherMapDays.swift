@@ -9,7 +9,7 @@ struct OpenWeatherMapDays {
     /// The `/v1/forecast` daily names the days are made from (each a `DailyVariable`).
     static let names = ["temperature_2m_min", "temperature_2m_max", "weather_code", "cloud_cover_mean", "relative_humidity_2m_mean",
                         "pressure_msl_mean", "dew_point_2m_mean", "wind_speed_10m_max", "wind_direction_10m_dominant", "wind_gusts_10m_max",
-                        "rain_sum", "showers_sum", "precipitation_sum", "snowfall_water_equivalent_sum", "moonrise", "moonset", "moon_phase"]
+                        "precipitation_sum", "snowfall_water_equivalent_sum", "moonrise", "moonset", "moon_phase"]
     static let fields: [String: DailyVariable] = Dictionary(uniqueKeysWithValues: names.compactMap { name in DailyVariable.parse(name).map { (name, $0) } })
 
     let forecast: OpenWeatherMapForecast
@@ -103,12 +103,11 @@ struct OpenWeatherMapDays {
         return "[" + item.text + "]"
     }
 
-    /// The day's liquid precipitation (rain + showers, or all precipitation when the run
-    /// splits neither) and snow water, mm; nil when none fell.
+    /// The day's liquid precipitation (`precipitation_sum` less the snow's water, as
+    /// `OpenWeatherMapRow.rain`), mm; nil when none fell.
     func rain(day d: Int) -> String? {
-        let total: Double
-        if let rain = number("rain_sum", day: d), let showers = number("showers_sum", day: d) { total = rain + showers } else if let all = number("precipitation_sum", day: d) { total = all } else { return nil }
-        let amount = Int64((total * 100).rounded())
+        guard let all = number("precipitation_sum", day: d) else { return nil }
+        let amount = Int64((all * 100).rounded()) - Int64(((number("snowfall_water_equivalent_sum", day: d) ?? 0) * 100).rounded())
         return amount > 0 ? OpenWeatherMapRow.hundredths(amount) : nil
     }
 

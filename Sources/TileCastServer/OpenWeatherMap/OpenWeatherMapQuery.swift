@@ -16,7 +16,7 @@ struct OpenWeatherMapForecast: Sendable {
     /// The variables every OpenWeatherMap row is made from, by their `/v1/forecast` names.
     static let variables: [ForecastVariable] = [
         .temperature2m, .apparentTemperature, .relativeHumidity2m, .dewPoint2m, .pressureMSL, .surfacePressure, .cloudCover,
-        .windSpeed10m, .windDirection10m, .windGusts10m, .visibility, .precipitation, .rain, .showers, .snowfallWaterEquivalent,
+        .windSpeed10m, .windDirection10m, .windGusts10m, .visibility, .precipitation, .snowfallWaterEquivalent,
         .weatherCode, .isDay,
     ]
 

@@ -53,12 +53,13 @@ struct OpenWeatherMapRow {
 
     var visibility: String? { number(.visibility).map { String(min(10_000, Int64($0.rounded()))) } }
 
-    /// Liquid precipitation over the row's window: `rain` + `showers` (grid-scale and
-    /// convective), or `precipitation` when the run splits neither; nil when none fell.
+    /// Liquid precipitation over the row's window: `precipitation` less the snow's water
+    /// (`snowfall_water_equivalent`, 0 when the run has no snow), as printed, so `rain` + `snow`
+    /// is the row's precipitation and a row whose code says drizzle shows its drizzle (`rain` +
+    /// `showers`, each rounded apart, lost a 0.01 mm); nil when none fell.
     var rain: String? {
-        let total: Double
-        if let rain = number(.rain), let showers = number(.showers) { total = rain + showers } else if let all = number(.precipitation) { total = all } else { return nil }
-        let amount = Int64((total * 100).rounded())
+        guard let all = number(.precipitation) else { return nil }
+        let amount = Int64((all * 100).rounded()) - Int64(((number(.snowfallWaterEquivalent) ?? 0) * 100).rounded())
         return amount > 0 ? Self.hundredths(amount) : nil
     }
 
