@@ -95,7 +95,8 @@ package struct NamedPlace: Sendable, Equatable {
 /// the cycle each model serves (set when scraped).
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/", "/health", "/metrics"]
+    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/", "/health", "/metrics",
+                                      "/data/2.5/weather", "/data/2.5/forecast", "/data/2.5/forecast/daily", "/data/3.0/onecall"]
     static let latencyBuckets: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
                                              .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                              .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]

@@ -173,6 +173,11 @@ final class OpenWeatherMapConditionsTests: XCTestCase {
             XCTAssertEqual(current.status, 200, current.body)
             XCTAssertEqual(current.object?["cod"] as? Int, 200, "the current weather's cod is a number, as OpenWeatherMap's")
             XCTAssertNil(current.object?["pop"], "no probability without an ensemble (issue 46): left out")
+            // Metrics by the route's own path (a bounded label set), never "other".
+            let metrics = try await server.get("/metrics")
+            for path in ["/data/2.5/weather", "/data/2.5/forecast", "/data/2.5/forecast/daily", "/data/3.0/onecall"] {
+                XCTAssertTrue(metrics.body.contains("route=\"\(path)\""), "\(path) in /metrics")
+            }
         }
     }
 
