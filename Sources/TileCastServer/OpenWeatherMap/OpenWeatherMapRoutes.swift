@@ -1,6 +1,11 @@
 import Hummingbird
 import HummingbirdCore
 
+/// Which `/v1/forecast` blocks a path's answer is made from, given its request.
+typealias OpenWeatherMapBlocks = @Sendable (OpenWeatherMapRequest) -> OpenWeatherMapForecast.Blocks
+/// A path's JSON from the forecast, its request and the server's clock.
+typealias OpenWeatherMapRender = @Sendable (OpenWeatherMapForecast, OpenWeatherMapRequest, Int64) throws(OpenWeatherMapError) -> String
+
 extension ForecastServer {
     /// OpenWeatherMap's paths (issue 45): registered here, beside `/v1/forecast`. Each is a
     /// renderer over the one forecast runner (`ForecastEngine.openWeatherMap`), answered with
@@ -13,17 +18,20 @@ extension ForecastServer {
         }
         router.get("/data/2.5/forecast") { request, _ -> Response in
             // Six UTC days of 3-hour steps hold the 40 steps after any time of today.
-            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .threeHourly(days: 6) }) { forecast, owm, now throws(OpenWeatherMapError) in
+            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .threeHourly(days: 6) }) {
+                forecast, owm, now throws(OpenWeatherMapError) in
                 OpenWeatherMapAnswers.threeHourly(forecast, units: owm.units, now: now, count: owm.count)
             }
         }
         router.get("/data/2.5/forecast/daily") { request, _ -> Response in
-            await self.openWeatherMap(request, maxCount: 16, blocks: { .daily(days: $0.count ?? 7) }) { forecast, owm, _ throws(OpenWeatherMapError) in
+            await self.openWeatherMap(request, maxCount: 16, blocks: { .daily(days: $0.count ?? 7) }) {
+                forecast, owm, _ throws(OpenWeatherMapError) in
                 OpenWeatherMapAnswers.daily(forecast, units: owm.units, count: owm.count)
             }
         }
         router.get("/data/3.0/onecall") { request, _ -> Response in
-            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .oneCall(days: 8) }) { forecast, owm, now throws(OpenWeatherMapError) in
+            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .oneCall(days: 8) }) {
+                forecast, owm, now throws(OpenWeatherMapError) in
                 try OpenWeatherMapAnswers.oneCall(forecast, request: owm, now: now)
             }
         }
@@ -35,7 +43,9 @@ extension ForecastServer {
     /// refuses would be this server's fault, not the client's: a 500 here, for the fuzzer to find.
     ///
     /// - Throws: `OpenWeatherMapError` 400 for parameters OpenWeatherMap's paths refuse.
-    package static func openWeatherMapParameters(target: String, maxCount: Int) throws(OpenWeatherMapError) -> (request: OpenWeatherMapRequest, derived: [ForecastParameters]) {
+    package static func openWeatherMapParameters(target: String,
+                                                 maxCount: Int) throws(OpenWeatherMapError) -> (request: OpenWeatherMapRequest,
+                                                                                                derived: [ForecastParameters]) {
         let request = try OpenWeatherMapRequest(query: queryPairs(URI(target)), maxCount: maxCount)
         var derived: [ForecastParameters] = []
         for blocks in [OpenWeatherMapForecast.Blocks.current, .threeHourly(days: 6), .daily(days: request.count ?? 7), .oneCall(days: 8)] {
@@ -57,8 +67,8 @@ extension ForecastServer {
     /// computed, its answer reserved on the budget while made, computed off the cooperative
     /// pool (`compute`), compressed when the client asks. Every refusal is in OpenWeatherMap's
     /// shape (`OpenWeatherMapError`), never Open-Meteo's.
-    func openWeatherMap(_ request: Request, maxCount: Int, blocks: @escaping @Sendable (OpenWeatherMapRequest) -> OpenWeatherMapForecast.Blocks,
-                        render: @escaping @Sendable (OpenWeatherMapForecast, OpenWeatherMapRequest, Int64) throws(OpenWeatherMapError) -> String) async -> Response {
+    func openWeatherMap(_ request: Request, maxCount: Int, blocks: @escaping OpenWeatherMapBlocks,
+                        render: @escaping OpenWeatherMapRender) async -> Response {
         let engine = self.engine, ledger = self.ledger
         let encoding = request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding])
         do throws(OpenWeatherMapError) {
@@ -72,17 +82,12 @@ extension ForecastServer {
             let now = configuration.now()
             let reservation = AnswerReservation(ledger: ledger)
             defer { reservation.release() }
-            let result: Result<(body: [UInt8], encoding: ContentEncoding?), OpenWeatherMapError> = await Self.compute {
+            let result = await Self.compute {
                 guard reservation.reserve(Self.openWeatherMapAnswerBytes) else {
-                    return .failure(OpenWeatherMapError(.serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly"))
+                    return Result<(body: [UInt8], encoding: ContentEncoding?), OpenWeatherMapError>.failure(OpenWeatherMapError(
+                        .serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly"))
                 }
-                let forecast: OpenWeatherMapForecast
-                do throws(APIError) { forecast = try engine.openWeatherMap(owm, blocks: blocks(owm), now: now) } catch { return .failure(OpenWeatherMapError(error)) }
-                do throws(OpenWeatherMapError) {
-                    let body = Array(try render(forecast, owm, now).utf8)
-                    if let encoding, body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(body) { return .success((packed, encoding)) }
-                    return .success((body, nil))
-                } catch { return .failure(error) }
+                return Self.openWeatherMapAnswer(engine: engine, request: owm, blocks: blocks(owm), render: render, now: now, encoding: encoding)
             }
             let answer = try result.get()
             var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .vary: "Accept-Encoding"]
@@ -90,6 +95,21 @@ extension ForecastServer {
             return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
         } catch {
             return error.response
+        }
+    }
+
+    /// The answer's bytes (compressed when asked and worth it), made on a worker thread.
+    static func openWeatherMapAnswer(engine: ForecastEngine, request: OpenWeatherMapRequest, blocks: OpenWeatherMapForecast.Blocks,
+                                     render: OpenWeatherMapRender, now: Int64,
+                                     encoding: ContentEncoding?) -> Result<(body: [UInt8], encoding: ContentEncoding?), OpenWeatherMapError> {
+        do throws(OpenWeatherMapError) {
+            let forecast: OpenWeatherMapForecast
+            do throws(APIError) { forecast = try engine.openWeatherMap(request, blocks: blocks, now: now) } catch { throw OpenWeatherMapError(error) }
+            let body = Array(try render(forecast, request, now).utf8)
+            if let encoding, body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(body) { return .success((packed, encoding)) }
+            return .success((body, nil))
+        } catch {
+            return .failure(error)
         }
     }
 }
