@@ -24,9 +24,12 @@ package struct ClockDependence: Sendable, Equatable {
     /// and the steps counted from the current quarter hour, the meteogram's "now" line; also
     /// the fallback when a local day's start is unknown (every zone's offset is a whole number
     /// of quarter hours, so each local midnight falls on one).
-    package static func quarterHour(_ now: Int64) -> Self {
-        let start = floorDiv(now, 900) * 900
-        return Self(since: start, until: start + 900)
+    package static func quarterHour(_ now: Int64) -> Self { every(900, now) }
+
+    /// The step of `seconds` (a minute, a quarter hour, an hour) that holds now.
+    package static func every(_ seconds: Int64, _ now: Int64) -> Self {
+        let start = floorDiv(now, seconds) * seconds
+        return Self(since: start, until: start + seconds)
     }
 
     /// For a forecast request's time parameters: the shortest-lived of its blocks decides.
@@ -37,8 +40,7 @@ package struct ClockDependence: Sendable, Equatable {
             return quarterHour(now)
         }
         if selections.contains(where: { ($0.forecastHours != nil || $0.pastHours != nil) && $0.initialHours == nil }) {
-            let start = floorDiv(now, 3600) * 3600
-            return Self(since: start, until: start + 3600)
+            return every(3600, now)
         }
         // Days counted from today (forecast_days, past_days, the default week) move at each
         // zone's local midnight; start_date..end_date never move.

@@ -135,6 +135,30 @@ final class HTTPCachingTests: XCTestCase {
         }
     }
 
+    /// OpenWeatherMap's paths carry the same validators; their times follow the clock in their
+    /// own steps (the current weather's quarter hour, One Call's minute).
+    func testOpenWeatherMapAnswersAreCachedAlike() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try StoreMaker.extractBaseline(into: directory)
+        let clock = TestClock(baselineNow)
+        try await LiveServer.with(configuration(store, clock: clock)) { server in
+            let weather = "/data/2.5/weather?lat=39.3&lon=-8&units=metric"
+            let (first, headers) = try await server.send(.GET, weather)
+            XCTAssertEqual(first.status, 200, first.body)
+            let tag = try XCTUnwrap(headers["etag"])
+            XCTAssertEqual(headers["cache-control"], "public, max-age=300", "02:10Z: the quarter hour ends at 02:15Z")
+            let (again, _) = try await server.send(.GET, weather, headers: [("If-None-Match", tag)])
+            XCTAssertEqual(again.status, 304)
+            let onecall = "/data/3.0/onecall?lat=39.3&lon=-8"
+            let (_, call) = try await server.send(.GET, onecall)
+            XCTAssertEqual(call["cache-control"], "public, max-age=60")
+            clock.set(baselineNow + 6 * 60)
+            let (later, laterHeaders) = try await server.send(.GET, weather, headers: [("If-None-Match", tag)])
+            XCTAssertEqual(later.status, 200, "a new quarter hour: a new answer")
+            XCTAssertNotEqual(laterHeaders["etag"], tag)
+        }
+    }
+
     /// The tag moves with the store's publications and nothing else; two servers reading one
     /// store give one request one tag.
     func testTagChangesWhenACycleIsPublishedOrPrunedAndNotOtherwise() async throws {

@@ -12,25 +12,27 @@ extension ForecastServer {
     /// the protections of `/v1/forecast` (`openWeatherMap(_:maxCount:blocks:render:)`).
     func addOpenWeatherMapRoutes(_ router: Router<BasicRequestContext>) {
         router.get("/data/2.5/weather") { request, _ -> Response in
-            await self.openWeatherMap(request, maxCount: 1, blocks: { _ in .current }) { forecast, owm, _ throws(OpenWeatherMapError) in
+            // The current quarter hour's conditions.
+            await self.openWeatherMap(request, maxCount: 1, moves: 900, blocks: { _ in .current }) { forecast, owm, _ throws(OpenWeatherMapError) in
                 try OpenWeatherMapAnswers.current(forecast, units: owm.units)
             }
         }
         router.get("/data/2.5/forecast") { request, _ -> Response in
             // Six UTC days of 3-hour steps hold the 40 steps after any time of today.
-            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .threeHourly(days: 6) }) {
+            await self.openWeatherMap(request, maxCount: 40, moves: 3600, blocks: { _ in .threeHourly(days: 6) }) {
                 forecast, owm, now throws(OpenWeatherMapError) in
                 OpenWeatherMapAnswers.threeHourly(forecast, units: owm.units, now: now, count: owm.count)
             }
         }
         router.get("/data/2.5/forecast/daily") { request, _ -> Response in
-            await self.openWeatherMap(request, maxCount: 16, blocks: { .daily(days: $0.count ?? 7) }) {
+            await self.openWeatherMap(request, maxCount: 16, moves: 3600, blocks: { .daily(days: $0.count ?? 7) }) {
                 forecast, owm, _ throws(OpenWeatherMapError) in
                 OpenWeatherMapAnswers.daily(forecast, units: owm.units, count: owm.count)
             }
         }
         router.get("/data/3.0/onecall") { request, _ -> Response in
-            await self.openWeatherMap(request, maxCount: 40, blocks: { _ in .oneCall(days: 8) }) {
+            // `minutely` starts at the current minute.
+            await self.openWeatherMap(request, maxCount: 40, moves: 60, blocks: { _ in .oneCall(days: 8) }) {
                 forecast, owm, now throws(OpenWeatherMapError) in
                 try OpenWeatherMapAnswers.oneCall(forecast, request: owm, now: now)
             }
@@ -67,9 +69,14 @@ extension ForecastServer {
     /// computed, its answer reserved on the budget while made, computed off the cooperative
     /// pool (`compute`), compressed when the client asks. Every refusal is in OpenWeatherMap's
     /// shape (`OpenWeatherMapError`), never Open-Meteo's.
-    func openWeatherMap(_ request: Request, maxCount: Int, blocks: @escaping OpenWeatherMapBlocks,
+    ///
+    /// - Parameter moves: seconds: the answer's times follow the clock in steps of this (the
+    ///   current minute, quarter hour or hour); its ETag and max-age follow them
+    ///   (`AnswerValidators`; a matching `If-None-Match` is a 304 before anything is computed).
+    func openWeatherMap(_ request: Request, maxCount: Int, moves: Int64, blocks: @escaping OpenWeatherMapBlocks,
                         render: @escaping OpenWeatherMapRender) async -> Response {
-        let engine = self.engine, ledger = self.ledger
+        let engine = self.engine, ledger = self.ledger, freshness = configuration.freshness
+        let key = request.uri.description, asked = request.headers
         let encoding = request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding])
         do throws(OpenWeatherMapError) {
             let owm = try OpenWeatherMapRequest(query: Self.queryPairs(request.uri), maxCount: maxCount)
@@ -82,15 +89,23 @@ extension ForecastServer {
             let now = configuration.now()
             let reservation = AnswerReservation(ledger: ledger)
             defer { reservation.release() }
-            let result = await Self.compute {
+            typealias Made = (body: [UInt8], encoding: ContentEncoding?)
+            let result = await Self.compute { () -> (Result<Made, OpenWeatherMapError>?, AnswerValidators) in
+                // The store's state before the answer (as `forecast`'s): a tag never newer than its answer.
+                let validators = AnswerValidators(request: key, generation: engine.cycles.generation(), clock: .every(moves, now),
+                                                  encoding: encoding, now: now, freshness: freshness)
+                if validators.clientHasIt(asked) { return (nil, validators) }
                 guard reservation.reserve(Self.openWeatherMapAnswerBytes) else {
-                    return Result<(body: [UInt8], encoding: ContentEncoding?), OpenWeatherMapError>.failure(OpenWeatherMapError(
-                        .serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly"))
+                    return (.failure(OpenWeatherMapError(
+                        .serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly")), validators)
                 }
-                return Self.openWeatherMapAnswer(engine: engine, request: owm, blocks: blocks(owm), render: render, now: now, encoding: encoding)
+                return (Self.openWeatherMapAnswer(engine: engine, request: owm, blocks: blocks(owm), render: render, now: now, encoding: encoding), validators)
             }
-            let answer = try result.get()
-            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .vary: "Accept-Encoding"]
+            var headers: HTTPFields = [:]
+            result.1.add(to: &headers)
+            guard let made = result.0 else { return Response(status: .notModified, headers: headers) }
+            let answer = try made.get()
+            headers[.contentType] = "application/json; charset=utf-8"
             if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
             return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
         } catch {
