@@ -108,21 +108,34 @@ public struct DailyForecast: Sendable {
     /// Groups hourly values by local day. Instantaneous values belong to the day their time
     /// falls in; amounts (precipitation, snowfall) and weather codes to the day their interval
     /// lies in, so an hour ending at local midnight counts for the day before.
-    public init(forecast: PointForecast, variables: [DailyVariable], timeZone: TimeZone, window: Int64 = 3600) {
+    ///
+    /// A day is made of every step of its local hours (`DaySlots`), whether the forecast holds
+    /// it or not; a step it lacks, or holds as NaN, is missing. With a step missing, a sum, a
+    /// mean, precipitation_hours and the dominant direction are unknown (NaN), and min, max
+    /// and the weather code are Open-Meteo's (`foldAfterLastMissing`).
+    /// - Parameters:
+    ///   - window: seconds between the steps the days are made of (the amounts' interval).
+    ///   - grid: a time on the steps' grid (default: the forecast's first time); forecast times
+    ///     off that grid are not part of any day (a server's hourly block of another phase).
+    ///   - dates: the local dates to summarise (default: those of the forecast's times).
+    public init(forecast: PointForecast, variables: [DailyVariable], timeZone: TimeZone, window: Int64 = 3600, grid: Int64? = nil,
+                dates: [String]? = nil) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        func day(_ time: Int64) -> String {
-            let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
-            return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        }
-        let instantDays = forecast.times.map(day)
-        let amountDays = forecast.times.map { day($0 - window) }
-        var dates: [String] = []
-        for date in instantDays where dates.last != date && !dates.contains(date) { dates.append(date) }
+        let instantDays = forecast.times.map { Self.localDate($0, calendar: calendar) }
+        let dates = dates ?? Self.localDates(forecast.times, timeZone: timeZone)
         self.dates = dates
         hours = dates.map { date in instantDays.filter { $0 == date }.count }
         let dayStarts = dates.map { Self.midnight(date: $0, calendar: calendar) }
         self.dayStarts = dayStarts
+        let step = max(window, 1)
+        let slots = DaySlots(times: forecast.times, grid: grid ?? forecast.times.first ?? 0, step: step)
+        // Each day's steps: instants at midnight <= t < next midnight; amounts (their interval
+        // ending at t) at midnight < t <= next midnight.
+        let bounds = dates.indices.map { d -> Range<Int64>? in
+            guard dayStarts[d] != Int64.min else { return nil }
+            return dayStarts[d]..<Self.nextMidnight(date: dates[d], calendar: calendar)
+        }
         var values: [DailyVariable: [Float]] = [:]
         for daily in variables {
             switch daily.statistic {
@@ -155,9 +168,9 @@ public struct DailyForecast: Sendable {
                 continue
             case .dominant:
                 let u = forecast.values[.windU10m] ?? [], v = forecast.values[.windV10m] ?? []
-                values[daily] = dates.map { date in
-                    let members = u.indices.filter { instantDays[$0] == date && $0 < v.count }
-                    let meanU = Self.reduce(members.map { u[$0] }, .mean), meanV = Self.reduce(members.map { v[$0] }, .mean)
+                values[daily] = bounds.map { day in
+                    guard let day else { return .nan }
+                    let meanU = Self.reduce(slots.values(u, in: day), .mean), meanV = Self.reduce(slots.values(v, in: day), .mean)
                     return meanU.isNaN || meanV.isNaN ? .nan : windDirection(u: meanU, v: meanV)
                 }
                 continue
@@ -165,8 +178,9 @@ public struct DailyForecast: Sendable {
                 // At least 0.1 mm, whatever unit the answer is in.
                 let threshold: Float = forecast.units.precipitation == .inch ? 0.1 / 25.4 : 0.1
                 let series = forecast.values[daily.variable] ?? []
-                values[daily] = dates.map { date in
-                    let members = series.indices.filter { amountDays[$0] == date }.map { series[$0] }
+                values[daily] = bounds.map { day in
+                    guard let day else { return .nan }
+                    let members = slots.values(series, in: (day.lowerBound + step)..<(day.upperBound + step))
                     return members.isEmpty || members.contains(where: \.isNaN) ? .nan : Float(members.filter { $0 >= threshold * 0.9999 }.count)
                 }
                 continue
@@ -178,27 +192,74 @@ public struct DailyForecast: Sendable {
             let isAmount = daily.variable.isAccumulation || daily.variable == .weatherCode || daily.variable == .sunshineDuration
             // shortwave_radiation_sum: hourly mean W/m² times the step's seconds, in MJ/m².
             let scale: Float = daily.statistic == .sum && daily.variable == .shortwaveRadiation ? Self.radiationScale(window: window) : 1
-            values[daily] = dates.map { date in
-                let members = series.indices.filter { (isAmount ? amountDays[$0] : instantDays[$0]) == date }.map { series[$0] }
+            values[daily] = bounds.map { day in
+                guard let day else { return .nan }
+                let members = slots.values(series, in: isAmount ? (day.lowerBound + step)..<(day.upperBound + step) : day)
                 return Self.reduce(members, daily.statistic) * scale
             }
         }
         self.values = values
     }
 
+    /// One day's statistic over its steps in time order, a missing step as NaN.
+    ///
+    /// Open-Meteo's rule (open-meteo/open-meteo, Sources/App/Helper/GenericDailyCalculator.swift
+    /// over the `sum(by:)`, `mean(by:)`, `max(by:)`, `min(by:)` of Sources/App/Helper/Array.swift):
+    /// a sum or a mean over a day with a missing hour is NaN, as NaN propagates through its `+`.
     static func reduce(_ values: [Float], _ statistic: DailyVariable.Statistic) -> Float {
         guard !values.isEmpty else { return .nan }
-        // A missing hour makes the day's statistic unknown rather than quietly partial.
-        if values.contains(where: \.isNaN) { return .nan }
         switch statistic {
-        case .min: return values.min() ?? .nan
-        case .max: return values.max() ?? .nan
-        case .mostSevere: return WeatherCode.mostSevere(values)
-        case .mean: return values.reduce(0, +) / Float(values.count)
-        case .sum: return values.reduce(0, +)
+        case .min: return foldAfterLastMissing(values) { $0.min() ?? .nan }
+        case .max: return foldAfterLastMissing(values) { $0.max() ?? .nan }
+        // Open-Meteo's daily weather_code is a `max`, so a missing hour acts as it does there.
+        case .mostSevere: return foldAfterLastMissing(values, WeatherCode.mostSevere)
+        case .mean: return values.contains(where: \.isNaN) ? .nan : values.reduce(0, +) / Float(values.count)
+        case .sum: return values.contains(where: \.isNaN) ? .nan : values.reduce(0, +)
         case .hours, .daylight, .dominant, .sunrise, .sunset, .moonrise, .moonset, .moonPhase:
             return .nan   // computed in init, not by this reduction
         }
+    }
+
+    /// The extreme of the steps after the day's last missing one; NaN when the last step is
+    /// missing. This is what Open-Meteo's `max(by:)` / `min(by:)` give (Array.swift: a fold from
+    /// -/+greatestFiniteMagnitude by `$1 < $0 ? $0 : $1`, where a NaN step replaces the running
+    /// value and the next step replaces the NaN), although its comment says NaN is ignored: a
+    /// day the run ends in is null, and a day the run starts in gives the extremes of the hours
+    /// from the run's start on.
+    static func foldAfterLastMissing(_ values: [Float], _ extreme: ([Float]) -> Float) -> Float {
+        guard let last = values.last, !last.isNaN else { return .nan }
+        let start = (values.lastIndex(where: \.isNaN) ?? -1) + 1
+        return extreme(Array(values[start...]))
+    }
+
+    /// The local dates `times` fall in, each once, in the order first met.
+    package static func localDates(_ times: [Int64], timeZone: TimeZone) -> [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var dates: [String] = []
+        for date in times.map({ localDate($0, calendar: calendar) }) where dates.last != date && !dates.contains(date) { dates.append(date) }
+        return dates
+    }
+
+    static func localDate(_ time: Int64, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(time)))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// Every step (on the grid through `grid`, `step` seconds apart) that a summary of `dates`
+    /// reads: from each day's midnight to the next midnight inclusive (the amount ending then
+    /// is the day's), ascending.
+    package static func steps(of dates: [String], timeZone: TimeZone, grid: Int64, step: Int64) -> [Int64] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let slots = DaySlots(times: [], grid: grid, step: step)
+        var steps = Set<Int64>()
+        for date in dates {
+            let start = midnight(date: date, calendar: calendar)
+            guard start != Int64.min else { continue }
+            steps.formUnion(slots.times(in: start..<(nextMidnight(date: date, calendar: calendar) + 1)))
+        }
+        return steps.sorted()
     }
 
     /// MJ/m² per (W/m² summed over steps of `window` seconds): the one conversion of
@@ -245,5 +306,33 @@ public struct DailyForecast: Sendable {
         case .alwaysUp: return 86_400
         case .alwaysDown: return 0
         }
+    }
+}
+
+/// The steps a local day is made of: every `step` seconds on the grid through `grid`, whether
+/// the forecast holds them or not.
+struct DaySlots {
+    private let index: [Int64: Int]
+    private let grid: Int64
+    private let step: Int64
+
+    init(times: [Int64], grid: Int64, step: Int64) {
+        var index: [Int64: Int] = [:]
+        index.reserveCapacity(times.count)
+        for (k, time) in times.enumerated() where index[time] == nil { index[time] = k }
+        self.index = index
+        self.grid = grid
+        self.step = max(step, 1)
+    }
+
+    /// The grid's times in `range`, ascending.
+    func times(in range: Range<Int64>) -> StrideTo<Int64> {
+        let offset = (grid - range.lowerBound) % step
+        return stride(from: range.lowerBound + (offset < 0 ? offset + step : offset), to: range.upperBound, by: Int(step))
+    }
+
+    /// `series`' value at each grid time in `range`, NaN where the forecast has no such time.
+    func values(_ series: [Float], in range: Range<Int64>) -> [Float] {
+        times(in: range).map { time in index[time].flatMap { $0 < series.count ? series[$0] : nil } ?? .nan }
     }
 }

@@ -120,9 +120,32 @@ package struct AnswerAssembly: Sendable {
     }
 
     private func assemble(_ point: QueryPoint, name: String?, result: Result<PointForecast, QueryError>) -> PlaceAnswer {
-        let daily = dailyVariables.isEmpty ? nil : (try? result.get()).map {
-            DailyForecast(forecast: $0, variables: dailyVariables, timeZone: Self.dailyTimeZone(timeZone), window: request.accumulationWindow)
-        }
+        let daily = dailyVariables.isEmpty ? nil : (try? result.get()).map { wholeDays(point, answered: $0) }
         return PlaceAnswer(name: name, latitude: point.latitude, longitude: point.longitude, line: point.line, result: result, daily: daily)
+    }
+
+    /// The daily summaries of the local days the answered times fall in, each over every step
+    /// of the day the answering run holds, not only the steps asked for: a day's sum or mean is
+    /// null where the run lacks an hour of it (as the server's daily block), never because the
+    /// query's window starts or ends inside the day. From the answer's own model and domain;
+    /// when those cannot answer the whole days, from the answered steps alone.
+    package func wholeDays(_ point: QueryPoint, answered: PointForecast) -> DailyForecast {
+        let zone = Self.dailyTimeZone(timeZone), window = request.accumulationWindow
+        let dates = DailyForecast.localDates(answered.times, timeZone: zone)
+        func summary(_ forecast: PointForecast) -> DailyForecast {
+            DailyForecast(forecast: forecast, variables: dailyVariables, timeZone: zone, window: window,
+                          grid: answered.times.first, dates: dates)
+        }
+        guard let grid = answered.times.first,
+              let forecaster = forecasters.first(where: { $0.store.model == answered.provenance.model }),
+              let first = forecaster.store.runTimes.first, let last = forecaster.store.runTimes.last else { return summary(answered) }
+        let steps = DailyForecast.steps(of: dates, timeZone: zone, grid: grid, step: window).filter { $0 >= first && $0 <= last }
+        guard !steps.isEmpty, steps != answered.times else { return summary(answered) }
+        var days = point
+        days.times = steps
+        guard let whole = try? forecaster.forecast(days, request: request), whole.provenance.domain == answered.provenance.domain else {
+            return summary(answered)
+        }
+        return summary(whole)
     }
 }

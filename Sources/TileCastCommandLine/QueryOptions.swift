@@ -18,7 +18,7 @@ package struct QueryOptions: ParsableArguments {
 
         Times are UTC unless they carry an offset (+HH:MM), to the minute. Without --time or --start: 24 hours from the current hour when the run covers it, otherwise from the run's first time. Precipitation and snowfall are amounts over the hour ending at each time. Without --variables: every variable the cycle stores; asking for one it does not store is an error listing what it holds.
 
-        Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max, NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most severe code). With --format csv they follow the hourly rows as a second table, after a blank line.
+        Daily summaries (--daily) use local days of --timezone (UTC by default): NAME_max, NAME_min, NAME_mean, NAME_sum for any variable, and weather_code (the day's most severe code). Each day is summarised over every hour of it the run holds, not only the hours asked for; a sum or mean is null when the run lacks one of them, a max, min or weather_code when it lacks the day's last hour (Open-Meteo's rule). With --format csv they follow the hourly rows as a second table, after a blank line.
 
         Exit codes: 0 success, 1 the answer could not be written (standard output full or closed), 2 bad usage, 4 place or time outside the store, 5 store missing or damaged.
 

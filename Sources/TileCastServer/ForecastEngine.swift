@@ -212,7 +212,8 @@ package struct ForecastEngine: Sendable {
         // of every cycle that answered.
         var daily: [DailyVariable: [Float]] = [:]
         if wantsDaily {
-            let summary = DailyForecast(forecast: forecast, variables: statistics, timeZone: AnswerAssembly.dailyTimeZone(times.zone))
+            let summary = DailyForecast(forecast: forecast, variables: statistics, timeZone: AnswerAssembly.dailyTimeZone(times.zone),
+                                        grid: times.dailyHours.first)
             func values(_ statistic: DailyVariable) -> [Float] {
                 let series = summary.values[statistic] ?? []
                 return times.days.map { day in summary.dates.firstIndex(of: day).map { $0 < series.count ? series[$0] : .nan } ?? .nan }

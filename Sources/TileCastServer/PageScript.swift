@@ -400,7 +400,7 @@ function renderDays(forecast, model) {
     }
   }
   const notes = [];
-  if (partial) notes.push("A partial day is summarised over the hours the run covers.");
+  if (partial) notes.push("A partial day's rain, like any total or average, is unknown (–); its high and low are those of the hours the run covers, and unknown on the day the run ends.");
   if (left) notes.push(left + " of the next " + d.time.length + " days lie beyond the run and are left out.");
   $("days-note").textContent = notes.join(" ");
 }

@@ -38,7 +38,11 @@ final class DownscalingAndSunshineTests: XCTestCase {
         let store = try extractAllvars()
         let variables = "temperature_2m,dew_point_2m,apparent_temperature,relative_humidity_2m,surface_pressure,pressure_msl"
         let common = ["query", "--store", store, "--lat", "29.865", "--lon", "86.8444", "--start", "2005-09-21T00Z", "--hours", "10",
-                      "--variables", variables, "--daily", "temperature_2m_max,temperature_2m_min", "--format", "json"]
+                      "--variables", variables, "--daily", "temperature_2m_max,temperature_2m_min", "--format", "json",
+                      // 09Z, the run's last hour, is 23:00 in Honolulu (UTC-10): the local day
+                      // 2005-09-20 ends with hours the run holds, so it has a max and a min
+                      // (those of the hours from the run's start, Open-Meteo's rule, issue 47).
+                      "--timezone", "Pacific/Honolulu"]
         let terrainRun = try run(common)
         XCTAssertEqual(terrainRun.status, 0, terrainRun.stderr)
         let requested = 3650.0
@@ -123,7 +127,7 @@ final class DownscalingAndSunshineTests: XCTestCase {
         XCTAssertEqual(both.status, 2)
     }
 
-    /// sunshine_duration (hourly seconds and the daily total) against pvlib at five cells of
+    /// sunshine_duration (hourly seconds; the daily total null, as the run holds part of the day) against pvlib at five cells of
     /// the sample: sunrise hours, cloud-dimmed hours, a sunny day's end, and a first hour
     /// whose sun rose before the run began (unknown: null). DNI from SWDOWN by Erbs on the
     /// sample itself, and from SWDDIR on a copy with it added (Scripts/add_radiation_fields.py).
@@ -151,7 +155,7 @@ final class DownscalingAndSunshineTests: XCTestCase {
         let expected = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(reference.stdout.utf8)) as? [String: Any])
         let expectedCells = try XCTUnwrap(expected["cells"] as? [[String: Any]])
         XCTAssertEqual(expectedCells.count, cells.count)
-        var worstHour = 0.0, worstDay = 0.0, hours = 0, partial = 0, nulls = 0
+        var worstHour = 0.0, hours = 0, partial = 0, nulls = 0
         for cell in expectedCells {
             let lat = try XCTUnwrap(cell["latitude"] as? Double), lon = try XCTUnwrap(cell["longitude"] as? Double)
             let want = try XCTUnwrap(cell["hourly"] as? [Any])
@@ -177,21 +181,19 @@ final class DownscalingAndSunshineTests: XCTestCase {
                 if y > 0 && y < 3600 { partial += 1 }
             }
             // The hour ending at 00Z belongs to 2005-09-20 (an interval's day, like rain's);
-            // 2005-09-21 is the total of the hours ending 01..09Z.
+            // 2005-09-21 would be the total of the hours ending 01..24Z, and the run holds 9 of
+            // them: a total of part of a day is null, never read as the day's (issue 47).
             let daily = try XCTUnwrap((answer["daily"] as? [String: Any])?["sunshine_duration"] as? [Any])
             let dates = try XCTUnwrap((answer["daily"] as? [String: Any])?["time"] as? [String])
             let day = try XCTUnwrap(dates.firstIndex(of: "2005-09-21"))
-            let total = try XCTUnwrap(daily[day] as? Double)
-            let wantTotal = want.dropFirst().compactMap { $0 as? Double }.reduce(0, +)
-            worstDay = max(worstDay, abs(total - wantTotal))
+            XCTAssertTrue(daily[day] is NSNull, "\(label) \(lat),\(lon): \(daily[day])")
         }
-        print("sunshine_duration (\(label)) vs pvlib (SPA sun): worst hourly \(worstHour) s over \(hours) hours (\(partial) partly sunny, \(nulls) null), worst daily \(worstDay) s")
+        print("sunshine_duration (\(label)) vs pvlib (SPA sun): worst hourly \(worstHour) s over \(hours) hours (\(partial) partly sunny, \(nulls) null)")
         XCTAssertEqual(hours + nulls, 50)
         XCTAssertGreaterThanOrEqual(partial, wantPartial, "\(label): the cells were chosen for hours between 0 and 3600 s")
         XCTAssertEqual(nulls, 1, "cell 8,5's first hour: the sun rose before the run")
         // Two minutes an hour: SPA and NOAA suns differ by seconds at the horizon, and the
         // store's bilinear place and 1 W/m² quantisation move a threshold crossing by a minute.
         XCTAssertLessThanOrEqual(worstHour, 120)
-        XCTAssertLessThanOrEqual(worstDay, 240)
     }
 }
