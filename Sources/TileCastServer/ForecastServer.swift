@@ -410,6 +410,8 @@ package struct ForecastServer: Sendable {
         if let remoteReads { router.add(middleware: RemoteReadMiddleware(gate: remoteReads)) }
         addForecastRoutes(router)
         addOpenWeatherMapRoutes(router)
+        addQWeatherRoutes(router)
+        addCaiyunRoutes(router)
         addPageRoutes(router)
         addOperationRoutes(router, paths: paths)
         return router
