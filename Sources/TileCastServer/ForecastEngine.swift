@@ -243,6 +243,15 @@ package struct ForecastEngine: Sendable {
                 return try? Self.forecast(store: cycle, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast
             }
             for variable in currentVariables { current[variable] = values?.values[variable]?.first ?? .nan }
+            // Amounts are the quarter hour's (Open-Meteo's `current` is its 15-minute row,
+            // issue 47), not the hour's around it: the `minutely_15` block's own series. So are
+            // the weather code made from them (rates over the step) and the sunshine seconds.
+            let amounts = currentVariables.filter { $0.isAccumulation || $0 == .weatherCode || $0 == .sunshineDuration }
+            if !amounts.isEmpty && !parameters.currentAmountsOverTheHour {
+                let quarter = try series(at: [times.current], step: RequestTimes.currentInterval, variables: amounts, model: store,
+                                         stores: stores, parameters: parameters, latitude: latitude, longitude: longitude, elevation: elevation)
+                for variable in amounts { current[variable] = quarter?.forecast.padded(to: [times.current]).values[variable]?.first ?? .nan }
+            }
         }
         var place: PlaceForecast
         if stepped {

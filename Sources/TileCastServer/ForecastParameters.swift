@@ -116,6 +116,10 @@ package struct ForecastParameters: Sendable {
     }
     /// The legacy `current_weather=true` block.
     package var currentWeather = false
+    /// `current`'s amounts (and the weather code made from them) over the hour ending now
+    /// rather than the quarter hour: not a query parameter; set by the renderers of APIs whose
+    /// current rain is "the last hour's" (OpenWeatherMap's `rain.1h`).
+    package var currentAmountsOverTheHour = false
     package var timeZone: TimeZone = ForecastParameters.gmt
     /// The name answered in `timezone` ("GMT" by default, as Open-Meteo).
     package var timeZoneName = "GMT"

@@ -93,6 +93,40 @@ final class Minutely15Tests: XCTestCase {
         }
     }
 
+    /// `current` is a 15-minute step (issue 47; Open-Meteo's `current` is its minutely_15 row
+    /// at the current quarter hour): its precipitation is the quarter hour's amount, not the
+    /// hour's. At 10:40Z (current 10:30) the three seeded places have 0.7 mm in the quarter
+    /// hour and about 3 mm in the hour around it: the hourly amount would be 4x the reference.
+    func testCurrentAmountsAreTheQuarterHours() async throws {
+        let expected = try reference()
+        var configuration = serverConfiguration()
+        configuration.now = { 1_795_344_000 }   // 2026-11-22T10:40Z
+        try await LiveServer.with(configuration) { server in
+            var wet = 0
+            for (place, rows) in expected {
+                let parts = place.split(separator: ",")
+                let reply = try await server.get("/v1/forecast?latitude=\(parts[0])&longitude=\(parts[1])"
+                    + "&current=temperature_2m,precipitation,rain,showers&minutely_15=precipitation&forecast_minutely_15=1")
+                XCTAssertEqual(reply.status, 200, reply.body)
+                let answer = try json(reply.body)
+                let current = try XCTUnwrap(answer["current"] as? [String: Any], reply.body)
+                XCTAssertEqual(current["time"] as? String, "2026-11-22T10:30")
+                XCTAssertEqual(current["interval"] as? Int, 900)
+                let wanted = try XCTUnwrap(rows["2026-11-22T10:30"], place)
+                let rain = try XCTUnwrap(current["precipitation"] as? Double, reply.body)
+                XCTAssertEqual(rain, wanted.rain, accuracy: 0.02 + 0.05, "\(place): the quarter hour's amount")
+                XCTAssertEqual(try XCTUnwrap(current["temperature_2m"] as? Double), wanted.celsius, accuracy: 0.03 + 0.05, place)
+                // rain + showers make the precipitation, each a quarter hour's share as well.
+                let parts15 = try XCTUnwrap(current["rain"] as? Double) + (try XCTUnwrap(current["showers"] as? Double))
+                XCTAssertEqual(parts15, rain, accuracy: 0.15, place)
+                let minutely = try XCTUnwrap((answer["minutely_15"] as? [String: Any])?["precipitation"] as? [Double], reply.body)
+                XCTAssertEqual(minutely.first ?? .nan, rain, accuracy: 0.001, "current is minutely_15's row at the current quarter hour")
+                if wanted.rain > 0.3 { wet += 1 }
+            }
+            XCTAssertGreaterThan(wet, 0, "the check needs a place with rain in the quarter hour")
+        }
+    }
+
     /// The time rules: by default today and two more days every 15 minutes (3 x 96), nulls
     /// where the run has nothing; forecast_minutely_15 / past_minutely_15 count steps from the
     /// current quarter hour; start/end beside a step count is Open-Meteo's 400.

@@ -84,10 +84,25 @@ def reference_units(units):
             "wind_speed_unit": "mph" if units == "imperial" else "ms", "precipitation_unit": "mm", "timeformat": "unixtime"}
 
 
+HOUR_AMOUNTS = ("precipitation", "snowfall_water_equivalent", "weather_code")
+
+
+def over_the_hour(answer):
+    """`current` with OpenWeatherMap's rain.1h and snow.1h, the last hour's (/v1/forecast's
+    current amounts are the quarter hour's), and the weather code made from them: the hourly
+    row at the current time, whose amounts are the hour's before it (NOW is on a quarter hour
+    that is a whole hour, so that row exists)."""
+    row = dict(answer["current"])
+    k = answer["hourly"]["time"].index(row["time"])
+    for name in HOUR_AMOUNTS:
+        row[name] = answer["hourly"][name][k]
+    return row
+
+
 def reference_current(lat, lon, units):
-    answer = v1({"latitude": lat, "longitude": lon, "current": VARIABLES, "daily": "sunrise,sunset", "forecast_days": 1,
-                 "timezone": "auto", **reference_units(units)})
-    row = expected_row(answer["current"], units)
+    answer = v1({"latitude": lat, "longitude": lon, "current": VARIABLES, "hourly": ",".join(HOUR_AMOUNTS),
+                 "daily": "sunrise,sunset", "forecast_days": 1, "timezone": "auto", **reference_units(units)})
+    row = expected_row(over_the_hour(answer), units)
     row.update(dt=answer["current"]["time"], sunrise=answer["daily"]["sunrise"][0], sunset=answer["daily"]["sunset"][0],
                offset=answer["utc_offset_seconds"])
     return row
@@ -119,7 +134,7 @@ def reference_one_call(lat, lon, units):
     answer = v1({"latitude": lat, "longitude": lon, "current": VARIABLES, "hourly": VARIABLES, "daily": DAILY,
                  "minutely_15": "precipitation", "forecast_minutely_15": 7, "forecast_days": 8, "timezone": "auto",
                  **reference_units(units)})
-    current = expected_row(answer["current"], units)
+    current = expected_row(over_the_hour(answer), units)
     current.update(dt=answer["current"]["time"], dew_point=temp(answer["current"]["dew_point_2m"]))
     hourly, by_time = answer["hourly"], {}
     for k, time in enumerate(hourly["time"]):

@@ -80,7 +80,10 @@ extension ForecastEngine {
     /// - Throws: `APIError` as `/v1/forecast` refuses (a place outside every domain is marked
     ///   `isOutsideDomains`), 503 for the store.
     func openWeatherMap(_ request: OpenWeatherMapRequest, blocks: OpenWeatherMapForecast.Blocks, now: Int64) throws(APIError) -> OpenWeatherMapForecast {
-        let parameters = try ForecastParameters(query: OpenWeatherMapForecast.query(request, blocks: blocks))
+        var parameters = try ForecastParameters(query: OpenWeatherMapForecast.query(request, blocks: blocks))
+        // `rain.1h` and `snow.1h` of `current` are OpenWeatherMap's "last 1 hour" (its current
+        // weather page), not `/v1/forecast`'s quarter hour; the condition follows the same hour.
+        parameters.currentAmountsOverTheHour = true
         let stores = try stores(for: nil)
         guard let job = try Self.jobs(parameters, now: now).first else { throw APIError("Nothing to geocode") }
         // A remote store's reads end by the request's deadline, as in `respond`.
