@@ -39,12 +39,10 @@ package struct ClockDependence: Sendable, Equatable {
             || selections.contains(where: { ($0.forecastMinutely15 != nil || $0.pastMinutely15 != nil) && $0.initialMinutely15 == nil }) {
             return quarterHour(now)
         }
-        if selections.contains(where: { ($0.forecastHours != nil || $0.pastHours != nil) && $0.initialHours == nil }) {
-            return every(3600, now)
-        }
+        let counted = selections.contains(where: { ($0.forecastHours != nil || $0.pastHours != nil) && $0.initialHours == nil })
         // Days counted from today (forecast_days, past_days, the default week) move at each
         // zone's local midnight; start_date..end_date never move.
-        guard selections.contains(where: { $0.dates == nil }) else { return Self(since: .min, until: nil) }
+        guard counted || selections.contains(where: { $0.dates == nil }) else { return Self(since: .min, until: nil) }
         var zones = [parameters.timeZone]
         if parameters.timeZoneAuto {
             let known = parameters.placeZones.compactMap { $0?.zone }
@@ -53,6 +51,12 @@ package struct ClockDependence: Sendable, Equatable {
                 return quarterHour(now)
             }
             zones = known
+        }
+        if counted {
+            // Hours counted from the current local hour (`RequestTimes`): a zone half or three
+            // quarters of an hour off UTC (Kolkata, Kathmandu) moves on its own quarter hour.
+            let whole = zones.allSatisfy { $0.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now))) % 3600 == 0 }
+            return whole ? every(3600, now) : quarterHour(now)
         }
         var since = Int64.min, until = Int64.max
         var seen: Set<String> = []

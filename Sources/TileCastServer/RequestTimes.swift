@@ -78,7 +78,12 @@ package struct RequestTimes: Sendable {
         if let last = starts.last, let end = clock.adding(days: 1, to: last) { rangeEnd = end }
         dailyHours = dayStarts.isEmpty ? [] : Array(stride(from: rangeStart, through: rangeEnd, by: 3600))
 
-        let currentHour = now >= 0 ? now / 3600 * 3600 : (now - 3599) / 3600 * 3600
+        // The current hour on the local clock, as Open-Meteo's `forecastTimeRange2` aligns it: in
+        // a zone half an hour off UTC (India, Iran, Newfoundland) the labels are whole local
+        // hours, "this hour" to an app, and the values are those of those instants (issue 47).
+        let offsetNow = clock.offset(at: now)
+        let wallClock = now + offsetNow
+        let currentHour = (wallClock >= 0 ? wallClock / 3600 * 3600 : (wallClock - 3599) / 3600 * 3600) - offsetNow
         var span = rangeStart..<max(rangeStart, rangeEnd)
         if let hours = selection.hours {
             let start = try local(hours.start)

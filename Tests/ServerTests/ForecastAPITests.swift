@@ -134,6 +134,32 @@ final class ForecastAPITests: XCTestCase {
         }
     }
 
+    /// forecast_hours in zones off UTC by half or three quarters of an hour (issue 47): the hours
+    /// count from the current local hour, as Open-Meteo's `forecastTimeRange2` aligns them
+    /// (Sources/App/Helper/ForecastapiQuery.swift: `(now + utcOffset) / 3600 * 3600`), so the
+    /// labels are whole local hours. Now is 02:10Z: 07:40 in Kolkata (+5:30), 07:55 in
+    /// Kathmandu (+5:45), 22:40 the day before in St John's (-3:30), 05:40 in Tehran (+3:30).
+    /// Each label's value is that instant's: the same as asked by start_hour..end_hour.
+    func testForecastHoursInHalfHourZonesAreWholeLocalHours() async throws {
+        let cases = [("Asia/Kolkata", ["2026-11-22T06:00", "2026-11-22T07:00", "2026-11-22T08:00", "2026-11-22T09:00"]),
+                     ("Asia/Kathmandu", ["2026-11-22T06:00", "2026-11-22T07:00", "2026-11-22T08:00", "2026-11-22T09:00"]),
+                     ("America/St_Johns", ["2026-11-21T21:00", "2026-11-21T22:00", "2026-11-21T23:00", "2026-11-22T00:00"]),
+                     ("Asia/Tehran", ["2026-11-22T04:00", "2026-11-22T05:00", "2026-11-22T06:00", "2026-11-22T07:00"])]
+        try await LiveServer.with(configuration(store)) { server in
+            for (zone, labels) in cases {
+                let base = "/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&timezone=\(zone)"
+                let hours = try await server.get(base + "&past_hours=1&forecast_hours=3")
+                XCTAssertEqual(hours.status, 200, hours.body)
+                let block = try XCTUnwrap(hours.object?["hourly"] as? [String: Any], hours.body)
+                XCTAssertEqual(block["time"] as? [String], labels, zone)
+                let byDates = try await server.get(base + "&start_hour=\(labels[0])&end_hour=\(labels[3])")
+                let dated = try XCTUnwrap(byDates.object?["hourly"] as? [String: Any], byDates.body)
+                XCTAssertEqual(dated["time"] as? [String], labels, zone)
+                XCTAssertEqual((block["temperature_2m"] as? [Any])?.map { "\($0)" }, (dated["temperature_2m"] as? [Any])?.map { "\($0)" }, zone)
+            }
+        }
+    }
+
     func testCSVAsOpenMeteoWritesIt() async throws {
         try await LiveServer.with(configuration(store)) { server in
             let reply = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m,precipitation&format=csv&start_hour=2026-11-22T00:00&end_hour=2026-11-22T01:00")

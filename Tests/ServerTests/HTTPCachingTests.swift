@@ -225,6 +225,13 @@ final class HTTPCachingTests: XCTestCase {
             XCTAssertLessThanOrEqual(dayAge0, 3600)
             XCTAssertEqual(indiaAge0, 3600, "Kolkata's midnight is 16 h 20 min away")
             XCTAssertEqual(nowAge0, 5 * 60, "02:10Z: the quarter hour ends at 02:15Z")
+            // forecast_hours counts from the local hour (issue 47): Lisbon's next at 03:00Z,
+            // Kolkata's (07:40 local) at 02:30Z, so it may be kept 20 minutes only.
+            let hours = "/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&forecast_hours=3"
+            let (_, hoursAge) = try await tagAndAge(hours)
+            XCTAssertEqual(hoursAge, 50 * 60, "02:10Z: Lisbon's hour ends at 03:00Z")
+            let (_, indiaHoursAge) = try await tagAndAge(hours + "&timezone=Asia/Kolkata")
+            XCTAssertLessThanOrEqual(indiaHoursAge, 20 * 60, "Kolkata's hour ends at 02:30Z")
             // 02:14Z: the same quarter hour and day.
             clock.set(baselineNow + 4 * 60)
             let (now1, _) = try await tagAndAge(current)
