@@ -131,6 +131,9 @@ package struct ForecastParameters: Sendable {
     package var units = OutputUnits()
     package var timeFormat = TimeFormat.iso8601
     package var format = Format.json
+    /// `location_information=section` (the default) or `omit`: whether a CSV answer starts
+    /// with the table of its places (Open-Meteo's `OutputLocationInformation`).
+    package var csvLocationSection = true
     /// Open-Meteo's `cell_selection` (`CellSelection`: land and sea interpolate, nearest does not).
     package var cellSelection = CellSelection.land
     /// Open-Meteo's `tilt` and `azimuth`: the plane of `global_tilted_irradiance` (flat by default).
@@ -403,6 +406,12 @@ package struct ForecastParameters: Sendable {
         if let text = values.single("format") {
             guard let value = Format(rawValue: text) else { throw APIError("Parameter 'format' must be json, csv or flatbuffers. Given: \(APIError.echo(text))") }
             format = value
+        }
+        if let text = values.single("location_information") {
+            guard text == "section" || text == "omit" else {
+                throw APIError("Parameter 'location_information' must be section or omit. Given: \(APIError.echo(text))")
+            }
+            csvLocationSection = text == "section"
         }
         if let text = values.single("cell_selection") {
             guard let value = CellSelection(rawValue: text) else {

@@ -325,8 +325,8 @@ struct OpenMeteoRenderer {
         // 16-day box of every variable).
         var lines = CSVLines()
         let id = several ? "location_id," : ""
-        lines.append(id + "latitude,longitude,elevation,utc_offset_seconds,timezone,timezone_abbreviation")
-        for location in locations {
+        if parameters.csvLocationSection { lines.append(id + "latitude,longitude,elevation,utc_offset_seconds,timezone,timezone_abbreviation") }
+        for location in locations where parameters.csvLocationSection {
             let place = location.first, f = place.forecast
             lines.append((several ? "\(location.locationID)," : "") + "\(JSONText.number(f.latitude)),\(JSONText.number(f.longitude)),"
                          + (f.elevation.flatMap { ForecastRenderer.number($0, 0) } ?? Self.csvNull) + ",\(place.times.utcOffset),\(place.times.zoneName),\(place.times.abbreviation)")
@@ -356,7 +356,8 @@ struct OpenMeteoRenderer {
             }.joined(separator: ",")
         }
         if !parameters.currentColumns.isEmpty {
-            lines.append("")
+            // A blank line between tables (none before the first when the places are omitted).
+            if !lines.bytes.isEmpty { lines.append("") }
             lines.append(header(parameters.currentColumns) { unit($0, $1) })
             for location in locations {
                 let times = location.first.times
@@ -374,7 +375,8 @@ struct OpenMeteoRenderer {
             (parameters.minutely15Columns, { (place: PlaceForecast) in place.times.minutely15 }, { (place: PlaceForecast) in place.minutely15 }),
             (parameters.hourlyColumns, { (place: PlaceForecast) in place.times.hourly }, { (place: PlaceForecast) -> PointForecast? in place.hourly }),
         ] where !blockColumns.isEmpty {
-            lines.append("")
+            // A blank line between tables (none before the first when the places are omitted).
+            if !lines.bytes.isEmpty { lines.append("") }
             lines.append(header(blockColumns) { unit($0, $1) })
             for location in locations {
                 // Each cell's series and variable, model by model.
@@ -398,7 +400,8 @@ struct OpenMeteoRenderer {
             }
         }
         if !parameters.dailyColumns.isEmpty {
-            lines.append("")
+            // A blank line between tables (none before the first when the places are omitted).
+            if !lines.bytes.isEmpty { lines.append("") }
             lines.append(header(parameters.dailyColumns) { unit($0, $1) })
             for location in locations {
                 let times = location.first.times

@@ -172,6 +172,15 @@ final class ForecastAPITests: XCTestCase {
             XCTAssertEqual(lines[3], "time,temperature_2m (°C),precipitation (mm)")
             XCTAssertTrue(lines[4].hasPrefix("2026-11-22T00:00,"), lines[4])
             XCTAssertTrue(lines[5].hasPrefix("2026-11-22T01:00,"), lines[5])
+            // location_information=omit (Open-Meteo's CsvWriter.swift, `withLocationHeader`):
+            // the tables alone, the first without a blank line before it.
+            let omitted = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m,precipitation&format=csv"
+                                               + "&start_hour=2026-11-22T00:00&end_hour=2026-11-22T01:00&location_information=omit")
+            XCTAssertEqual(omitted.status, 200, omitted.body)
+            XCTAssertEqual(omitted.body, lines[3...].joined(separator: "\n"))
+            let bad = try await server.get("/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&format=csv&location_information=none")
+            XCTAssertEqual(bad.status, 400, bad.body)
+            XCTAssertTrue(bad.body.contains("location_information"), bad.body)
         }
     }
 
