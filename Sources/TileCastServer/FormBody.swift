@@ -18,10 +18,45 @@ package enum FormBody {
         }
         guard buffer.readableBytes > 0 else { return "" }
         let type = request.headers[.contentType]?.lowercased() ?? ""
+        if type.hasPrefix("application/json") { return try formFromJSON(Data(buffer: buffer)) }
         guard type.hasPrefix("application/x-www-form-urlencoded") else {
-            throw APIError(.unsupportedMediaType, "POST takes the parameters as a form body (Content-Type: application/x-www-form-urlencoded); given \(type.isEmpty ? "no Content-Type" : APIError.echo(type))")
+            throw APIError(.unsupportedMediaType, "POST takes the parameters as a form body (Content-Type: application/x-www-form-urlencoded) or a JSON object (application/json); given \(type.isEmpty ? "no Content-Type" : APIError.echo(type))")
         }
         return String(buffer: buffer)
+    }
+
+    /// A JSON body (`{"latitude": [52.5, 48.1], "hourly": ["temperature_2m"], "forecast_days": 3}`,
+    /// which Open-Meteo's Vapor server decodes as it decodes a form) as the same form body: a
+    /// string, number or boolean is the parameter's value, an array its comma list, null no
+    /// parameter. One reader for both bodies after this.
+    ///
+    /// - Throws: `APIError` 400 for a body that is not a JSON object, or a value that is an
+    ///   object or an array holding one.
+    package static func formFromJSON(_ data: Data) throws(APIError) -> String {
+        let object: [String: JSONParameter]
+        do { object = try JSONDecoder().decode([String: JSONParameter].self, from: data) } catch {
+            throw APIError("the JSON body must be one object of parameters (strings, numbers, booleans or arrays of them)")
+        }
+        // Names sorted: the same body gives the same form, so the same ETag.
+        return object.keys.sorted().compactMap { name in
+            guard let value = object[name], let text = value.text else { return nil }
+            return percentEncoded(name) + "=" + percentEncoded(text)
+        }.joined(separator: "&")
+    }
+
+    /// Every byte but the unreserved ones as %XX, so that `pairs` gives the text back whole.
+    private static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return out
     }
 
     /// "latitude=52.5%2C48.1&hourly=temperature_2m" as (name, value) pairs: `+` is a space,
@@ -86,5 +121,23 @@ package enum FormBody {
             }
         }
         return String(validating: scratch, as: UTF8.self)
+    }
+}
+
+/// One value of a JSON body's parameter: its text as a form would carry it.
+struct JSONParameter: Decodable {
+    /// nil for JSON null (the parameter is left out).
+    let text: String?
+
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() { text = nil; return }
+        if let bool = try? value.decode(Bool.self) { text = bool ? "true" : "false"; return }
+        // Whole numbers as whole numbers (forecast_days=3, not 3.0).
+        if let whole = try? value.decode(Int.self) { text = String(whole); return }
+        if let number = try? value.decode(Double.self) { text = String(number); return }
+        if let string = try? value.decode(String.self) { text = string; return }
+        let items = try value.decode([JSONParameter].self)
+        text = items.compactMap(\.text).joined(separator: ",")
     }
 }

@@ -119,9 +119,27 @@ final class OpenMeteoDropInTests: XCTestCase {
             XCTAssertEqual(big.reply.status, 200, String(big.reply.body.prefix(300)))
             XCTAssertEqual((big.reply.json as? [Any])?.count, count)
 
-            let json = try await server.send(.POST, "/v1/forecast", headers: [("Content-Type", "application/json")], body: "{}")
-            XCTAssertEqual(json.reply.status, 415, json.reply.body)
-            XCTAssertEqual(json.reply.object?["error"] as? Bool, true)
+            // A JSON body, as Open-Meteo's Vapor server decodes one (issue 47): arrays are comma
+            // lists, numbers and strings values; the answer is the GET's.
+            let jsonHeaders = [("Content-Type", "application/json")]
+            let jsonBody = #"{"latitude": [39.3, 39.4], "longitude": [-8.3, -8.2], "hourly": ["temperature_2m", "precipitation"], "#
+                + #""start_date": "2026-11-22", "end_date": "2026-11-22", "timezone": "Europe/Lisbon", "models": null}"#
+            let json = try await server.send(.POST, "/v1/forecast", headers: jsonHeaders, body: jsonBody)
+            XCTAssertEqual(json.reply.status, 200, json.reply.body)
+            let sameAsGet = try await server.send(.GET, "/v1/forecast?latitude=39.3,39.4&longitude=-8.3,-8.2&hourly=temperature_2m,precipitation"
+                                                  + "&start_date=2026-11-22&end_date=2026-11-22&timezone=Europe/Lisbon")
+            XCTAssertEqual(Self.withoutTiming(json.reply.body), Self.withoutTiming(sameAsGet.reply.body))
+            let daysJSON = try await server.send(.POST, "/v1/forecast", headers: jsonHeaders,
+                                                 body: #"{"latitude": 39.3, "longitude": -8.3, "daily": "temperature_2m_max", "forecast_days": 3}"#)
+            XCTAssertEqual(((daysJSON.reply.object?["daily"] as? [String: Any])?["time"] as? [Any])?.count, 3, daysJSON.reply.body)
+            for bad in ["[1, 2]", #"{"latitude": {"a": 1}}"#, "{not json"] {
+                let refused = try await server.send(.POST, "/v1/forecast", headers: jsonHeaders, body: bad)
+                XCTAssertEqual(refused.reply.status, 400, bad)
+                XCTAssertEqual(refused.reply.object?["error"] as? Bool, true, bad)
+            }
+            let xml = try await server.send(.POST, "/v1/forecast", headers: [("Content-Type", "application/xml")], body: "<a/>")
+            XCTAssertEqual(xml.reply.status, 415, xml.reply.body)
+            XCTAssertEqual(xml.reply.object?["error"] as? Bool, true)
             let huge = try await server.send(.POST, "/v1/forecast", headers: form, body: String(repeating: "a", count: (1 << 20) + 1))
             XCTAssertEqual(huge.reply.status, 413, huge.reply.body)
         }
