@@ -15,7 +15,7 @@ package func fileSize(atPath path: String) -> Int64? {
 }
 
 /// The version written into store files and manifests, printed by `tilecast --version`, and
-/// hashed into the server's ETags (a release that answers differently changes every tag).
+/// part of the server's `BuildIdentity` (hashed into its ETags with the executable's checksum).
 package enum TileCastVersion {
     package static let current = "0.1.0"
 }

@@ -79,7 +79,7 @@ package struct ClockDependence: Sendable, Equatable {
 ///
 /// The ETag is weak (`W/"..."`): two answers with one tag differ at most in
 /// `generationtime_ms` or the meteogram's "now" line within its quarter hour, which is
-/// semantic equivalence as RFC 9110 section 8.8.1 puts it. It hashes the server's version, the
+/// semantic equivalence as RFC 9110 section 8.8.1 puts it. It hashes the server's build (`BuildIdentity`: version and executable), the
 /// request (its query and form body), the store's publications (`StoreGeneration`), the
 /// clock's part (`ClockDependence.since`) and the content coding: gzip and identity bodies
 /// have different tags. Stateless servers reading one store give one request the same tag.
@@ -106,7 +106,7 @@ package struct AnswerValidators: Sendable, Equatable {
     init(request: String, generation: StoreGeneration, clock: ClockDependence, encoding: ContentEncoding?,
                  now: Int64, freshness: Freshness) {
         var hash = Fnv64()
-        hash.add(TileCastVersion.current)
+        hash.add(BuildIdentity.current)
         hash.add("\u{1}" + request)
         hash.add("\u{1}" + generation.text)
         hash.add("\u{1}\(clock.since)")

@@ -316,6 +316,8 @@ package struct ForecastServer: Sendable {
 
     package init(configuration: ServerConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
+        // Read the executable now, not on the first request (its ETag needs it).
+        _ = BuildIdentity.current
         engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote))
         inFlight = InFlight(limit: max(1, configuration.maxInFlight))
         remoteReads = configuration.remote.map { RemoteReadGate(limit: configuration.maxRemoteReads, seconds: $0.client.limits.querySeconds) }

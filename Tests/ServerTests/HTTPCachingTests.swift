@@ -289,3 +289,19 @@ private extension String {
         return replacingOccurrences(of: mine, with: theirs)
     }
 }
+
+/// The build behind the ETags (issue 48): the version and the running executable's CRC-32, so a
+/// new build with the same version never answers a cache's old tag with a 304.
+final class BuildIdentityTests: XCTestCase {
+    func testIdentityIsTheVersionAndTheExecutablesChecksum() throws {
+        let identity = BuildIdentity.current
+        let parts = identity.split(separator: "+")
+        guard parts.count == 2 else { return XCTFail("no checksum in \(identity)") }
+        // zlib.crc32 in Python over the same file, read by this process's id.
+        let pid = ProcessInfo.processInfo.processIdentifier
+        let result = try runTool("python3", ["-c", "import sys, zlib; print(format(zlib.crc32(open(sys.argv[1], 'rb').read()), 'x'))",
+                                             "/proc/\(pid)/exe"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(String(parts[1]), result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
