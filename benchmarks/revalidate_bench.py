@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import urllib.request
 
-from server_bench import free_port, wait_until_up, wrk   # the same wrk settings and summary as S1
+from server_bench import LUA_SUMMARY, free_port, wait_until_up, wrk   # the same wrk settings and summary as S1
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = ("/v1/forecast?latitude=38.7223&longitude=-9.1393&hourly=temperature_2m,relative_humidity_2m,precipitation,"
@@ -33,14 +33,7 @@ def lua_script(path):
     with open(script, "w") as f:
         f.write(f"""
 function request() return wrk.format("GET", "{path}") end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRKJSON {{"requests":%d,"duration_us":%d,"bytes":%d,"non2xx":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,' ..
-    '"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d,"mean_us":%.1f}}\\n',
-    summary.requests, summary.duration, summary.bytes, e.status, e.connect, e.read, e.write, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
-end
-""")
+{LUA_SUMMARY}""")
     return script
 
 

@@ -81,6 +81,17 @@ def wait_until_up(url, process, seconds=30):
     raise SystemExit(f"server-bench: {url} did not answer within {seconds} s")
 
 
+# wrk's `done`: one JSON line (WRKJSON ...) that `wrk` below reads; every bench's script ends with it.
+LUA_SUMMARY = """function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRKJSON {"requests":%d,"duration_us":%d,"bytes":%d,"non2xx":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,' ..
+    '"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d,"mean_us":%.1f}\\n',
+    summary.requests, summary.duration, summary.bytes, e.status, e.connect, e.read, e.write, e.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
+end
+"""
+
+
 def lua_script(path, box, query):
     """wrk's script: seeded places inside the box; prints one JSON line when done."""
     lat0, lat1, lon0, lon1 = box
@@ -99,14 +110,7 @@ function request()
   local lon = {lon0} + math.random() * ({lon1 - lon0})
   return wrk.format("GET", string.format("/v1/forecast?latitude=%.4f&longitude=%.4f&{query}", lat, lon))
 end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('WRKJSON {{"requests":%d,"duration_us":%d,"bytes":%d,"non2xx":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,' ..
-    '"p50_us":%d,"p90_us":%d,"p99_us":%d,"max_us":%d,"mean_us":%.1f}}\\n',
-    summary.requests, summary.duration, summary.bytes, e.status, e.connect, e.read, e.write, e.timeout,
-    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
-end
-""")
+{LUA_SUMMARY}""")
 
 
 def wrk(url, script, connections, seconds, threads=2, header=None):
