@@ -81,25 +81,10 @@ extension Peer {
     /// cache's verdict in `X-Cache-Status`.
     static func nginxCachingFront(upstream: Int, cache: String) throws -> Peer {
         try nginx(name: "nginx-cache-front") { port in
-            """
-            proxy_cache_path \(cache) levels=1:2 keys_zone=tilecast:10m max_size=1g inactive=1h use_temp_path=off;
-            upstream tilecast {
-                server 127.0.0.1:\(upstream);
-                keepalive 8;
-            }
-            server {
-                listen 127.0.0.1:\(port);
-                location / {
-                    proxy_pass http://tilecast;
-                    proxy_http_version 1.1;
-                    proxy_set_header Connection "";
-                    proxy_cache tilecast;
-                    proxy_cache_revalidate on;
-                    proxy_cache_lock on;
-                    add_header X-Cache-Status $upstream_cache_status always;
-                }
-            }
-            """
+            nginxProxy(port: port, upstreams: [upstream],
+                       before: "proxy_cache_path \(cache) levels=1:2 keys_zone=tilecast:10m max_size=1g inactive=1h use_temp_path=off;",
+                       location: "proxy_cache tilecast; proxy_cache_revalidate on; proxy_cache_lock on; "
+                           + "add_header X-Cache-Status $upstream_cache_status always;")
         }
     }
 }

@@ -68,21 +68,28 @@ final class ManyServersTests: XCTestCase {
 extension Peer {
     /// nginx in front of servers on loopback (round robin), as Scripts/ops/nginx-tilecast.conf.
     static func nginxFront(upstreams: [Int]) throws -> Peer {
-        try nginx(name: "nginx-front") { port in
-            """
-            upstream tilecast {
-                \(upstreams.map { "server 127.0.0.1:\($0);" }.joined(separator: "\n        "))
-                keepalive 8;
-            }
-            server {
-                listen 127.0.0.1:\(port);
-                location / {
-                    proxy_pass http://tilecast;
-                    proxy_http_version 1.1;
-                    proxy_set_header Connection "";
-                }
-            }
-            """
+        try nginx(name: "nginx-front") { port in nginxProxy(port: port, upstreams: upstreams) }
+    }
+
+    /// The proxy both fronts share: an upstream of `upstreams` with kept connections, and one
+    /// `location /` passing every request to it; `before` goes ahead of the upstream (a cache
+    /// path), `location` inside the location (the cache's directives).
+    static func nginxProxy(port: Int, upstreams: [Int], before: String = "", location: String = "") -> String {
+        """
+        \(before)
+        upstream tilecast {
+            \(upstreams.map { "server 127.0.0.1:\($0);" }.joined(separator: "\n        "))
+            keepalive 8;
         }
+        server {
+            listen 127.0.0.1:\(port);
+            location / {
+                proxy_pass http://tilecast;
+                proxy_http_version 1.1;
+                proxy_set_header Connection "";
+                \(location)
+            }
+        }
+        """
     }
 }
