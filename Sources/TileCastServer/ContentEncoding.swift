@@ -4,7 +4,7 @@ import Foundation
 /// gzip and deflate for answers whose client asks for them (`Accept-Encoding`), as Open-Meteo's
 /// server compresses its answers: JSON and CSV shrink several times, which a phone on a slow
 /// link feels more than the server's few hundred microseconds.
-enum ContentEncoding: String, Sendable {
+enum ContentEncoding: String, Sendable, CaseIterable {
     case gzip
     case deflate
 

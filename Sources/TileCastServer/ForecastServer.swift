@@ -537,21 +537,24 @@ package struct ForecastServer: Sendable {
             }
             defer { inFlight.leave() }
             let now = configuration.now(), key = Self.requestKey(query, formBody: nil), asked = request.headers
+            let encoding = request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding])
             // The drawing's "now" line moves: its tag holds for the quarter hour at most.
-            let result: Result<(svg: String?, validators: AnswerValidators), APIError> = await Self.compute {
+            let result: Result<(svg: [UInt8]?, used: ContentEncoding?, validators: AnswerValidators), APIError> = await Self.compute {
                 do throws(APIError) {
                     let validators = AnswerValidators(request: key, generation: engine.cycles.generation(), clock: .quarterHour(now),
-                                                      encoding: nil, now: now, freshness: freshness)
-                    if validators.clientHasIt(asked) { return .success((nil, validators)) }
-                    return .success((try engine.meteogram(parameters, now: now), validators))
+                                                      encoding: encoding, now: now, freshness: freshness)
+                    if validators.clientHasIt(asked) { return .success((nil, nil, validators)) }
+                    let (bytes, used) = Self.encoded(Array(try engine.meteogram(parameters, now: now).utf8), encoding)
+                    return .success((bytes, used, validators))
                 } catch { return .failure(error) }
             }
-            let (svg, validators) = try result.get()
+            let (svg, used, validators) = try result.get()
             var headers: HTTPFields = [:]
             validators.add(to: &headers)
             guard let svg else { return Response(status: .notModified, headers: headers) }
             headers[.contentType] = "image/svg+xml"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: svg)))
+            if let used { headers[.contentEncoding] = used.rawValue }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: svg)))
         }
 
         // The newest cycle of each model as the page describes it: age, reach, warnings, outlines.
@@ -574,10 +577,24 @@ package struct ForecastServer: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 
-        let page = Page.html(places: configuration.places)
-        router.get("/") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
+        // The page is the same for every request: compressed once, in each coding a client may ask for.
+        let page = Array(Page.html(places: configuration.places).utf8)
+        let packed = Dictionary(uniqueKeysWithValues: ContentEncoding.allCases.compactMap { coding in coding.compress(page).map { (coding, $0) } })
+        router.get("/") { request, _ -> Response in
+            var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .vary: "Accept-Encoding"]
+            if request.method != .head, let coding = ContentEncoding.accepted(request.headers[.acceptEncoding]), let bytes = packed[coding] {
+                headers[.contentEncoding] = coding.rawValue
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: page)))
         }
+    }
+
+    /// `bytes` compressed in `encoding` when asked and worth it (at least `ContentEncoding.minimumBytes`),
+    /// with the coding used; else as they are.
+    static func encoded(_ bytes: [UInt8], _ encoding: ContentEncoding?) -> ([UInt8], ContentEncoding?) {
+        guard let encoding, bytes.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(bytes) else { return (bytes, nil) }
+        return (packed, encoding)
     }
 
     /// Health and metrics, for load balancers and Prometheus.
@@ -586,9 +603,19 @@ package struct ForecastServer: Sendable {
         let remoteReads = self.remoteReads
         router.get("/health") { _, _ -> Response in
             let opened = await Self.operate { engine.cycles.all() }
+            // Stale: a model's newest cycle is older than the schedule allows, or ends before
+            // now (the warnings `/v1/cycles` gives the page). Still 200: the server answers
+            // what it holds, and a balancer that took every server out for a late run would
+            // leave nothing serving.
+            let now = configuration.now()
+            let late = opened.stores.flatMap { store in
+                CycleStatus.warnings(model: store.model, cycle: store.domains.first?.metadata.cycle ?? 0,
+                                     last: store.domains.compactMap { $0.metadata.times.last }.max() ?? 0,
+                                     schedule: configuration.schedule, now: now).map { "\(store.model): \($0)" }
+            }
             // Degraded: a model's latest cycle cannot be opened, so best match answers 503
             // (`ForecastEngine.stores`); requests naming a model that opens are answered.
-            let status = opened.stores.isEmpty ? "unavailable" : opened.unopened.isEmpty ? "ok" : "degraded"
+            let status = opened.stores.isEmpty ? "unavailable" : !opened.unopened.isEmpty ? "degraded" : late.isEmpty ? "ok" : "stale"
             var body = "{\"status\":\(JSONText.quoted(status)),\"cycles\":{"
             body += opened.stores.map { "\(JSONText.quoted($0.model)):\(JSONText.quoted($0.cycle))" }.joined(separator: ",") + "}"
             // Cycles whose run is still being written (`extract --grow`), with how far they reach.
@@ -599,8 +626,9 @@ package struct ForecastServer: Sendable {
             if !opened.problems.isEmpty {
                 body += ",\"problems\":[" + opened.problems.map { JSONText.quoted(paths.redacted($0)) }.joined(separator: ",") + "]"
             }
+            if !late.isEmpty { body += ",\"warnings\":[" + late.map(JSONText.quoted).joined(separator: ",") + "]" }
             body += "}"
-            return Response(status: status == "ok" ? .ok : .serviceUnavailable,
+            return Response(status: status == "ok" || status == "stale" ? .ok : .serviceUnavailable,
                             headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 

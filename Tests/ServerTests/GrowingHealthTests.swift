@@ -30,4 +30,57 @@ final class GrowingHealthTests: XCTestCase {
             XCTAssertFalse(complete.body.contains("growing"), complete.body)
         }
     }
+
+    /// A store whose newest cycle is older than the schedule allows (issue 49: `/health` said
+    /// "ok" for a 12-day-old store) is "stale", with the page's warning, still 200 (the server
+    /// answers what it holds); the same store an hour after its cycle's run is "ok".
+    func testHealthSaysStaleWhenTheNewestCycleIsOlderThanTheScheduleAllows() async throws {
+        let directory = try TemporaryDirectory("tilecast-stale-health")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        // The sample run starts 2026-11-22T00Z; by default a run is due every 6 h, 4 h after its start.
+        let start: Int64 = 1_795_309_200
+        let cases: [(now: Int64, status: String)] = [(start + 3600, "ok"), (start + 11 * 3600, "stale"), (start + 12 * 86_400, "stale")]
+        for (now, status) in cases {
+            var configuration = ServerConfiguration(storeRoot: store)
+            configuration.now = { now }
+            try await LiveServer.with(configuration) { server in
+                let health = try await server.get("/health")
+                XCTAssertEqual(health.status, 200, health.body)
+                XCTAssertEqual(health.object?["status"] as? String, status, "\(now): \(health.body)")
+                let warnings = health.object?["warnings"] as? [String] ?? []
+                if status == "stale" {
+                    XCTAssertTrue(warnings.contains { $0.hasPrefix("wrf: The newest WRF run (22 Nov 2026 00 UTC) is") }, health.body)
+                } else {
+                    XCTAssertTrue(warnings.isEmpty, health.body)
+                }
+                XCTAssertNil(health.object?["problems"], health.body)
+            }
+        }
+    }
+
+    /// The page and the meteogram are compressed when the client asks (issue 49), as the
+    /// forecast is: gzip(1) gives the plain bytes back.
+    func testPageAndMeteogramAreGzippedWhenAsked() async throws {
+        let directory = try TemporaryDirectory("tilecast-gzip-page")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        try await LiveServer.with(configuration(store)) { server in
+            for path in ["/", "/v1/meteogram.svg?latitude=39.3&longitude=-8&start_date=2026-11-22&end_date=2026-11-22"] {
+                let plain = try runTool("curl", ["-s", "-D", directory.path("plain.h"), "-o", directory.path("plain.b"), server.base + path])
+                XCTAssertEqual(plain.status, 0, plain.stderr)
+                let packed = try runTool("curl", ["-s", "-H", "Accept-Encoding: gzip", "-D", directory.path("gzip.h"), "-o", directory.path("gzip.b"),
+                                                  server.base + path])
+                XCTAssertEqual(packed.status, 0, packed.stderr)
+                let headers = try String(contentsOfFile: directory.path("gzip.h"), encoding: .utf8).lowercased()
+                XCTAssertTrue(headers.contains("content-encoding: gzip"), "\(path): \(headers)")
+                XCTAssertTrue(headers.contains("vary: accept-encoding"), "\(path): \(headers)")
+                XCTAssertFalse(try String(contentsOfFile: directory.path("plain.h"), encoding: .utf8).lowercased().contains("content-encoding"), path)
+                let unpacked = try runTool("gzip", ["-dc", directory.path("gzip.b")])
+                XCTAssertEqual(unpacked.status, 0, unpacked.stderr)
+                let original = try String(contentsOfFile: directory.path("plain.b"), encoding: .utf8)
+                XCTAssertEqual(unpacked.stdout, original, path)
+                let sizes = [try FileManager.default.attributesOfItem(atPath: directory.path("gzip.b"))[.size] as? Int ?? 0, original.utf8.count]
+                XCTAssertLessThan(sizes[0] * 3, sizes[1], "\(path): \(sizes)")
+            }
+        }
+    }
 }
