@@ -53,7 +53,7 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A CSV of named places for the page (header name,latitude,longitude).")
     var places: String?
 
-    @Option(help: "Hours between a model's cycles (the page warns when the newest is older than this plus --cycle-delay-hours).")
+    @Option(help: "Hours between a model's cycles (the page warns, and /health says stale, when the newest is older than this plus --cycle-delay-hours).")
     var cycleIntervalHours: Double = 6
 
     @Option(help: "Hours after its start that a cycle is usually published.")
