@@ -9,13 +9,16 @@ with `modelDtSeconds` the series' time step). Every operation is done in float32
 Open-Meteo's Swift does it with `Float`, so probabilities near the 60 % and 85 % thresholds fall
 on the same side.
 
-Inputs WRF output does not have are absent (None): lifted index, convective inhibition and the
-categorical freezing-rain flag. An absent or NaN optional input counts as not given.
+Inputs WRF output does not have are absent (None): lifted index and convective inhibition.
+The categorical freezing-rain flag is made from the run (issue 46): grid-scale rain (the `rain`
+column, mm over the window) above 0 at a 2 m temperature (`temperature_2m`, °C) at or below 0.
+An absent or NaN optional input counts as not given.
 
 Usage: weather_code_reference.py IN.csv
 IN.csv has a header with cloud_cover (%), precipitation (mm over the row's window), snowfall
 (cm over it), showers (mm), visibility (m), cape (J/kg), gusts (m/s), boundary_layer_height (m),
-hours (the window's length) and latitude; an empty cell is an input not held.
+rain (mm), temperature_2m (°C), hours (the window's length) and latitude; an empty cell is an
+input not held.
 Prints one code per row (an integer, or "nan" when Open-Meteo gives none).
 """
 import csv
@@ -91,7 +94,8 @@ def in_range(x, low, high=None):
     return x >= low and (high is None or x < high)
 
 
-def calculate(cloudcover, precipitation, showers, snowfall, gusts, cape, pbl, visibility, dt_hours, latitude):
+def calculate(cloudcover, precipitation, showers, snowfall, gusts, cape, pbl, visibility, dt_hours, latitude,
+              rain=None, temperature=None):
     if not (math.isfinite(cloudcover) and math.isfinite(precipitation) and math.isfinite(snowfall)):
         return None
     if cape is not None:
@@ -102,6 +106,11 @@ def calculate(cloudcover, precipitation, showers, snowfall, gusts, cape, pbl, vi
             return 95
     snow_rate = snowfall / dt_hours
     rain_rate = precipitation / dt_hours
+    # Open-Meteo's `categoricalFreezingRain >= 1` branch, on the total precipitation's rate.
+    if rain is not None and temperature is not None and rain > f(0) and temperature <= f(0):
+        for low, high, code in ((0.01, 0.5, 56), (0.5, 1.0, 57), (1.0, 1.3, 57), (1.3, 2.5, 66), (2.5, 7.6, 67), (7.6, None, 67)):
+            if in_range(rain_rate, f(low), None if high is None else f(high)):
+                return code
     if (showers if showers is not None else f(0)) > f(0) or (cape if cape is not None else f(0)) >= f(800):
         if in_range(snow_rate, f(0.01), f(0.2)) or in_range(snow_rate, f(0.2), f(0.8)):
             return 85
@@ -132,7 +141,8 @@ def main():
                 showers=optional(row.get("showers")), snowfall=f(float(row["snowfall"])) if row.get("snowfall") else f(0),
                 gusts=optional(row.get("gusts")), cape=optional(row.get("cape")),
                 pbl=optional(row.get("boundary_layer_height")), visibility=optional(row.get("visibility")),
-                dt_hours=f(float(row["hours"])), latitude=f(float(row["latitude"])))
+                dt_hours=f(float(row["hours"])), latitude=f(float(row["latitude"])),
+                rain=optional(row.get("rain")), temperature=optional(row.get("temperature_2m")))
             print("nan" if code is None else code)
 
 

@@ -227,7 +227,7 @@ extension ForecastVariable {
             // stored codes (PointForecaster).
             return VariableSpec("WMO weather code, from the row's cloud cover, precipitation, snowfall, showers, visibility and CAPE",
                                 unit: "wmo code", decimals: 0, stored: nil, sources: [.cloudCover, .precipitation],
-                                optionalSources: [.snowfall, .showers, .visibility, .cape, .windGusts10m, .boundaryLayerHeight],
+                                optionalSources: [.snowfall, .showers, .visibility, .cape, .windGusts10m, .boundaryLayerHeight, .rain, .temperature2m],
                                 isDefault: true, sdk: sdk(56), openMeteoAliases: ["weathercode"], shortName: "code")
         case .albedo:
             return VariableSpec("surface albedo, the share of the shortwave radiation the ground reflects (ALBEDO)", unit: "%",

@@ -15,6 +15,8 @@
 //   cloud cover, precipitation or snowfall unknown (NaN)                   none (NaN)
 //   CAPE held and the thunderstorm probability (below) > 85 %              96 thunderstorm, strong
 //   CAPE held and the thunderstorm probability > 60 %                      95 thunderstorm
+//   freezing rain (below), precipitation 0.01 ..< 0.5 / 0.5 ..< 1.3 mm/h    56 / 57 freezing drizzle
+//                          precipitation 1.3 ..< 2.5 / >= 2.5 mm/h         66 / 67 freezing rain
 //   showers > 0 mm or CAPE >= 800 J/kg, snowfall 0.01 ..< 0.8 cm/h         85 slight snow showers
 //                                       snowfall >= 0.8 cm/h               86 heavy snow showers
 //                                       precipitation 1.3 ..< 2.5 mm/h     80 slight rain showers
@@ -28,8 +30,12 @@
 //   cloud cover below 0                                                    none (NaN)
 //
 // Open-Meteo's freezing codes (56/57/66/67) need a model's categorical freezing-rain field,
-// which WRF's history output does not have, so, as Open-Meteo does for such models, none is
-// given. An optional input that is NaN counts as not held.
+// which WRF's history output does not have. The run says it in its own quantities (issue 46):
+// liquid precipitation (the grid-scale rain: RAINNC less snow, graupel and hail) falling at a
+// 2 m temperature at or below 0 °C freezes where it lands. That is the category given to
+// Open-Meteo's rule (`freezingRain`), so the run's rain at -5 °C is never "rain". The
+// convective part (RAINC) has no phase in WRF's output and does not count. An optional input
+// that is NaN counts as not held.
 //
 // Daily code: the most severe code of the day by `WeatherCode.severity` (below), not the
 // numeric maximum, which would rank slight showers (80) above heavy rain (65).
@@ -150,6 +156,13 @@ package struct WeatherCodeInputs: Sendable {
     package var hours: Float
     /// Degrees north of the place: convection is weighed down towards the equator.
     package var latitude: Float
+    /// The categorical freezing rain: liquid precipitation at a 2 m temperature at or below
+    /// 0 °C (`freezes(liquid:temperature:)`).
+    package var freezingRain = false
+
+    /// Whether liquid precipitation (mm over the window) at a 2 m temperature (°C) freezes
+    /// where it lands: some fell, and the air is at or below 0 °C. False when either is unknown.
+    package static func freezes(liquid: Float, temperature: Float) -> Bool { liquid > 0 && temperature <= 0 }
 
     package init(cloudCover: Float, precipitation: Float, snowfall: Float, showers: Float? = nil, visibility: Float? = nil,
                  cape: Float? = nil, gusts: Float? = nil, boundaryLayerHeight: Float? = nil, hours: Float = 1, latitude: Float = 45) {
@@ -175,6 +188,7 @@ extension WeatherCode {
     package static func calculate(_ x: WeatherCodeInputs) -> WeatherCode? {
         guard x.cloudCover.isFinite, x.precipitation.isFinite, x.snowfall.isFinite else { return nil }
         if let storm = thunderstorm(x) { return storm }
+        if x.freezingRain, let freezing = freezing(rate: x.precipitation / x.hours) { return freezing }
         let rain = x.precipitation / x.hours, snow = x.snowfall / x.hours
         if (x.showers ?? 0) > 0 || (x.cape ?? 0) >= 800, let shower = shower(rain: rain, snow: snow) { return shower }
         if let steady = steady(rain: rain, snow: snow) { return steady }
@@ -188,6 +202,16 @@ extension WeatherCode {
         let probability = thunderstormProbability(x, cape: cape)
         if probability > 85 { return .thunderstormWithSlightHail }
         if probability > 60 { return .thunderstorm }
+        return nil
+    }
+
+    /// Open-Meteo's freezing codes by the precipitation rate (mm/h) of a freezing-rain row; nil
+    /// below 0.01 mm/h, which then falls through to the other codes.
+    private static func freezing(rate: Float) -> WeatherCode? {
+        if rate >= 2.5 { return .heavyFreezingRain }
+        if rate >= 1.3 { return .lightFreezingRain }
+        if rate >= 0.5 { return .denseFreezingDrizzle }
+        if rate >= 0.01 { return .lightFreezingDrizzle }
         return nil
     }
 

@@ -371,13 +371,19 @@ public struct PointForecaster: Sendable {
         let snowfall = try amounts(.snowfall), showers = try amounts(.showers)
         let visibility = try instants(.visibility), cape = try instants(.cape)
         let gusts = try instants(.windGusts10m), height = try instants(.boundaryLayerHeight)
+        // The freezing-rain category: the grid-scale rain (liquid) and the 2 m temperature at the
+        // row's time, moved to a requested elevation as the answered temperature is.
+        let rain = try amounts(.rain)
+        let shift = c.downscaling?.shift ?? 0
+        let temperature = held(.temperature2m) ? try c.atTimes(.temperature2m).map { $0 + shift } : nil
         let hours = Float(c.window) / 3600, latitude = Float(c.latitude)
         func at(_ series: [Float]?, _ k: Int) -> Float? { series.map { k < $0.count ? $0[k] : .nan } }
         return c.times.indices.map { k in
-            let inputs = WeatherCodeInputs(
+            var inputs = WeatherCodeInputs(
                 cloudCover: at(cloudCover, k) ?? .nan, precipitation: at(precipitation, k) ?? .nan,
                 snowfall: at(snowfall, k) ?? 0, showers: at(showers, k), visibility: at(visibility, k), cape: at(cape, k),
                 gusts: at(gusts, k), boundaryLayerHeight: at(height, k), hours: hours, latitude: latitude)
+            inputs.freezingRain = WeatherCodeInputs.freezes(liquid: at(rain, k) ?? .nan, temperature: at(temperature, k) ?? .nan)
             return WeatherCode.calculate(inputs).map { Float($0.rawValue) } ?? .nan
         }
     }

@@ -40,12 +40,26 @@ final class WeatherCodeAtPlaceTests: XCTestCase {
         try checkRows(inputs: wrf, places: 30, seed: 2026)
     }
 
+    /// `Scripts/make_cold_sample.py`'s copy of the SampleGrids d01, 12 K colder at 2 m (issue 46):
+    /// its grid-scale rain at or below 0 °C gives the freezing codes by Open-Meteo's rule, and no
+    /// row with rain at or below 0 °C carries a drizzle, rain or rain-shower code.
+    func testColdSampleRowsFreezeAsOpenMeteosRuleSays() throws {
+        let directory = try TemporaryDirectory("tilecast-cold-rows")
+        let path = directory.path("wrfout_d01_2026-11-22_00:00:00")
+        let script = Repository.root.appendingPathComponent("Scripts/make_cold_sample.py").path
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let made = try runTool("python3", [script, source, path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try checkRows(inputs: [path], places: 60, seed: 46, mustInclude: [56])
+    }
+
     // MARK: - The check
 
     /// The inputs the rule reads, with the reference script's column names.
     private static let inputs: [(column: String, variable: ForecastVariable)] = [
         ("cloud_cover", .cloudCover), ("precipitation", .precipitation), ("snowfall", .snowfall), ("showers", .showers),
         ("visibility", .visibility), ("cape", .cape), ("gusts", .windGusts10m), ("boundary_layer_height", .boundaryLayerHeight),
+        ("rain", .rain), ("temperature_2m", .temperature2m),
     ]
 
     /// Grid positions strictly inside a row of `count` nodes: away from a large grid's edge
@@ -110,5 +124,18 @@ final class WeatherCodeAtPlaceTests: XCTestCase {
         XCTAssertGreaterThan(known, codes.count * 3 / 4, "most rows have a window inside the run")
         XCTAssertGreaterThan(distinct.count, 2, "the rows exercise several codes")
         XCTAssertTrue(mustInclude.isSubset(of: Set(distinct)), "\(mustInclude) among \(distinct)")
+        // Never "rain" where the run's rain falls at or below 0 °C (issue 46).
+        let column = { (name: String) in held.firstIndex { $0.column == name } }
+        if let rain = column("rain"), let temperature = column("temperature_2m") {
+            let liquid: Set<Float> = [51, 53, 55, 61, 63, 65, 80, 81, 82]
+            var frozen = 0
+            for (k, row) in rows.enumerated() {
+                let cells = row.split(separator: ",").map { Float(String($0)) ?? .nan }
+                guard cells[rain] > 0, cells[temperature] <= 0 else { continue }
+                frozen += 1
+                XCTAssertFalse(liquid.contains(codes[k]), "\(labels[k]): code \(codes[k]) for rain at \(cells[temperature]) °C")
+            }
+            print("weather_code: \(frozen) rows with rain at or below 0 °C")
+        }
     }
 }
