@@ -27,10 +27,10 @@ final class BlockOrderTests: XCTestCase {
 
     static let variables: [ForecastVariable] = [.temperature2m, .windU10m, .precipitation, .elevation, .rain, .showers, .soilMoisture0to10cm]
     /// A tile's blocks as docs/STORE-FORMAT.md orders them: what a default forecast reads
-    /// (temperature, wind, precipitation, the terrain, and showers for the weather code) in
-    /// metadata (store) order, then the rest (rain and soil moisture, which no default variable
-    /// reads). Written out here, not computed by the catalog.
-    static let tileOrder = ["temperature_2m", "wind_u_10m", "precipitation", "elevation", "showers", "rain", "soil_moisture_0_to_10cm"]
+    /// (temperature, wind, precipitation, the terrain, and rain and showers for the weather
+    /// code: rain for its freezing category, issue 46) in metadata (store) order, then the rest
+    /// (soil moisture, which no default variable reads). Written out here, not computed by the catalog.
+    static let tileOrder = ["temperature_2m", "wind_u_10m", "precipitation", "elevation", "rain", "showers", "soil_moisture_0_to_10cm"]
 
     /// Seeded fields, frame by frame.
     static func frames() -> [[ForecastVariable: [Float]]] {
