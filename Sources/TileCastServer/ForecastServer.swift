@@ -53,6 +53,8 @@ package struct ServerConfiguration: Sendable {
     /// On a remote store: requests reading from the object server at once (`RemoteReadGate`);
     /// requests whose places are cached never wait for them.
     package var maxRemoteReads: Int = 8
+    /// `--api-keys FILE`: the keys every API asks for (`APIKeyMiddleware`); nil: keys are ignored.
+    package var apiKeys: APIKeys?
 
     package init(storeRoot: String, host: String = "127.0.0.1", port: Int = 8080) {
         self.storeRoot = storeRoot
@@ -132,8 +134,9 @@ final class ServerMetrics: Sendable {
     /// by Characters walked the whole target, a visible share of a request, S1).
     static func logged(_ target: String) -> Substring {
         let utf8 = target.utf8
-        guard utf8.count > 300 else { return target[...] }
-        return Substring(utf8.prefix(300))
+        // Keys never reach the log (`APIKeys.redacted`).
+        guard utf8.count > 300 else { return APIKeys.redacted(target[...]) }
+        return APIKeys.redacted(Substring(utf8.prefix(300)))
     }
 
     /// The cycle-age series of the cycles served now, keyed by model and cycle: those of
@@ -409,6 +412,7 @@ package struct ForecastServer: Sendable {
         let paths = ServerPaths(storeRoot: configuration.storeRoot)
         router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes,
                                                paths: paths))
+        if let keys = configuration.apiKeys { router.add(middleware: APIKeyMiddleware(keys: keys)) }
         if let remoteReads { router.add(middleware: RemoteReadMiddleware(gate: remoteReads)) }
         addForecastRoutes(router)
         addOpenWeatherMapRoutes(router)

@@ -104,8 +104,16 @@ function units() {
   return {temperature_unit: $("tunit").value, wind_speed_unit: $("wunit").value, precipitation_unit: $("punit").value};
 }
 
+// A server run with --api-keys wants the key on every API request: the page passes on the one
+// its own address carries (http://host:8080/?apikey=KEY).
+function withKey(url) {
+  const key = new URLSearchParams(location.search).get("apikey");
+  if (!key) return url;
+  return url + (url.includes("?") ? "&" : "?") + "apikey=" + encodeURIComponent(key);
+}
+
 async function getJSON(url) {
-  const reply = await fetch(url);
+  const reply = await fetch(withKey(url));
   let body = null;
   try { body = await reply.json(); } catch (e) { body = null; }
   if (!reply.ok || !body || body.error) throw new Error(body && body.reason ? body.reason : "The server answered " + reply.status + ".");
@@ -113,7 +121,7 @@ async function getJSON(url) {
 }
 
 async function getSVG(url) {
-  const reply = await fetch(url);
+  const reply = await fetch(withKey(url));
   const text = await reply.text();
   if (!reply.ok) {
     let reason = null;

@@ -53,6 +53,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A CSV of named places for the page (header name,latitude,longitude).")
     var places: String?
 
+    @Option(help: ArgumentHelp("A file of API keys, one a line (# comments): every API then refuses a request without one, in its own error shape (Open-Meteo's apikey=, OpenWeatherMap's appid=). Read again on SIGHUP. Keys are never logged.",
+                               valueName: "file"))
+    var apiKeys: String?
+
     @Option(help: "Hours between a model's cycles (the page warns, and /health says stale, when the newest is older than this plus --cycle-delay-hours).")
     var cycleIntervalHours: Double = 6
 
@@ -128,6 +132,12 @@ struct ServerCommand: AsyncParsableCommand {
                 throw Failure(.badUsage, "--places \(error)")
             }
         }
+        if let apiKeys {
+            do throws(APIKeysError) { configuration.apiKeys = try APIKeys(path: apiKeys) } catch {
+                throw Failure(.badUsage, "--api-keys \(error)")
+            }
+            if let keys = configuration.apiKeys { Self.reloadOnHangUp(keys) }
+        }
         if RemoteLocation.isRemote(store) {
             let client: ObjectClient
             do throws(ObjectStoreError) { client = try ObjectClient(store: store, endpoint: s3Endpoint, region: s3Region) } catch {
@@ -140,6 +150,9 @@ struct ServerCommand: AsyncParsableCommand {
             configuration.remote = remote
         }
         let server = ForecastServer(configuration: configuration)
+        if let keys = configuration.apiKeys {
+            FileHandle.standardError.write(Data("tilecast: \(keys.count) API keys from \(keys.path); SIGHUP reads it again\n".utf8))
+        }
         // The address as printed: a password in it never reaches the log.
         let store = StoreAddress.redacted(self.store), host = self.host
         let limits = "tilecast: at most \(server.ledger.maxConnections) connections (file-descriptor limit \(DescriptorLimit.current()))\n"
@@ -152,4 +165,25 @@ struct ServerCommand: AsyncParsableCommand {
             throw Failure(.badUsage, "serve on \(host):\(port): \(error)")
         }
     }
+
+    /// SIGHUP reads the keys file again (`kill -HUP`, `systemctl reload`); a file that cannot be
+    /// read leaves the keys as they were and says why. The source lives as long as the process.
+    static func reloadOnHangUp(_ keys: APIKeys) {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())
+        source.setEventHandler {
+            do throws(APIKeysError) {
+                let count = try keys.reload()
+                FileHandle.standardError.write(Data("tilecast: SIGHUP: \(count) API keys from \(keys.path)\n".utf8))
+            } catch {
+                FileHandle.standardError.write(Data("tilecast: SIGHUP: \(error); the keys read before stay\n".utf8))
+            }
+        }
+        source.resume()
+        hangUpSource = source
+    }
 }
+
+/// The SIGHUP source, kept for the process's life (a released source stops delivering). Set
+/// once, at start, before the server listens; never read.
+nonisolated(unsafe) private var hangUpSource: DispatchSourceSignal?
