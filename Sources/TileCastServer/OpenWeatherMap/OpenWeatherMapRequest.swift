@@ -90,7 +90,7 @@ package struct OpenWeatherMapRequest: Sendable {
 
 /// OpenWeatherMap's error answer: `{"cod": "400", "message": "..."}`, the code a string as its
 /// API writes it in errors (and pyowm's parsers compare it as one).
-package struct OpenWeatherMapError: Error, Sendable, Equatable {
+package struct OpenWeatherMapError: DialectError, Equatable {
     package let status: HTTPResponse.Status
     package let message: String
 
@@ -109,6 +109,8 @@ package struct OpenWeatherMapError: Error, Sendable, Equatable {
             self.init(error.status, error.reason)
         }
     }
+
+    static func unavailable(_ message: String) -> Self { Self(.serviceUnavailable, message) }
 
     /// The answer's JSON text (the message may quote what a client sent).
     package var body: String {

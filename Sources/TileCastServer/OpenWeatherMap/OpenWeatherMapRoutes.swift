@@ -64,67 +64,16 @@ extension ForecastServer {
     /// its largest (40 steps of about 700 bytes, or a One Call answer of 48 hours and 8 days).
     static let openWeatherMapAnswerBytes = 128 << 10
 
-    /// One OpenWeatherMap request, with `/v1/forecast`'s protections (`forecast(_:formBody:encoding:)`):
-    /// refused while slow clients hold the answer budget or `maxInFlight` requests are being
-    /// computed, its answer reserved on the budget while made, computed off the cooperative
-    /// pool (`compute`), compressed when the client asks. Every refusal is in OpenWeatherMap's
-    /// shape (`OpenWeatherMapError`), never Open-Meteo's.
-    ///
-    /// - Parameter moves: seconds: the answer's times follow the clock in steps of this (the
-    ///   current minute, quarter hour or hour); its ETag and max-age follow them
-    ///   (`AnswerValidators`; a matching `If-None-Match` is a 304 before anything is computed).
+    /// One OpenWeatherMap request over the shared path (`dialect`): its refusals in
+    /// OpenWeatherMap's shape (`OpenWeatherMapError`).
     func openWeatherMap(_ request: Request, maxCount: Int, moves: Int64, blocks: @escaping OpenWeatherMapBlocks,
                         render: @escaping OpenWeatherMapRender) async -> Response {
-        let engine = self.engine, ledger = self.ledger, freshness = configuration.freshness
-        let key = request.uri.description, asked = request.headers
-        let encoding = request.method == .head ? nil : ContentEncoding.accepted(request.headers[.acceptEncoding])
-        do throws(OpenWeatherMapError) {
-            let owm = try OpenWeatherMapRequest(query: Self.queryPairs(request.uri), maxCount: maxCount)
-            do throws(APIError) { try Self.refuseWhileQueued(ledger) } catch { throw OpenWeatherMapError(error) }
-            guard inFlight.enter() else {
-                throw OpenWeatherMapError(.serviceUnavailable, "too many requests in flight (\(inFlight.limit)); try again shortly")
-            }
-            defer { inFlight.leave() }
-            if let hook = configuration.beforeForecast { await hook() }
-            let now = configuration.now()
-            let reservation = AnswerReservation(ledger: ledger)
-            defer { reservation.release() }
-            typealias Made = (body: [UInt8], encoding: ContentEncoding?)
-            let result = await Self.compute { () -> (Result<Made, OpenWeatherMapError>?, AnswerValidators) in
-                // The store's state before the answer (as `forecast`'s): a tag never newer than its answer.
-                let validators = AnswerValidators(request: key, generation: engine.cycles.generation(), clock: .every(moves, now),
-                                                  encoding: encoding, now: now, freshness: freshness)
-                if validators.clientHasIt(asked) { return (nil, validators) }
-                guard reservation.reserve(Self.openWeatherMapAnswerBytes) else {
-                    return (.failure(OpenWeatherMapError(
-                        .serviceUnavailable, "answers being made or waiting for slow clients fill the server's send budget; try again shortly")), validators)
-                }
-                return (Self.openWeatherMapAnswer(engine: engine, request: owm, blocks: blocks(owm), render: render, now: now, encoding: encoding), validators)
-            }
-            var headers: HTTPFields = [:]
-            result.1.add(to: &headers)
-            guard let made = result.0 else { return Response(status: .notModified, headers: headers) }
-            let answer = try made.get()
-            headers[.contentType] = "application/json; charset=utf-8"
-            if let used = answer.encoding { headers[.contentEncoding] = used.rawValue }
-            return Response(status: .ok, headers: headers, body: Self.queuedBody(answer.body, ledger: ledger))
-        } catch {
-            return error.response
-        }
-    }
-
-    /// The answer's bytes (compressed when asked and worth it), made on a worker thread.
-    static func openWeatherMapAnswer(engine: ForecastEngine, request: OpenWeatherMapRequest, blocks: OpenWeatherMapForecast.Blocks,
-                                     render: OpenWeatherMapRender, now: Int64,
-                                     encoding: ContentEncoding?) -> Result<(body: [UInt8], encoding: ContentEncoding?), OpenWeatherMapError> {
-        do throws(OpenWeatherMapError) {
+        await dialect(request, moves: moves, answerBytes: Self.openWeatherMapAnswerBytes) { query throws(OpenWeatherMapError) in
+            try OpenWeatherMapRequest(query: query, maxCount: maxCount)
+        } make: { owm, engine, now throws(OpenWeatherMapError) in
             let forecast: OpenWeatherMapForecast
-            do throws(APIError) { forecast = try engine.openWeatherMap(request, blocks: blocks, now: now) } catch { throw OpenWeatherMapError(error) }
-            let body = Array(try render(forecast, request, now).utf8)
-            if let encoding, body.count >= ContentEncoding.minimumBytes, let packed = encoding.compress(body) { return .success((packed, encoding)) }
-            return .success((body, nil))
-        } catch {
-            return .failure(error)
+            do throws(APIError) { forecast = try engine.openWeatherMap(owm, blocks: blocks(owm), now: now) } catch { throw OpenWeatherMapError(error) }
+            return try render(forecast, owm, now)
         }
     }
 }
