@@ -96,7 +96,7 @@ package enum APIKeysError: Error, CustomStringConvertible, Equatable {
 
 /// With `--api-keys`, each API's requests without a known key are refused in that API's own
 /// shape: Open-Meteo's paths (`apikey`) with its `{"error": true, "reason": ...}` and 401;
-/// OpenWeatherMap's (`appid`) with its 401 body. The page, `/health` and `/metrics` need none.
+/// OpenWeatherMap's (`appid`) with its 401 body; QWeather's (`key`) with its error v2 body. The page, `/health` and `/metrics` need none.
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let keys: APIKeys
@@ -111,6 +111,11 @@ struct APIKeyMiddleware: RouterMiddleware {
             guard keys.accepts(request.uri.queryParameters.get("appid")) else {
                 // OpenWeatherMap's own words and number (its "401 error" FAQ entry).
                 return OpenWeatherMapError(.unauthorized, "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info.").response
+            }
+        } else if path.hasPrefix("/v7/") {
+            guard keys.accepts(request.uri.queryParameters.get("key")) else {
+                // QWeather gives no reason for a refused key (its error code v2 page).
+                return QWeatherError(.unauthorized, "Authentication failed: send key=YOUR_KEY known to this server").response
             }
         }
         return try await next(request, context)

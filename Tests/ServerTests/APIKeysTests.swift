@@ -9,6 +9,7 @@ import XCTest
 final class APIKeysTests: XCTestCase {
     static let forecast = "/v1/forecast?latitude=39.3&longitude=-8&hourly=temperature_2m&start_date=2026-11-22&end_date=2026-11-22"
     static let weather = "/data/2.5/weather?lat=39.3&lon=-8&units=metric"
+    static let qWeather = "/v7/weather/24h?location=-8,39.3&lang=en"
 
     func testEachAPIRefusesAMissingOrUnknownKeyInItsOwnShape() async throws {
         let directory = try TemporaryDirectory("tilecast-api-keys")
@@ -40,6 +41,15 @@ final class APIKeysTests: XCTestCase {
                 XCTAssertTrue((refused.object?["message"] as? String ?? "").hasPrefix("Invalid API key"), refused.body)
             }
             try await expect(server, Self.weather + "&appid=beta-2", 200)
+            for suffix in ["", "&key=", "&key=alpha-1x"] {
+                let refused = try await server.get(Self.qWeather + suffix)
+                XCTAssertEqual(refused.status, 401, suffix)
+                XCTAssertEqual(refused.contentType, "application/problem+json", refused.body)
+                let error = refused.object?["error"] as? [String: Any]
+                XCTAssertEqual(error?["status"] as? Int, 401, refused.body)
+                XCTAssertEqual(error?["title"] as? String, "Unauthorized", refused.body)
+            }
+            try await expect(server, Self.qWeather + "&key=alpha-1", 200)
             // The page, health and metrics need no key.
             for path in ["/", "/health", "/metrics"] {
                 try await expect(server, path, 200)

@@ -107,4 +107,59 @@ package enum WeatherConditions {
         .thunderstorm: .init(code: 211, group: "Thunderstorm", text: "thunderstorm", icon: "11"),
         .thunderstormWithHail: .init(code: 212, group: "Thunderstorm", text: "heavy thunderstorm", icon: "11"),
     ]
+
+    /// QWeather's icon codes and texts, as its "Weather Conditions" and "Icons" pages list them:
+    /// the day code and the night code (the 150 series, 350/351 and 457 are night icons; a
+    /// condition with one icon for both has the same code twice), the Chinese text and the
+    /// English texts by day and by night (100 is "Sunny", 150 "Clear").
+    package static let qWeather: [SkyCondition: QWeatherCondition] = [
+        .clear: .init(day: 100, night: 150, zh: "晴", en: "Sunny", enNight: "Clear"),
+        .fewClouds: .init(day: 102, night: 152, zh: "少云", en: "Few Clouds"),
+        .scatteredClouds: .init(day: 103, night: 153, zh: "晴间多云", en: "Partly Cloudy"),
+        .brokenClouds: .init(day: 101, night: 151, zh: "多云", en: "Cloudy"),
+        .overcast: .init(day: 104, night: 104, zh: "阴", en: "Overcast"),
+        .fog: .init(day: 501, night: 501, zh: "雾", en: "Foggy"),
+        .lightDrizzle: .init(day: 309, night: 309, zh: "毛毛雨/细雨", en: "Drizzle Rain"),
+        .drizzle: .init(day: 309, night: 309, zh: "毛毛雨/细雨", en: "Drizzle Rain"),
+        .heavyDrizzle: .init(day: 309, night: 309, zh: "毛毛雨/细雨", en: "Drizzle Rain"),
+        .freezingDrizzle: .init(day: 313, night: 313, zh: "冻雨", en: "Freezing Rain"),
+        .lightRain: .init(day: 305, night: 305, zh: "小雨", en: "Light Rain"),
+        .rain: .init(day: 306, night: 306, zh: "中雨", en: "Moderate Rain"),
+        .heavyRain: .init(day: 307, night: 307, zh: "大雨", en: "Heavy Rain"),
+        .freezingRain: .init(day: 313, night: 313, zh: "冻雨", en: "Freezing Rain"),
+        .lightShowers: .init(day: 300, night: 350, zh: "阵雨", en: "Shower Rain"),
+        .showers: .init(day: 300, night: 350, zh: "阵雨", en: "Shower Rain"),
+        .heavyShowers: .init(day: 301, night: 351, zh: "强阵雨", en: "Heavy Shower Rain"),
+        .lightSnow: .init(day: 400, night: 400, zh: "小雪", en: "Light Snow"),
+        .snow: .init(day: 401, night: 401, zh: "中雪", en: "Moderate Snow"),
+        .heavySnow: .init(day: 402, night: 402, zh: "大雪", en: "Heavy Snow"),
+        .lightSnowShowers: .init(day: 407, night: 457, zh: "阵雪", en: "Snow Flurry"),
+        .snowShowers: .init(day: 407, night: 457, zh: "阵雪", en: "Snow Flurry"),
+        .thunderstorm: .init(day: 302, night: 302, zh: "雷阵雨", en: "Thundershower"),
+        .thunderstormWithHail: .init(day: 304, night: 304, zh: "雷阵雨伴有冰雹", en: "Thundershower with Hail"),
+    ]
+}
+
+/// One QWeather condition: its icon code by day and by night and its texts.
+package struct QWeatherCondition: Sendable, Equatable {
+    package let day: Int
+    package let night: Int
+    package let zh: String
+    package let en: String
+    /// The English text at night where it differs from the day's (100 "Sunny", 150 "Clear").
+    package let enNight: String?
+
+    init(day: Int, night: Int, zh: String, en: String, enNight: String? = nil) {
+        self.day = day
+        self.night = night
+        self.zh = zh
+        self.en = en
+        self.enNight = enNight
+    }
+
+    package func icon(isDay: Bool) -> Int { isDay ? day : night }
+
+    package func text(_ language: QWeatherLanguage, isDay: Bool) -> String {
+        language == .zh ? zh : (isDay ? en : enNight ?? en)
+    }
 }

@@ -60,17 +60,14 @@ struct OpenWeatherMapForecast: Sendable {
                 ("precipitation_unit", units.precipitation.rawValue)] + blocks.query
     }
 
-    /// Sunrise and sunset (seconds since 1970, to the minute as `/v1/forecast`'s daily values)
-    /// on the local day holding `time`; nil when the sun stays up or down all day.
-    func sun(on time: Int64) -> (sunrise: Int64, sunset: Int64)? {
-        let offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time))))
-        let localMidnight = Int64((Double(time + offset) / 86_400).rounded(.down)) * 86_400 - offset
-        let latitude = place.forecast.latitude, longitude = place.forecast.longitude
-        guard case .risesAndSets(let sunrise, let sunset) = SolarPosition.day(latitude: latitude, longitude: longitude,
-                                                                            noonGuess: Double(localMidnight + 43_200)) else { return nil }
-        func minute(_ time: Double) -> Int64 { Int64((time / 60).rounded()) * 60 }
-        return (minute(sunrise), minute(sunset))
+    init(_ base: DialectForecast) {
+        place = base.place
+        zone = base.zone
+        offset = base.offset
     }
+
+    /// Sunrise and sunset on the local day holding `time` (`DialectForecast.sun`).
+    func sun(on time: Int64) -> (sunrise: Int64, sunset: Int64)? { DialectForecast(place: place, zone: zone, offset: offset).sun(on: time) }
 }
 
 extension ForecastEngine {
@@ -84,17 +81,6 @@ extension ForecastEngine {
         // `rain.1h` and `snow.1h` of `current` are OpenWeatherMap's "last 1 hour" (its current
         // weather page), not `/v1/forecast`'s quarter hour; the condition follows the same hour.
         parameters.currentAmountsOverTheHour = true
-        let stores = try stores(for: nil)
-        guard let job = try Self.jobs(parameters, now: now).first else { throw APIError("Nothing to geocode") }
-        // A remote store's reads end by the request's deadline, as in `respond`.
-        let placed: Result<PlaceForecast, APIError> = ObjectClient.within(cycles.requestDeadline()) {
-            do throws(APIError) {
-                return .success(try self.placeOrNulls(latitude: job.latitude, longitude: job.longitude, elevation: nil,
-                                                      parameters: parameters, times: job.times, stores: stores))
-            } catch { return .failure(error) }
-        }
-        let place = try placed.get()
-        let zone = TimeZoneTable.zone(latitude: job.latitude, longitude: job.longitude).zone
-        return OpenWeatherMapForecast(place: place, zone: zone, offset: zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now))))
+        return OpenWeatherMapForecast(try dialectForecast(parameters, now: now))
     }
 }

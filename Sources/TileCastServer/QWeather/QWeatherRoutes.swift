@@ -1,6 +1,38 @@
 import Hummingbird
+import HummingbirdCore
 
 extension ForecastServer {
-    /// QWeather's v7 paths (issue 45): registered beside `/v1/forecast`. Not yet answered.
-    func addQWeatherRoutes(_ router: Router<BasicRequestContext>) {}
+    /// QWeather's v7 paths (issue 45), registered beside `/v1/forecast`: each a renderer over
+    /// the one forecast runner (`ForecastEngine.qWeather`) on the shared protected path (`dialect`).
+    func addQWeatherRoutes(_ router: Router<BasicRequestContext>) {
+        let paths: [(String, QWeatherPath, Int64)] = [
+            ("/v7/weather/now", .now, 900),
+            ("/v7/weather/24h", .hours(24), 3600), ("/v7/weather/72h", .hours(72), 3600), ("/v7/weather/168h", .hours(168), 3600),
+            ("/v7/weather/3d", .days(3), 3600), ("/v7/weather/7d", .days(7), 3600),
+            ("/v7/weather/10d", .days(10), 3600), ("/v7/weather/15d", .days(15), 3600),
+            ("/v7/minutely/5m", .minutely, 300),
+        ]
+        for (route, path, moves) in paths {
+            router.get(RouterPath(route)) { request, _ -> Response in
+                await self.qWeather(request, path: path, moves: moves)
+            }
+        }
+    }
+
+    /// Bytes reserved on the answer budget while a QWeather answer is made: more than its
+    /// largest (168 hours of about 330 bytes).
+    static let qWeatherAnswerBytes = 128 << 10
+
+    func qWeather(_ request: Request, path: QWeatherPath, moves: Int64) async -> Response {
+        // `fxLink`: the page of this server for the place, by the Host the client used.
+        let host = request.head.authority.map { String($0.prefix(200)) } ?? "localhost"
+        return await dialect(request, moves: moves, answerBytes: Self.qWeatherAnswerBytes) { query throws(QWeatherError) in
+            let parsed = try QWeatherRequest(query: query)
+            return QWeatherCall(request: parsed, path: path, link: "http://\(host)/?lat=\(parsed.latitude)&lon=\(parsed.longitude)")
+        } make: { call, engine, now throws(QWeatherError) in
+            let forecast: DialectForecast
+            do throws(APIError) { forecast = try engine.qWeather(call.request, path: call.path, now: now) } catch { throw QWeatherError(error) }
+            return try QWeatherAnswers.answer(forecast, call: call, now: now)
+        }
+    }
 }
