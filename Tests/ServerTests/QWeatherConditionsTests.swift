@@ -183,4 +183,34 @@ final class QWeatherConditionsTests: XCTestCase {
             XCTAssertGreaterThan(wetSteps, 0, "the sample rains at one of these places in these two hours")
         }
     }
+
+    /// The fuzz target's contract (fuzz/Sources/FuzzForecastParameters/QWeatherParameters.swift)
+    /// over 2,000 seeded queries: a place in range and derived `/v1/forecast` parameters for it on
+    /// every path, or a 400 in QWeather's shape; never another status.
+    func testSeededQueriesAreAcceptedForOnePlaceOrRefusedWith400() throws {
+        var generator = SeededGenerator(seed: 4_546)
+        let pieces: [[String]] = [
+            ["location=-9.14,38.72", "location=180,-90", "location=-180.5,1", "location=1,90.0001", "location=x,y", "location=",
+             "location=101010100", "location=1,2,3", "location=nan,1", "location=-0,0", "LOCATION=1,2", ""],
+            ["unit=m", "unit=i", "unit=M", "unit=", ""],
+            ["lang=zh", "lang=en", "lang=zh-hant", "lang=fr", "lang=%00", "lang=abcdefghijk", ""],
+            ["key=abc", "key=", ""],
+        ]
+        var accepted = 0, refused = 0
+        for _ in 0..<2_000 {
+            let query = pieces.map { $0.randomElement(using: &generator) ?? "" }.filter { !$0.isEmpty }.joined(separator: "&")
+            do {
+                let (request, derived) = try ForecastServer.qWeatherParameters(target: "/v7/weather/24h?" + query)
+                accepted += 1
+                XCTAssertTrue(abs(request.latitude) <= 90 && abs(request.longitude) <= 180, query)
+                XCTAssertEqual(derived.count, 4, query)
+                for parameters in derived { XCTAssertEqual(parameters.latitudes, [request.latitude], query) }
+            } catch {
+                refused += 1
+                XCTAssertEqual(error.status.code, 400, "\(query): \(error.body)")
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+        XCTAssertGreaterThan(refused, 100)
+    }
 }

@@ -19,6 +19,25 @@ extension ForecastServer {
         }
     }
 
+    /// A QWeather request target read as its routes read it, and the `/v1/forecast` parameters
+    /// each of its paths derives from it (`QWeatherPath.query`): the fuzz target's entry
+    /// (fuzz/Sources/FuzzForecastParameters). A derived query that `ForecastParameters` refuses
+    /// would be this server's fault, not the client's: a 500 here, for the fuzzer to find.
+    ///
+    /// - Throws: `QWeatherError` 400 for parameters QWeather's paths refuse.
+    package static func qWeatherParameters(target: String) throws(QWeatherError) -> (request: QWeatherRequest, derived: [ForecastParameters]) {
+        let request = try QWeatherRequest(query: queryPairs(URI(target)))
+        var derived: [ForecastParameters] = []
+        for path in [QWeatherPath.now, .hours(168), .days(15), .minutely] {
+            do throws(APIError) {
+                derived.append(try ForecastParameters(query: path.query(request)))
+            } catch {
+                throw QWeatherError(.unknownError, "the derived /v1/forecast query was refused: \(error.reason)")
+            }
+        }
+        return (request, derived)
+    }
+
     /// Bytes reserved on the answer budget while a QWeather answer is made: more than its
     /// largest (168 hours of about 330 bytes).
     static let qWeatherAnswerBytes = 128 << 10

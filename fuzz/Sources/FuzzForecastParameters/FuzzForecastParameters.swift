@@ -30,6 +30,8 @@ public func fuzzForecastParameters(_ data: UnsafePointer<UInt8>, _ size: Int) ->
     }
     // The same query as an OpenWeatherMap request (OpenWeatherMapParameters.swift).
     checkOpenWeatherMap(String(decoding: query, as: UTF8.self))
+    // And as a QWeather request (QWeatherParameters.swift).
+    checkQWeather(String(decoding: query, as: UTF8.self))
     return 0
 }
 
