@@ -55,7 +55,7 @@ enum QWeatherAnswers {
         let place = forecast.place, hourly = place.hourly
         var items: [String] = []
         for (k, time) in hourly.times.enumerated() where time > now && items.count < count {
-            let row = QWeatherRow(time: time, values: hourly.values.compactMapValues { k < $0.count ? $0[k] : nil }, request: request,
+            let row = QWeatherRow(time: time, series: hourly.values, index: k, request: request,
                                   latitude: place.forecast.latitude, longitude: place.forecast.longitude)
             guard row.value(.temperature2m).isFinite else { break }
             var item = OpenWeatherMapObject()
@@ -69,8 +69,9 @@ enum QWeatherAnswers {
 
     /// The fields a now and an hour share, in QWeather's order (`pop` only in hours, `vis` only now).
     static func addWeather(_ row: QWeatherRow, to object: inout OpenWeatherMapObject, withVisibility: Bool) {
-        object.add("icon", JSONText.quoted(row.icon))
-        object.add("text", JSONText.quoted(row.text))
+        let condition = row.iconAndText
+        object.add("icon", JSONText.quoted(condition.icon))
+        object.add("text", JSONText.quoted(condition.text))
         object.add("wind360", JSONText.quoted(row.whole(.windDirection10m)))
         object.add("windDir", JSONText.quoted(row.windDirection))
         object.add("windScale", JSONText.quoted(row.windScale))

@@ -58,8 +58,7 @@ struct QWeatherDays {
         time += Int64(times.offset(at: start) - times.offset(at: time))
         let hourly = forecast.place.hourly
         guard let k = hourIndex[time] else { return nil }
-        return QWeatherRow(time: time, values: hourly.values.compactMapValues { k < $0.count ? $0[k] : nil }, request: request,
-                           latitude: hourly.latitude, longitude: hourly.longitude)
+        return QWeatherRow(time: time, series: hourly.values, index: k, request: request, latitude: hourly.latitude, longitude: hourly.longitude)
     }
 
     /// The rows of a half: the day's rows at 07...18, or the night's at 01...06 and 19...24.

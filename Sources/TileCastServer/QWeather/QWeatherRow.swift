@@ -8,12 +8,31 @@ import PointQuery
 /// visibility from metres to km or miles. An unknown value is "" (QWeather's "may be empty").
 struct QWeatherRow {
     let time: Int64
-    let values: [ForecastVariable: Float]
+    /// The block's series (shared, not copied: a row is an index into them).
+    let series: [ForecastVariable: [Float]]
+    let index: Int
     let request: QWeatherRequest
     let latitude: Double
     let longitude: Double
 
-    func value(_ variable: ForecastVariable) -> Float { values[variable] ?? .nan }
+    init(time: Int64, series: [ForecastVariable: [Float]], index: Int, request: QWeatherRequest, latitude: Double, longitude: Double) {
+        self.time = time
+        self.series = series
+        self.index = index
+        self.request = request
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// A row of single values (`current`).
+    init(time: Int64, values: [ForecastVariable: Float], request: QWeatherRequest, latitude: Double, longitude: Double) {
+        self.init(time: time, series: values.mapValues { [$0] }, index: 0, request: request, latitude: latitude, longitude: longitude)
+    }
+
+    func value(_ variable: ForecastVariable) -> Float {
+        guard let values = series[variable], index < values.count else { return .nan }
+        return values[index]
+    }
 
     func printed(_ variable: ForecastVariable) -> String? {
         ForecastRenderer.formatted(value(variable), variable, request.units.forecastUnits)
@@ -44,8 +63,11 @@ struct QWeatherRow {
     }
 
     /// `icon` and `text`: QWeather's 999 "unknown" when the run cannot say (no cloud cover).
-    var icon: String { condition.map { String($0.icon(isDay: isDay)) } ?? "999" }
-    var text: String { condition?.text(request.language, isDay: isDay) ?? QWeatherNumber.unknown(request.language) }
+    var iconAndText: (icon: String, text: String) {
+        guard let condition else { return ("999", QWeatherNumber.unknown(request.language)) }
+        let isDay = self.isDay
+        return (String(condition.icon(isDay: isDay)), condition.text(request.language, isDay: isDay))
+    }
 }
 
 /// QWeather's number forms.
@@ -53,19 +75,31 @@ enum QWeatherNumber {
     /// A printed decimal rounded half away from zero to `decimals` places, in decimal digits
     /// (no binary fractions: "0.25" to one place is "0.3", "-2.5" to none is "-3").
     static func rounded(_ text: String, to decimals: Int) -> String {
-        var digits = Substring(text)
-        let negative = digits.hasPrefix("-")
-        if negative { digits = digits.dropFirst() }
-        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts.first ?? "0", fraction = parts.count > 1 ? parts[1] : ""
-        var scaled = Int64(whole + fraction.prefix(decimals) + String(repeating: "0", count: max(0, decimals - fraction.count))) ?? 0
-        if let next = fraction.dropFirst(decimals).first, next >= "5" { scaled += 1 }
-        var out = String(scaled)
-        if decimals > 0 {
-            out = String(repeating: "0", count: max(0, decimals + 1 - out.count)) + out
-            out.insert(".", at: out.index(out.endIndex, offsetBy: -decimals))
+        // One pass over the digits: the kept ones into `scaled`, the first dropped one decides.
+        var scaled: Int64 = 0, negative = false, fractionDigits = -1, roundUp = false
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"): negative = true
+            case UInt8(ascii: "."): fractionDigits = 0
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if fractionDigits < decimals {
+                    scaled = scaled &* 10 &+ Int64(byte - UInt8(ascii: "0"))
+                    if fractionDigits >= 0 { fractionDigits += 1 }
+                } else if fractionDigits == decimals {
+                    roundUp = byte >= UInt8(ascii: "5")
+                    fractionDigits += 1
+                }
+            default: break
+            }
         }
-        return negative && scaled != 0 ? "-" + out : out
+        for _ in max(0, fractionDigits)..<max(decimals, max(0, fractionDigits)) { scaled &*= 10 }
+        if roundUp { scaled += 1 }
+        let sign = negative && scaled != 0 ? "-" : ""
+        guard decimals > 0 else { return sign + String(scaled) }
+        var digits = String(scaled)
+        if digits.count <= decimals { digits = String(repeating: "0", count: decimals + 1 - digits.count) + digits }
+        digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+        return sign + digits
     }
 
     /// Visibility from printed metres: whole km (`m`) or whole miles (`i`); "" when unknown.
