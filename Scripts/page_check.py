@@ -54,6 +54,7 @@ return {
   aloftHeaders: [...document.querySelectorAll('#aloft-table thead th')].map(th => th.textContent),
   aloftRows: [...document.querySelectorAll('#aloft-table tbody tr[data-time]')].map(tr => [...tr.children].map(c => c.textContent)),
   address: location.pathname + location.search,
+  footerLinks: [...document.querySelectorAll('footer a')].map(a => a.getAttribute('href')),
   // Boxes whose content is wider than they are (they scroll sideways inside the page).
   overflowing: [...document.querySelectorAll('.scrollbox')].filter(b => b.scrollWidth > b.clientWidth).map(b => b.id || b.getAttribute('aria-labelledby')),
   smallTargets: [...document.querySelectorAll('button, input:not([type=hidden]), select')]

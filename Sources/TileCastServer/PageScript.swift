@@ -183,6 +183,14 @@ async function show(event) {
     render(place, state, forecast, picture);
     if (aloft) renderAloft(aloft, aloftNames);
     $("api-link").href = "/v1/forecast?" + query;
+    // The same place through the other services' APIs this server answers (README: apps written for other services).
+    const key = new URLSearchParams(location.search).get("apikey");
+    const owm = new URLSearchParams({lat: place.latitude, lon: place.longitude, units: "metric"});
+    if (key) owm.set("appid", key);
+    $("owm-link").href = "/data/2.5/weather?" + owm;
+    const qweather = new URLSearchParams({location: place.longitude + "," + place.latitude, lang: "en"});
+    if (key) qweather.set("key", key);
+    $("qweather-link").href = "/v7/weather/24h?" + qweather;
     keepInAddress(place);
     $("error").hidden = true;
     $("loading").hidden = true;
