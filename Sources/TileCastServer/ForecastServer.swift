@@ -53,6 +53,8 @@ package struct ServerConfiguration: Sendable {
     /// On a remote store: requests reading from the object server at once (`RemoteReadGate`);
     /// requests whose places are cached never wait for them.
     package var maxRemoteReads: Int = 8
+    /// `--access-log`: where each request's line goes; nil: standard error (`AccessLog.standardError`).
+    package var accessLog: AccessLog?
     /// `--api-keys FILE`: the keys every API asks for (`APIKeyMiddleware`); nil: keys are ignored.
     package var apiKeys: APIKeys?
 
@@ -246,7 +248,10 @@ final class InFlight: Sendable {
 struct FrontMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let metrics: ServerMetrics
+    /// Warnings and errors of requests (a redacted reason, an internal error).
     let logger: Logger
+    /// One line a request, written in batches (`AccessLog`).
+    let accessLog: AccessLog
     let maxURLBytes: Int
     /// The server's own folders, named by what they are in answers.
     let paths: ServerPaths
@@ -282,9 +287,11 @@ struct FrontMiddleware: RouterMiddleware {
         let duration = clock.now - started
         metrics.record(route: ServerMetrics.route(request.uri.path), status: response.status.code, duration: duration)
         // Hundredths of a millisecond, formatted by hand (String(format:) goes through Foundation).
-        let hundredths = duration.components.seconds * 100_000 + duration.components.attoseconds / 10_000_000_000_000
-        let fraction = hundredths % 100
-        logger.info("\(request.method) \(ServerMetrics.logged(target)) \(response.status.code) \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms")
+        if accessLog.isOn {
+            let hundredths = duration.components.seconds * 100_000 + duration.components.attoseconds / 10_000_000_000_000
+            accessLog.record(method: request.method.rawValue, target: ServerMetrics.logged(target), status: Int(response.status.code),
+                             hundredths: hundredths)
+        }
         return response
     }
 }
@@ -312,6 +319,7 @@ package struct ForecastServer: Sendable {
     let metrics = ServerMetrics()
     let inFlight: InFlight
     let logger: Logger
+    let accessLog: AccessLog
     /// Connections and the answer bytes they hold.
     package let ledger: ConnectionLedger
     /// On a remote store: the requests reading from the object server at once.
@@ -319,6 +327,7 @@ package struct ForecastServer: Sendable {
 
     package init(configuration: ServerConfiguration, logger: Logger? = nil) {
         self.configuration = configuration
+        accessLog = configuration.accessLog ?? AccessLog.standardError
         // Read the executable now, not on the first request (its ETag needs it).
         _ = BuildIdentity.current
         engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote))
@@ -410,7 +419,7 @@ package struct ForecastServer: Sendable {
         // HEAD is answered on every GET route by the router (the GET's answer without its body).
         let router = Router(options: .autoGenerateHeadEndpoints)
         let paths = ServerPaths(storeRoot: configuration.storeRoot)
-        router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, maxURLBytes: configuration.maxURLBytes,
+        router.add(middleware: FrontMiddleware(metrics: metrics, logger: logger, accessLog: accessLog, maxURLBytes: configuration.maxURLBytes,
                                                paths: paths))
         if let keys = configuration.apiKeys { router.add(middleware: APIKeyMiddleware(keys: keys)) }
         if let remoteReads { router.add(middleware: RemoteReadMiddleware(gate: remoteReads)) }
@@ -677,6 +686,8 @@ package struct ForecastServer: Sendable {
         // the sample run and 105 ms while five 1 MB bodies were parsed (release build,
         // Scripts/faults-server's parsing row), and a store that cannot be opened is logged now.
         _ = engine.cycles.all()
+        // The lines of the last requests, written when the server stops, however it stops.
+        defer { accessLog.flush() }
         try await application(onRunning: onRunning).runService()
     }
 }

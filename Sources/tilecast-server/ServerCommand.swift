@@ -53,7 +53,11 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "A CSV of named places for the page (header name,latitude,longitude).")
     var places: String?
 
-    @Option(help: ArgumentHelp("A file of API keys, one a line (# comments): every API then refuses a request without one, in its own error shape (Open-Meteo's apikey=, OpenWeatherMap's appid=). Read again on SIGHUP. Keys are never logged.",
+    @Option(help: ArgumentHelp("Where each request's line goes: - (standard error, the default), off, or a file (appended). Lines are written in batches, every 100 ms.",
+                               valueName: "file|-|off"))
+    var accessLog = "-"
+
+    @Option(help: ArgumentHelp("A file of API keys, one a line (# comments): every API then refuses a request without one, in its own error shape (Open-Meteo's apikey=, OpenWeatherMap's appid=, QWeather's key=). Read again on SIGHUP. Keys are never logged.",
                                valueName: "file"))
     var apiKeys: String?
 
@@ -131,6 +135,9 @@ struct ServerCommand: AsyncParsableCommand {
             do { configuration.places = try NamedPlace.read(path: places) } catch {
                 throw Failure(.badUsage, "--places \(error)")
             }
+        }
+        do throws(AccessLogError) { configuration.accessLog = try AccessLog.open(AccessLogDestination(argument: accessLog)) } catch {
+            throw Failure(.badUsage, "--access-log \(error)")
         }
         if let apiKeys {
             do throws(APIKeysError) { configuration.apiKeys = try APIKeys(path: apiKeys) } catch {

@@ -22,12 +22,20 @@ final class CachingFrontTests: XCTestCase {
         return (status, headers, body)
     }
 
-    /// The server's answers to the forecast path by status, from its access log.
-    func served(_ server: Peer) throws -> [String] {
-        let log = (try? String(contentsOfFile: server.folder.path("server.log"), encoding: .utf8)) ?? ""
-        return log.split(separator: "\n").filter { $0.contains("GET /v1/forecast") }.compactMap { line in
-            line.split(separator: " ").dropLast().last.map(String.init)
+    /// The server's answers to the forecast path by status, from its access log, once it holds
+    /// `count` of them (the log is written in batches, every 100 ms) or 2 s have passed; a
+    /// quarter second more, so that a line too many shows.
+    func served(_ server: Peer, count: Int) throws -> [String] {
+        func lines() -> [String] {
+            let log = (try? String(contentsOfFile: server.folder.path("server.log"), encoding: .utf8)) ?? ""
+            return log.split(separator: "\n").filter { $0.contains("GET /v1/forecast") }.compactMap { line in
+                line.split(separator: " ").dropLast().last.map(String.init)
+            }
         }
+        let deadline = Date().addingTimeInterval(2)
+        while lines().count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.25)
+        return lines()
     }
 
     func testNginxKeepsAnswersForTheirAgeRevalidatesAndTakesANewCycleWithinIt() throws {
@@ -45,7 +53,7 @@ final class CachingFrontTests: XCTestCase {
         let second = try fetch(front, path)
         XCTAssertEqual(second.headers["x-cache-status"], "HIT")
         XCTAssertEqual(second.body, first.body, "a hit is the stored answer, byte for byte")
-        XCTAssertEqual(try served(server), ["200"], "the hit never reached the server")
+        XCTAssertEqual(try served(server, count: 1), ["200"], "the hit never reached the server")
 
         // Past its age, nginx asks with the ETag; the store is unchanged, so the server says 304.
         // nginx keeps time in whole seconds, updated once per event-loop turn: 1.5 s of slack
@@ -54,7 +62,7 @@ final class CachingFrontTests: XCTestCase {
         let third = try fetch(front, path)
         XCTAssertEqual(third.headers["x-cache-status"], "REVALIDATED")
         XCTAssertEqual(third.body, first.body)
-        XCTAssertEqual(try served(server), ["200", "304"])
+        XCTAssertEqual(try served(server, count: 2), ["200", "304"])
 
         // A new cycle: the cached answer may be served until its age runs out, then the new one.
         let shifted = try Repository.sampleGridFiles().filter { $0.contains("wrfout") }.map { try shiftedRun($0, byMinutes: 360, into: directory) }
