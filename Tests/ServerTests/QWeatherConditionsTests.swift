@@ -150,6 +150,9 @@ final class QWeatherConditionsTests: XCTestCase {
                 XCTAssertEqual(answered.object?["updateTime"] as? String, "2026-11-22T00:00+00:00", path)
                 XCTAssertEqual(answered.object?["fxLink"] as? String, "\(server.base)/?lat=38.7223&lon=-9.1393", path)
             }
+            // Metrics by the route's own path (a bounded label set), never "other".
+            let metrics = try await server.get("/metrics")
+            for path in paths { XCTAssertTrue(metrics.body.contains("route=\"\(path)\""), "\(path) in /metrics") }
             let now = try await server.get("/v7/weather/now?location=-9.1393,38.7223")
             let fields = try XCTUnwrap(now.object?["now"] as? [String: Any], now.body)
             XCTAssertEqual(Set(fields.keys), ["obsTime", "temp", "feelsLike", "icon", "text", "wind360", "windDir", "windScale", "windSpeed",
