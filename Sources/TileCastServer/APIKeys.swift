@@ -96,7 +96,8 @@ package enum APIKeysError: Error, CustomStringConvertible, Equatable {
 
 /// With `--api-keys`, each API's requests without a known key are refused in that API's own
 /// shape: Open-Meteo's paths (`apikey`) with its `{"error": true, "reason": ...}` and 401;
-/// OpenWeatherMap's (`appid`) with its 401 body. The page, `/health` and `/metrics` need none.
+/// OpenWeatherMap's (`appid`) with its 401 body; Caiyun's (the path's token) with its
+/// `{"status": "failed", ...}` and 401. The page, `/health` and `/metrics` need none.
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let keys: APIKeys
@@ -112,6 +113,10 @@ struct APIKeyMiddleware: RouterMiddleware {
                 // OpenWeatherMap's own words and number (its "401 error" FAQ entry).
                 return OpenWeatherMapError(.unauthorized, "Invalid API key. Please see https://openweathermap.org/faq#error401 for more info.").response
             }
+        } else if path.hasPrefix("/v2.5/") {
+            // Caiyun's token is the path's segment after /v2.5/ (`/v2.5/TOKEN/lon,lat/realtime`).
+            let token = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).first.map(String.init)
+            guard keys.accepts(token) else { return CaiyunError(.unauthorized, "token is invalid").response }
         }
         return try await next(request, context)
     }
