@@ -62,10 +62,13 @@ package struct CaiyunRequest: Sendable {
     ///
     /// - Throws: `CaiyunError` 400 for coordinates, units, languages, steps, `tzshift` or
     ///   `begin` Caiyun's API does not take.
-    package init(place: String, part: CaiyunPart, query: [(name: String, value: String)]) throws(CaiyunError) {
+    package init(token: String, place: String, part: CaiyunPart, query: [(name: String, value: String)]) throws(CaiyunError) {
+        // Caiyun's tokens are letters and digits: anything else is no token of any server's.
+        guard (1...64).contains(token.utf8.count), token.utf8.allSatisfy({ Self.isTokenByte($0) }) else {
+            throw CaiyunError(.unauthorized, "token is invalid")
+        }
         let parts = place.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let longitude = Double(ForecastParameters.trimmed(parts[0])), longitude.isFinite,
-              let latitude = Double(ForecastParameters.trimmed(parts[1])), latitude.isFinite else {
+        guard parts.count == 2, let longitude = Self.decimal(parts[0]), let latitude = Self.decimal(parts[1]) else {
             throw CaiyunError(.badRequest, "invalid location: expected longitude,latitude such as 116.3883,39.9289. Given: \(APIError.echo(place))")
         }
         guard (-180...180).contains(longitude), (-90...90).contains(latitude) else {
@@ -105,6 +108,27 @@ package struct CaiyunRequest: Sendable {
             }
             self.begin = begin
         }
+    }
+
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// A coordinate as Caiyun's paths write it: an optional minus, digits, optional decimals
+    /// ("116.3883", "-8"); no exponents, signs or spaces (docs/openapi.yaml's pattern).
+    static func decimal(_ text: Substring) -> Double? {
+        var rest = text.utf8[...]
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        let whole = rest.prefix { (48...57).contains($0) }
+        rest = rest.dropFirst(whole.count)
+        guard !whole.isEmpty, whole.count <= 3 else { return nil }
+        if rest.first == UInt8(ascii: ".") {
+            let fraction = rest.dropFirst().prefix { (48...57).contains($0) }
+            guard !fraction.isEmpty, fraction.count <= 12 else { return nil }
+            rest = rest.dropFirst(fraction.count + 1)
+        }
+        guard rest.isEmpty else { return nil }
+        return Double(String(text))
     }
 
     private static func integer(_ text: String?, _ name: String, _ range: ClosedRange<Int>) throws(CaiyunError) -> Int? {

@@ -9,7 +9,8 @@ extension ForecastServer {
         for part in CaiyunPart.allCases {
             for name in [part.rawValue, part.rawValue + ".json"] {
                 router.get("/v2.5/:token/:place/\(name)") { request, context -> Response in
-                    await self.caiyun(request, place: context.parameters.get("place") ?? "", part: part)
+                    await self.caiyun(request, token: context.parameters.get("token") ?? "", place: context.parameters.get("place") ?? "",
+                                      part: part)
                 }
             }
         }
@@ -21,9 +22,9 @@ extension ForecastServer {
 
     /// One Caiyun request over the shared path (`dialect`): its refusals in Caiyun's shape
     /// (`CaiyunError`). The answer's times follow the clock minute by minute (`minutely`).
-    func caiyun(_ request: Request, place: String, part: CaiyunPart) async -> Response {
+    func caiyun(_ request: Request, token: String, place: String, part: CaiyunPart) async -> Response {
         await dialect(request, moves: 60, answerBytes: Self.caiyunAnswerBytes) { query throws(CaiyunError) in
-            try CaiyunRequest(place: place, part: part, query: query)
+            try CaiyunRequest(token: token, place: place, part: part, query: query)
         } make: { caiyun, engine, now throws(CaiyunError) in
             let forecast: CaiyunForecast
             do throws(APIError) { forecast = try engine.caiyun(caiyun, now: now) } catch { throw CaiyunError(error) }
