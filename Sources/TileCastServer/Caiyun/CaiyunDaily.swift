@@ -4,7 +4,7 @@ import PointQuery
 /// Caiyun's `daily` block: `dailysteps` local days from today (or `begin`'s day), each
 /// quantity's `{date, max, min, avg}` from `/v1/forecast`'s daily `_max`, `_min` and `_mean`
 /// (precipitation as rates: mm over an hour). The list ends at the first day the runs do not
-/// give whole (no mean temperature). `air_quality`'s lists and `life_index`'s lists are empty
+/// give whole (no mean temperature or precipitation); a quantity the run lacks is an empty list. `air_quality`'s lists and `life_index`'s lists are empty
 /// (no chemistry in the runs; Caiyun's life indices are its own scales).
 struct CaiyunDaily {
     let hourly: CaiyunHourly
@@ -28,7 +28,8 @@ struct CaiyunDaily {
         let starts = forecast.place.times.dayStarts
         guard let first = starts.lastIndex(where: { $0 <= time }) else { return [] }
         return Array((first..<min(starts.count, first + count)).prefix { d in
-            ["temperature_2m_max", "temperature_2m_min", "temperature_2m_mean"].allSatisfy { value($0, day: d).isFinite }
+            // A day's instants (00-23 h) and amounts (the hours ending 01-24 h) both whole.
+            ["temperature_2m_max", "temperature_2m_min", "temperature_2m_mean", "precipitation_mean"].allSatisfy { value($0, day: d).isFinite }
         })
     }
 
@@ -89,6 +90,12 @@ struct CaiyunDaily {
         return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 
+    /// A quantity's days; an empty list when the run lacks it (no maximum any day).
+    func spreads(_ variable: String, days: [Int], _ convert: (String?) -> String?) -> String {
+        guard days.contains(where: { printed(variable + "_max", day: $0) != nil }) else { return "[]" }
+        return CaiyunObject.list(days.map { spread(variable, day: $0, convert) })
+    }
+
     func block(_ request: CaiyunRequest, now: Int64) -> CaiyunObject {
         let days = days(from: request.begin ?? now, count: request.dailySteps)
         func dated(_ d: Int, _ fill: (inout CaiyunObject) -> Void) -> String {
@@ -106,14 +113,14 @@ struct CaiyunDaily {
             }
         }))
         let rate = { (text: String?) in text.flatMap(Double.init).map { CaiyunNumbers.precipitation($0, units: request.units, block: .hourly) } }
-        out.add("precipitation", CaiyunObject.list(days.map { spread("precipitation", day: $0, rate) }))
-        out.add("temperature", CaiyunObject.list(days.map { spread("temperature_2m", day: $0) { CaiyunNumbers.temperature($0, units: request.units) } }))
+        out.add("precipitation", spreads("precipitation", days: days, rate))
+        out.add("temperature", spreads("temperature_2m", days: days) { CaiyunNumbers.temperature($0, units: request.units) })
         out.add("wind", CaiyunObject.list(days.map(wind)))
-        out.add("humidity", CaiyunObject.list(days.map { spread("relative_humidity_2m", day: $0, CaiyunNumbers.fraction) }))
-        out.add("cloudrate", CaiyunObject.list(days.map { spread("cloud_cover", day: $0, CaiyunNumbers.fraction) }))
-        out.add("pressure", CaiyunObject.list(days.map { spread("surface_pressure", day: $0, CaiyunNumbers.pascals) }))
-        out.add("visibility", CaiyunObject.list(days.map { spread("visibility", day: $0) { CaiyunNumbers.visibility($0, units: request.units) } }))
-        out.add("dswrf", CaiyunObject.list(days.map { spread("shortwave_radiation", day: $0) { $0 } }))
+        out.add("humidity", spreads("relative_humidity_2m", days: days, CaiyunNumbers.fraction))
+        out.add("cloudrate", spreads("cloud_cover", days: days, CaiyunNumbers.fraction))
+        out.add("pressure", spreads("surface_pressure", days: days, CaiyunNumbers.pascals))
+        out.add("visibility", spreads("visibility", days: days) { CaiyunNumbers.visibility($0, units: request.units) })
+        out.add("dswrf", spreads("shortwave_radiation", days: days) { $0 })
         var air = CaiyunObject()
         air.add("aqi", "[]")
         air.add("pm25", "[]")

@@ -3,7 +3,7 @@ import PointQuery
 
 /// Caiyun's `hourly` block: `hourlysteps` hours from the current one (or `begin`'s), each list
 /// of `{datetime, value}` (wind `{datetime, speed, direction}`). The lists end where the runs
-/// end. Precipitation has no `probability` (no ensemble yet, issue 46); `air_quality`'s `aqi`
+/// end; a quantity the run lacks is an empty list. Precipitation has no `probability` (no ensemble yet, issue 46); `air_quality`'s `aqi`
 /// and `pm25` are empty lists (the runs hold no chemistry).
 struct CaiyunHourly {
     let forecast: CaiyunForecast
@@ -40,8 +40,10 @@ struct CaiyunHourly {
 
     func block(_ request: CaiyunRequest, now: Int64) -> CaiyunObject {
         let rows = rows(from: request.begin ?? now, count: request.hourlySteps)
+        // A quantity the run lacks (nil every hour) is an empty list, which Caiyun's clients decode.
         func series(_ value: (CaiyunRow) -> String?) -> String {
-            CaiyunObject.list(rows.map { row in
+            guard rows.contains(where: { value($0) != nil }) else { return "[]" }
+            return CaiyunObject.list(rows.map { row in
                 var item = CaiyunObject()
                 item.add("datetime", JSONText.quoted(forecast.dateTime(row.time)))
                 item.add("value", value(row))

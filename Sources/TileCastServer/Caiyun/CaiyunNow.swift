@@ -7,8 +7,13 @@ import PointQuery
 /// as a number: `precipitation.nearest` (the distance to the nearest radar echo) is null;
 /// `air_quality`'s fields are null (the runs hold no chemistry); `life_index`'s `ultraviolet`
 /// and `comfort` are null (no UV index; Caiyun's comfort scale is its own); `probability` is
-/// an empty list (no ensemble yet, issue 46).
+/// an empty list (no ensemble yet, issue 46). A quantity the run lacks (visibility without
+/// the fog fields, radiation) is -1 (`missing`): Caiyun's clients decode these fields as
+/// numbers, and -1 is no visibility, radiation, humidity, cloud fraction, pressure or speed.
 enum CaiyunNow {
+    /// The documented placeholder of a realtime quantity the run lacks (README "Caiyun").
+    static let missing = "-1"
+
     /// `realtime`: the values now (the current quarter hour).
     ///
     /// - Throws: `CaiyunError` 404 when no cycle covers the current time at the place.
@@ -20,13 +25,13 @@ enum CaiyunNow {
         var out = CaiyunObject()
         out.add("status", "\"ok\"")
         out.add("temperature", row.temperature)
-        out.add("humidity", row.humidity)
-        out.add("cloudrate", row.cloudRate)
+        out.add("humidity", row.humidity ?? missing)
+        out.add("cloudrate", row.cloudRate ?? missing)
         out.add("skycon", row.skycon.map(JSONText.quoted))
-        out.add("visibility", row.visibility)
-        out.add("dswrf", row.dswrf)
+        out.add("visibility", row.visibility ?? missing)
+        out.add("dswrf", row.dswrf ?? missing)
         out.add("wind", row.wind())
-        out.add("pressure", row.pressure)
+        out.add("pressure", row.pressure ?? missing)
         out.add("apparent_temperature", row.apparentTemperature)
         var local = CaiyunObject()
         local.add("status", "\"ok\"")

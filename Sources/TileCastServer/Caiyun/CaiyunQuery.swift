@@ -74,7 +74,8 @@ struct CaiyunForecast: Sendable {
         let offset = offset(at: time)
         let sign = offset < 0 ? "-" : "+", magnitude = abs(offset)
         let hours = magnitude / 3600, minutes = magnitude % 3600 / 60
-        return ModelTime.isoMinutes(time + Int64(offset)) + sign + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
+        let local = ModelTime.isoMinutes(time + Int64(offset))
+        return (local.hasSuffix("Z") ? String(local.dropLast()) : local) + sign + (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
     }
 }
 
