@@ -3,7 +3,7 @@ import Foundation
 /// Caiyun's numbers from `/v1/forecast`'s printed values, converted only where Caiyun's unit
 /// differs: fractions from percents, Pa from hPa, km or miles from metres, the precipitation
 /// rate as Caiyun's radar intensity or in/h or m/s from mm/h, Kelvin from Celsius.
-enum CaiyunNumbers {
+package enum CaiyunNumbers {
     /// A number rounded to `places` decimals, written shortest ("0.58", "92050", "-3.5").
     static func decimal(_ value: Double, _ places: Int) -> String {
         let scale = pow(10, Double(places))
@@ -13,7 +13,7 @@ enum CaiyunNumbers {
     /// Which of Caiyun's two tables turns a rate into its radar intensity (its "降水强度" page,
     /// v2.4 onwards): realtime and minutely rates by the radar's column, hourly and daily by
     /// the column for hourly amounts (`metric:v1` only).
-    enum Block {
+    package enum Block {
         case radar, hourly
 
         /// (intensity, mm/h) at the bounds of "light", "moderate", "heavy" and "storm".
@@ -40,7 +40,7 @@ enum CaiyunNumbers {
     /// Caiyun's radar intensity (0-1) of a rate: the documented bounds exactly, log-linear
     /// between them (the rates grow about tenfold a tenth of intensity), linear from 0 below
     /// the first, the last step's slope above the last, at most 1.
-    static func intensity(_ rate: Double, block: Block) -> Double {
+    package static func intensity(_ rate: Double, block: Block) -> Double {
         let table = block.table
         guard rate > 0, let first = table.first, let last = table.last else { return 0 }
         if rate <= first.rate { return first.intensity * rate / first.rate }
