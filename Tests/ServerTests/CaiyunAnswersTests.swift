@@ -151,7 +151,7 @@ final class CaiyunAnswersTests: XCTestCase {
                     let reference = try await server.get("/v1/forecast?latitude=\(lat)&longitude=\(lon)&timezone=auto&timeformat=unixtime\(units)"
                                                          + "&hourly=temperature_2m,wind_speed_10m,relative_humidity_2m,cloud_cover,surface_pressure,"
                                                          + "precipitation,weather_code,is_day&daily=temperature_2m_max,temperature_2m_min&forecast_days=3"
-                                                         + "&current=temperature_2m,relative_humidity_2m,wind_speed_10m")
+                                                         + "&current=temperature_2m,relative_humidity_2m,wind_speed_10m,precipitation")
                     XCTAssertEqual(reference.status, 200, reference.body)
                     let v1 = try XCTUnwrap(reference.object)
                     let offset = try XCTUnwrap(v1["utc_offset_seconds"] as? Int)
@@ -166,6 +166,12 @@ final class CaiyunAnswersTests: XCTestCase {
                     let current = try XCTUnwrap(v1["current"] as? [String: Any])
                     XCTAssertEqual(realtime["temperature"] as? Double, current["temperature_2m"] as? Double, "\(label): realtime temperature")
                     XCTAssertEqual(realtime["wind"].flatMap { ($0 as? [String: Any])?["speed"] as? Double }, current["wind_speed_10m"] as? Double, label)
+                    if !imperial {
+                        // metric:v2: the rate in mm/h, the current quarter hour's amount x 4.
+                        let local = (realtime["precipitation"] as? [String: Any])?["local"] as? [String: Any]
+                        XCTAssertEqual(try XCTUnwrap(local?["intensity"] as? Double, label),
+                                       try XCTUnwrap(current["precipitation"] as? Double, label) * 4, accuracy: 1e-9, "\(label): realtime rate")
+                    }
                     XCTAssertEqual(try XCTUnwrap(realtime["humidity"] as? Double, label),
                                    try XCTUnwrap(current["relative_humidity_2m"] as? Double, label) / 100, accuracy: 1e-9, label)
                 }
@@ -241,6 +247,26 @@ final class CaiyunAnswersTests: XCTestCase {
             XCTAssertEqual((daily[key] as? [Any])?.count, temperature.count, "\(label): daily \(key) on the same days")
         }
         return temperature.count
+    }
+
+    /// Cycles starting at 12Z and 24Z on the 22nd (Lisbon, UTC+0): the 22nd has no hours before
+    /// noon, so `daily` starts whole on the 23rd, its numbers `/v1/forecast`'s daily ones.
+    func testDailyLeavesOutAFirstDayTheRunsDoNotGiveWhole() async throws {
+        let shifted = try TemporaryDirectory("tilecast-caiyun-shifted")
+        let cycles = try StoreMaker.shiftedCycles(starts: [12, 24], into: shifted)
+        try await LiveServer.with(configuration(cycles)) { server in
+            let reply = try await server.get("/v2.5/T/-9.14,38.72/daily?dailysteps=3&unit=metric:v2")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let daily = try XCTUnwrap((reply.object?["result"] as? [String: Any])?["daily"] as? [String: Any], reply.body)
+            let temperature = try XCTUnwrap(daily["temperature"] as? [[String: Any]])
+            XCTAssertEqual(temperature.first?["date"] as? String, "2026-11-23T00:00+00:00", reply.body)
+            let v1 = try await server.get("/v1/forecast?latitude=38.72&longitude=-9.14&timezone=auto&timeformat=unixtime"
+                                          + "&daily=temperature_2m_max,temperature_2m_min,temperature_2m_mean&forecast_days=3")
+            let reference = try XCTUnwrap(v1.object?["daily"] as? [String: Any], v1.body)
+            XCTAssertTrue((reference["temperature_2m_mean"] as? [Any])?.first is NSNull, "the 22nd is not whole: \(v1.body)")
+            XCTAssertEqual(try checkDays(daily, v1: try XCTUnwrap(v1.object), offset: 0, "shifted cycles"), temperature.count)
+            XCTAssertGreaterThan(temperature.count, 0)
+        }
     }
 
     /// Caiyun's datetime of a time: local minutes and the offset, "2026-11-22T02:00+00:00".

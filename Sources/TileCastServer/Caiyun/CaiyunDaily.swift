@@ -3,8 +3,8 @@ import PointQuery
 
 /// Caiyun's `daily` block: `dailysteps` local days from today (or `begin`'s day), each
 /// quantity's `{date, max, min, avg}` from `/v1/forecast`'s daily `_max`, `_min` and `_mean`
-/// (precipitation as rates: mm over an hour). The list ends at the first day the runs do not
-/// give whole (no mean temperature or precipitation); a quantity the run lacks is an empty list. `air_quality`'s lists and `life_index`'s lists are empty
+/// (precipitation as rates: mm over an hour). The list holds the days the runs give whole (a
+/// mean temperature and precipitation), from the first; a quantity the run lacks is an empty list. `air_quality`'s lists and `life_index`'s lists are empty
 /// (no chemistry in the runs; Caiyun's life indices are its own scales).
 struct CaiyunDaily {
     let hourly: CaiyunHourly
@@ -23,14 +23,18 @@ struct CaiyunDaily {
         return ForecastRenderer.formatted(value(name, day: d), field.variable, units.forecastUnits)
     }
 
-    /// The day of `time` and the next `count - 1`, as long as the runs give each whole.
+    /// Up to `count` days from the day of `time` that the runs give whole, one after another.
+    /// A first day they do not (a cycle that began after local midnight with no older cycle
+    /// kept for its early hours) is left out rather than answered from part of its hours: a
+    /// day's list starts at the first whole day, each dated.
     func days(from time: Int64, count: Int) -> [Int] {
         let starts = forecast.place.times.dayStarts
         guard let first = starts.lastIndex(where: { $0 <= time }) else { return [] }
-        return Array((first..<min(starts.count, first + count)).prefix { d in
-            // A day's instants (00-23 h) and amounts (the hours ending 01-24 h) both whole.
-            ["temperature_2m_max", "temperature_2m_min", "temperature_2m_mean", "precipitation_mean"].allSatisfy { value($0, day: d).isFinite }
-        })
+        // A day's instants (00-23 h) and amounts (the hours ending 01-24 h) both whole.
+        let isWhole = { (d: Int) in
+            ["temperature_2m_max", "temperature_2m_min", "temperature_2m_mean", "precipitation_mean"].allSatisfy { self.value($0, day: d).isFinite }
+        }
+        return Array((first..<starts.count).drop { !isWhole($0) }.prefix(while: isWhole).prefix(count))
     }
 
     /// The time of local hour `hour` (0-47) of day `d`, corrected for an offset change (DST).

@@ -36,7 +36,7 @@ enum CaiyunNow {
         var local = CaiyunObject()
         local.add("status", "\"ok\"")
         local.add("datasource", JSONText.quoted(datasource(place)))
-        local.add("intensity", row.precipitation(.radar))
+        local.add("intensity", row.precipitation(.radar, perHour: 4))
         var precipitation = CaiyunObject()
         precipitation.add("local", local)
         precipitation.add("nearest", nil)

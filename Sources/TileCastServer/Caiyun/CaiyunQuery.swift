@@ -86,10 +86,10 @@ extension ForecastEngine {
     /// - Throws: `APIError` as `/v1/forecast` refuses (a place outside every domain is marked
     ///   `isOutsideDomains`), 503 for the store.
     func caiyun(_ request: CaiyunRequest, now: Int64) throws(APIError) -> CaiyunForecast {
-        var parameters = try ForecastParameters(query: CaiyunForecast.query(request, pastDays: CaiyunForecast.pastDays(request, now: now)))
-        // Realtime's precipitation is a rate (per hour): the hour up to the current quarter
-        // hour, as OpenWeatherMap's `rain.1h`, not one quarter hour's amount.
-        parameters.currentAmountsOverTheHour = true
+        // `current`'s amounts are the quarter hour's (`/v1/forecast`'s own): realtime's rate is
+        // that amount x 4, the nearest a run comes to a radar's instant, and its skycon the
+        // same quarter hour's code.
+        let parameters = try ForecastParameters(query: CaiyunForecast.query(request, pastDays: CaiyunForecast.pastDays(request, now: now)))
         let stores = try stores(for: nil)
         guard let job = try Self.jobs(parameters, now: now).first else { throw APIError("invalid location") }
         // A remote store's reads end by the request's deadline, as in `respond`.

@@ -42,10 +42,11 @@ struct CaiyunRow {
     var windSpeed: String? { printed(.windSpeed10m) }
     var windDirection: String? { printed(.windDirection10m) }
 
-    /// The hour's precipitation (mm over the hour, so mm/h) in the request's unit for `block`.
-    func precipitation(_ block: CaiyunNumbers.Block) -> String? {
-        guard let rate = printed(.precipitation).flatMap(Double.init) else { return nil }
-        return CaiyunNumbers.precipitation(rate, units: units, block: block)
+    /// The row's precipitation rate in the request's unit for `block`: an hour's amount is
+    /// mm/h; a quarter hour's (`realtime`, `perHour` 4) is its amount x 4.
+    func precipitation(_ block: CaiyunNumbers.Block, perHour: Double = 1) -> String? {
+        guard let amount = printed(.precipitation).flatMap(Double.init) else { return nil }
+        return CaiyunNumbers.precipitation(amount * perHour, units: units, block: block)
     }
 
     /// `{speed, direction}` (hourly's wind adds its `datetime` before them).
