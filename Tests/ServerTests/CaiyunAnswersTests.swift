@@ -313,6 +313,12 @@ final class CaiyunAnswersTests: XCTestCase {
                     XCTAssertEqual(blocks, part == "weather" ? ["realtime", "minutely", "hourly", "daily"] : [part], "\(part): its blocks")
                 }
             }
+            // Metrics by the part, never by the token or place (a bounded label set).
+            let metrics = try await server.get("/metrics")
+            for part in ["realtime", "minutely", "hourly", "daily", "weather"] {
+                XCTAssertTrue(metrics.body.contains("route=\"/v2.5/{token}/{place}/\(part)\""), "\(part) in /metrics")
+            }
+            XCTAssertFalse(metrics.body.contains("-8,39.3"), "no place in a label")
             // metric: realtime and minutely precipitation are Caiyun's radar intensity, 0-1.
             let metric = try await server.get("/v2.5/T/-8,39.3/weather?hourlysteps=2&dailysteps=1&tzshift=28800")
             let result = try XCTUnwrap(metric.object?["result"] as? [String: Any], metric.body)
