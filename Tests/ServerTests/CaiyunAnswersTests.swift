@@ -329,6 +329,10 @@ final class CaiyunAnswersTests: XCTestCase {
             let hourly = try XCTUnwrap((result["hourly"] as? [String: Any])?["temperature"] as? [[String: Any]])
             XCTAssertEqual(hourly.count, 2)
             XCTAssertEqual(hourly.first?["datetime"] as? String, "2026-11-22T10:00+08:00", "02:00Z in UTC+8")
+            // begin: the hourly list starts at its hour (an hour before now here).
+            let begun = try await server.get("/v2.5/T/-8,39.3/hourly?hourlysteps=3&begin=\(baselineNow - 3600)")
+            let first = ((begun.object?["result"] as? [String: Any])?["hourly"] as? [String: Any])?["temperature"] as? [[String: Any]]
+            XCTAssertEqual(first?.first?["datetime"] as? String, "2026-11-22T01:00+00:00", begun.body)
         }
     }
 
