@@ -195,7 +195,11 @@ final class CaiyunAnswersTests: XCTestCase {
         let temperature = try series("temperature"), wind = try series("wind"), humidity = try series("humidity")
         let cloudrate = try series("cloudrate"), pressure = try series("pressure"), precipitation = try series("precipitation")
         let skycon = try series("skycon")
-        for list in [wind, humidity, cloudrate, pressure, precipitation, skycon] { XCTAssertEqual(list.count, temperature.count, label) }
+        for (list, name) in [(wind, "wind"), (humidity, "humidity"), (cloudrate, "cloudrate"), (pressure, "pressure"),
+                             (precipitation, "precipitation"), (skycon, "skycon")] where list.count != temperature.count {
+            XCTFail("\(label): \(name) has \(list.count) hours, temperature \(temperature.count)")
+            return (0, 0, 0)
+        }
         var wet = 0, nights = 0
         for (k, item) in temperature.enumerated() {
             let datetime = try XCTUnwrap(item["datetime"] as? String)
