@@ -96,7 +96,9 @@ package enum APIKeysError: Error, CustomStringConvertible, Equatable {
 
 /// With `--api-keys`, each API's requests without a known key are refused in that API's own
 /// shape: Open-Meteo's paths (`apikey`) with its `{"error": true, "reason": ...}` and 401;
-/// OpenWeatherMap's (`appid`) with its 401 body; QWeather's (`key`) with its error v2 body. The page, `/health` and `/metrics` need none.
+/// OpenWeatherMap's (`appid`) with its 401 body; QWeather's (`key`) with its error v2 body;
+/// Caiyun's (the path's token) with its `{"status": "failed", ...}` and 401. The page,
+/// `/health` and `/metrics` need none.
 struct APIKeyMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let keys: APIKeys
@@ -117,6 +119,10 @@ struct APIKeyMiddleware: RouterMiddleware {
                 // QWeather gives no reason for a refused key (its error code v2 page).
                 return QWeatherError(.unauthorized, "Authentication failed: send key=YOUR_KEY known to this server").response
             }
+        } else if path.hasPrefix("/v2.5/") {
+            // Caiyun's token is the path's segment after /v2.5/ (`/v2.5/TOKEN/lon,lat/realtime`).
+            let token = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).first.map(String.init)
+            guard keys.accepts(token) else { return CaiyunError(.unauthorized, "token is invalid").response }
         }
         return try await next(request, context)
     }

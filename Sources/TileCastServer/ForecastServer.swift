@@ -113,7 +113,15 @@ final class ServerMetrics: Sendable {
     }
 
     /// Route labels are the known paths or "other", so a client cannot grow the label set.
-    static func route(_ path: String) -> String { routes.contains(path) ? path : "other" }
+    static func route(_ path: String) -> String {
+        if routes.contains(path) { return path }
+        // Caiyun's paths hold the token and place: labelled by their part alone (5 labels, `.json` with its part).
+        if path.hasPrefix("/v2.5/"), let last = path.split(separator: "/").last,
+           let part = CaiyunPart(rawValue: last.hasSuffix(".json") ? String(last.dropLast(5)) : String(last)) {
+            return "/v2.5/{token}/{place}/" + part.rawValue
+        }
+        return "other"
+    }
 
     /// Each (route, status)'s series once made: the registry's lookup by name and labels (its
     /// lock, the labels' strings) was a visible share of a request (S1).

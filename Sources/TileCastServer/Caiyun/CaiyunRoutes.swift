@@ -1,6 +1,34 @@
 import Hummingbird
+import HummingbirdCore
 
 extension ForecastServer {
-    /// Caiyun's v2.5 paths (issue 45): registered beside `/v1/forecast`. Not yet answered.
-    func addCaiyunRoutes(_ router: Router<BasicRequestContext>) {}
+    /// Caiyun's v2.5 paths (issue 45): `/v2.5/{token}/{lon},{lat}/{part}` and `{part}.json` for
+    /// `realtime`, `minutely`, `hourly`, `daily` and `weather`, each a renderer over the one
+    /// forecast runner (`ForecastEngine.caiyun`) with the protections of `/v1/forecast` (`dialect`).
+    func addCaiyunRoutes(_ router: Router<BasicRequestContext>) {
+        for part in CaiyunPart.allCases {
+            for name in [part.rawValue, part.rawValue + ".json"] {
+                router.get("/v2.5/:token/:place/\(name)") { request, context -> Response in
+                    await self.caiyun(request, token: context.parameters.get("token") ?? "", place: context.parameters.get("place") ?? "",
+                                      part: part)
+                }
+            }
+        }
+    }
+
+    /// Bytes reserved on the answer budget while a Caiyun answer is made: more than its largest
+    /// (`/weather` with 360 hours of about 900 bytes and 15 days of about 3 kB).
+    static let caiyunAnswerBytes = 512 << 10
+
+    /// One Caiyun request over the shared path (`dialect`): its refusals in Caiyun's shape
+    /// (`CaiyunError`). The answer's times follow the clock minute by minute (`minutely`).
+    func caiyun(_ request: Request, token: String, place: String, part: CaiyunPart) async -> Response {
+        await dialect(request, moves: 60, answerBytes: Self.caiyunAnswerBytes) { query throws(CaiyunError) in
+            try CaiyunRequest(token: token, place: place, part: part, query: query)
+        } make: { caiyun, engine, now throws(CaiyunError) in
+            let forecast: CaiyunForecast
+            do throws(APIError) { forecast = try engine.caiyun(caiyun, now: now) } catch { throw CaiyunError(error) }
+            return try CaiyunAnswers.answer(forecast, request: caiyun, now: now)
+        }
+    }
 }

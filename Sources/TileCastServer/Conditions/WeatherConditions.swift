@@ -108,6 +108,24 @@ package enum WeatherConditions {
         .thunderstormWithHail: .init(code: 212, group: "Thunderstorm", text: "heavy thunderstorm", icon: "11"),
     ]
 
+    /// Caiyun's skycons (its "天气现象" table), the day names of the clear and partly cloudy
+    /// skies (`_DAY`; `CaiyunRow.skycon` writes `_NIGHT` at night). Its cloud bands (clear
+    /// below 0.2, partly cloudy to 0.8, cloudy above) hold OpenWeatherMap's: few clouds (to 25 %)
+    /// is CLEAR, scattered and broken PARTLY_CLOUDY, overcast CLOUDY. Caiyun has no drizzle,
+    /// freezing or showers names: each is the rain of its intensity; a thunderstorm is heavy
+    /// rain, one with hail a storm. Its haze, dust, sand and wind names need quantities the
+    /// runs have not (aerosol, dust): never answered.
+    package static let caiyun: [SkyCondition: String] = [
+        .clear: "CLEAR_DAY", .fewClouds: "CLEAR_DAY", .scatteredClouds: "PARTLY_CLOUDY_DAY", .brokenClouds: "PARTLY_CLOUDY_DAY",
+        .overcast: "CLOUDY", .fog: "FOG",
+        .lightDrizzle: "LIGHT_RAIN", .drizzle: "LIGHT_RAIN", .heavyDrizzle: "LIGHT_RAIN", .freezingDrizzle: "LIGHT_RAIN",
+        .lightRain: "LIGHT_RAIN", .rain: "MODERATE_RAIN", .heavyRain: "HEAVY_RAIN", .freezingRain: "MODERATE_RAIN",
+        .lightShowers: "LIGHT_RAIN", .showers: "MODERATE_RAIN", .heavyShowers: "STORM_RAIN",
+        .lightSnow: "LIGHT_SNOW", .snow: "MODERATE_SNOW", .heavySnow: "HEAVY_SNOW",
+        .lightSnowShowers: "LIGHT_SNOW", .snowShowers: "MODERATE_SNOW",
+        .thunderstorm: "HEAVY_RAIN", .thunderstormWithHail: "STORM_RAIN",
+    ]
+
     /// QWeather's icon codes and texts, as its "Weather Conditions" and "Icons" pages list them:
     /// the day code and the night code (the 150 series, 350/351 and 457 are night icons; a
     /// condition with one icon for both has the same code twice), the Chinese text and the
