@@ -151,7 +151,7 @@ enum Page {
   </section>
 </div>
 </main>
-<footer class="hint">Forecasts from the model runs this server holds. The same numbers: <a id="api-link" href="/v1/forecast">/v1/forecast</a> (Open-Meteo's API), <a id="owm-link" href="/data/2.5/weather">/data/2.5/weather</a> (OpenWeatherMap's), <a id="qweather-link" href="/v7/weather/24h">/v7/weather/24h</a> (QWeather's).</footer>
+<footer class="hint">Forecasts from the model runs this server holds. The same numbers: <a id="api-link" href="/v1/forecast">/v1/forecast</a> (Open-Meteo's API), <a id="owm-link" href="/data/2.5/weather">/data/2.5/weather</a> (OpenWeatherMap's), <a id="qweather-link" href="/v7/weather/24h">/v7/weather/24h</a> (QWeather's), <a id="caiyun-link" href="/v2.5/TOKEN/0,0/weather">/v2.5/TOKEN/…/weather</a> (Caiyun's).</footer>
 <script>
 "use strict";
 const places = /*PLACES*/[];

@@ -191,6 +191,8 @@ async function show(event) {
     const qweather = new URLSearchParams({location: place.longitude + "," + place.latitude, lang: "en"});
     if (key) qweather.set("key", key);
     $("qweather-link").href = "/v7/weather/24h?" + qweather;
+    // Caiyun's token is in its path: the page's key, or a word any server without keys accepts.
+    $("caiyun-link").href = "/v2.5/" + encodeURIComponent(key || "TOKEN") + "/" + place.longitude + "," + place.latitude + "/weather?lang=en_US";
     keepInAddress(place);
     $("error").hidden = true;
     $("loading").hidden = true;

@@ -146,7 +146,8 @@ final class BrowserTests: XCTestCase {
                 XCTAssertEqual(page["address"] as? String, "/?place=Lisbon&lat=38.7223&lon=-9.1393")
                 // The footer links the place through each API the server answers, and each answers it.
                 let links = (page["footerLinks"] as? [String]) ?? []
-                XCTAssertEqual(links.map { String($0.prefix { $0 != "?" }) }, ["/v1/forecast", "/data/2.5/weather", "/v7/weather/24h"])
+                XCTAssertEqual(links.map { String($0.prefix { $0 != "?" }) }, ["/v1/forecast", "/data/2.5/weather", "/v7/weather/24h",
+                                                                                 "/v2.5/TOKEN/-9.1393,38.7223/weather"])
                 for link in links {
                     let reply = try await server.get(link)
                     XCTAssertEqual(reply.status, 200, "\(link): \(reply.body.prefix(300))")
@@ -333,7 +334,7 @@ final class BrowserTests: XCTestCase {
             let keys = try XCTUnwrap(page["keyboard"] as? [String: Any], "\(page)")
             // The page's controls, its three scrolling boxes and the API link, in reading order.
             XCTAssertEqual(keys["tabOrder"] as? [String], ["q", "lat", "lon", "button", "locate", "tunit", "wunit", "punit",
-                                                            "meteogram", "hours-caption", "days-title", "api-link", "owm-link", "qweather-link"])
+                                                            "meteogram", "hours-caption", "days-title", "api-link", "owm-link", "qweather-link", "caiyun-link"])
             XCTAssertEqual(keys["unfocusedOutline"] as? [String], [], "Tab stops without a visible focus")
             XCTAssertEqual(keys["reachedSearch"] as? Bool, true)
             XCTAssertEqual(keys["placeName"] as? String, "Porto")

@@ -1,3 +1,4 @@
+import TestSupport
 import TileCastServer
 import XCTest
 
@@ -42,5 +43,41 @@ final class CaiyunTableTests: XCTestCase {
                 last = value
             }
         }
+    }
+}
+
+/// The fuzz target's contract for Caiyun (fuzz/Sources/FuzzForecastParameters/CaiyunParameters.swift)
+/// over 2,000 seeded requests: a place in range with steps in Caiyun's limits and a derived
+/// `/v1/forecast` query for it, or Caiyun's 400/401; never another status.
+final class CaiyunParametersTests: XCTestCase {
+    func testSeededRequestsAreAcceptedForOnePlaceOrRefusedWith400Or401() throws {
+        var generator = SeededGenerator(seed: 4_547)
+        // Good values more often than bad ones, so both outcomes are common.
+        let tokens = ["TAkhjf8d1nlSlspN", "T1", "abc", "TAkhjf8d1nlSlspN", "", "a/b", "token with space", String(repeating: "x", count: 65), "ÄÖ"]
+        let places = ["-9.14,38.72", "116.39,39.9", "-8,39.5", "0,0", "-9.14,38.72", "181,1", "1,-91", "x,y", "1", "1,2,3", "nan,1", ",", "-0,0"]
+        let pieces: [[String]] = [
+            ["unit=metric", "unit=metric:v2", "unit=imperial", "unit=si", "unit=kelvin", "", ""],
+            ["lang=zh_CN", "lang=en_US", "lang=ja", "lang=xx", "", ""],
+            ["hourlysteps=1", "hourlysteps=360", "hourlysteps=361", "", "", ""],
+            ["dailysteps=15", "dailysteps=16", "", ""],
+            ["alert=true", "alert=maybe", "tzshift=28800", "tzshift=1800", "begin=1795300000", "begin=1", "", "", ""],
+        ]
+        var accepted = 0, refused = 0
+        for _ in 0..<2_000 {
+            let token = tokens.randomElement(using: &generator) ?? "", place = places.randomElement(using: &generator) ?? ""
+            let query = pieces.map { $0.randomElement(using: &generator) ?? "" }.filter { !$0.isEmpty }.joined(separator: "&")
+            do {
+                let (request, parameters) = try ForecastServer.caiyunParameters(token: token, place: place, query: query, now: 1_795_313_400)
+                accepted += 1
+                XCTAssertTrue(abs(request.latitude) <= 90 && abs(request.longitude) <= 180, "\(place)?\(query)")
+                XCTAssertTrue((1...360).contains(request.hourlySteps) && (1...15).contains(request.dailySteps), query)
+                XCTAssertEqual(parameters.latitudes, [request.latitude], query)
+            } catch {
+                refused += 1
+                XCTAssertTrue([400, 401].contains(error.status.code), "\(token) \(place)?\(query): \(error.body)")
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100)
+        XCTAssertGreaterThan(refused, 100)
     }
 }

@@ -90,16 +90,9 @@ extension ForecastEngine {
         // that amount x 4, the nearest a run comes to a radar's instant, and its skycon the
         // same quarter hour's code.
         let parameters = try ForecastParameters(query: CaiyunForecast.query(request, pastDays: CaiyunForecast.pastDays(request, now: now)))
-        let stores = try stores(for: nil)
-        guard let job = try Self.jobs(parameters, now: now).first else { throw APIError("invalid location") }
-        // A remote store's reads end by the request's deadline, as in `respond`.
-        let placed: Result<PlaceForecast, APIError> = ObjectClient.within(cycles.requestDeadline()) {
-            do throws(APIError) {
-                return .success(try self.placeOrNulls(latitude: job.latitude, longitude: job.longitude, elevation: nil,
-                                                      parameters: parameters, times: job.times, stores: stores))
-            } catch { return .failure(error) }
-        }
-        let place = try placed.get()
+        // The one engine call of every dialect (`dialectForecast`); the zone is the request's
+        // own (`timezone` of the query: `tzshift`'s or the place's), as `place.times` holds it.
+        let place = try dialectForecast(parameters, now: now).place
         return CaiyunForecast(place: place, zone: place.times.zone, zoneName: CaiyunForecast.zoneName(request) ?? place.times.zoneName)
     }
 }

@@ -16,6 +16,22 @@ extension ForecastServer {
         }
     }
 
+    /// A Caiyun request (its path's token and place, and its query) read as its routes read it,
+    /// and the `/v1/forecast` parameters it derives (`CaiyunForecast.query`, with the days
+    /// `begin` reaches back at `now`): the fuzz target's entry (fuzz/Sources/FuzzForecastParameters).
+    /// A derived query that `ForecastParameters` refuses would be this server's fault: a 500.
+    ///
+    /// - Throws: `CaiyunError` 400 (401 for a malformed token) for what Caiyun's paths refuse.
+    package static func caiyunParameters(token: String, place: String, query: String,
+                                         now: Int64) throws(CaiyunError) -> (request: CaiyunRequest, derived: ForecastParameters) {
+        let request = try CaiyunRequest(token: token, place: place, part: .weather, query: queryPairs(URI("/?" + query)))
+        do throws(APIError) {
+            return (request, try ForecastParameters(query: CaiyunForecast.query(request, pastDays: CaiyunForecast.pastDays(request, now: now))))
+        } catch {
+            throw CaiyunError(.internalServerError, "the derived /v1/forecast query was refused: \(error.reason)")
+        }
+    }
+
     /// Bytes reserved on the answer budget while a Caiyun answer is made: more than its largest
     /// (`/weather` with 360 hours of about 900 bytes and 15 days of about 3 kB).
     static let caiyunAnswerBytes = 512 << 10

@@ -32,6 +32,8 @@ public func fuzzForecastParameters(_ data: UnsafePointer<UInt8>, _ size: Int) ->
     checkOpenWeatherMap(String(decoding: query, as: UTF8.self))
     // And as a QWeather request (QWeatherParameters.swift).
     checkQWeather(String(decoding: query, as: UTF8.self))
+    // And as a Caiyun request: token, place and query on three lines (CaiyunParameters.swift).
+    checkCaiyun(String(decoding: bytes, as: UTF8.self))
     return 0
 }
 
