@@ -1,12 +1,12 @@
 """S6 (issue 45): the server CPU of each request of another service's API (OpenWeatherMap,
-QWeather) against the equivalent /v1/forecast request (the same place, hours and variables: the
+QWeather, Caiyun) against the equivalent /v1/forecast request (the same place, hours and variables: the
 query its renderer derives, OpenWeatherMapForecast.query and QWeatherPath.query), measured in
 one run from the server's own CPU time (/proc/PID/stat utime + stime) over interleaved rounds on
 one kept-alive connection.
 
     python3 benchmarks/dialect_cpu_bench.py http://127.0.0.1:PORT SERVER_PID [REQUESTS_PER_ROUND] [ROUNDS] [API,...]
 
-API is openweathermap and/or qweather (both by default).
+API is openweathermap, qweather and/or caiyun (all by default).
 
 The store must cover now at the places (e.g. the sample run moved to today with
 Scripts/shift_run.py). Prints one line per pair: CPU per request of each and their ratio
@@ -30,7 +30,15 @@ QW_VARIABLES = ("temperature_2m,apparent_temperature,relative_humidity_2m,dew_po
 QW_DAILY = ("temperature_2m_max,temperature_2m_min,relative_humidity_2m_mean,precipitation_sum,pressure_msl_mean,visibility_mean,"
             "cloud_cover_mean,sunrise,sunset,moonrise,moonset,moon_phase")
 QW_UNITS = {"temperature_unit": "celsius", "wind_speed_unit": "kmh", "precipitation_unit": "mm", "timezone": "auto"}
-APIS = sys.argv[5].split(",") if len(sys.argv) > 5 else ["openweathermap", "qweather"]
+APIS = sys.argv[5].split(",") if len(sys.argv) > 5 else ["openweathermap", "qweather", "caiyun"]
+CY_VARIABLES = ("temperature_2m,apparent_temperature,relative_humidity_2m,surface_pressure,cloud_cover,wind_speed_10m,"
+                "wind_direction_10m,visibility,shortwave_radiation,precipitation,weather_code,is_day")
+CY_DAILY = ",".join([f"{v}_{s}" for v in ("temperature_2m", "precipitation", "relative_humidity_2m", "cloud_cover", "surface_pressure",
+                                          "visibility", "shortwave_radiation", "wind_speed_10m") for s in ("max", "min", "mean")]
+                    + ["wind_direction_10m_dominant", "weather_code", "sunrise", "sunset"])
+# Every Caiyun part is made from one query (CaiyunForecast.query: 48 hours and 5 days by default).
+CY_BLOCKS = {"current": CY_VARIABLES, "hourly": CY_VARIABLES, "daily": CY_DAILY, "minutely_15": "precipitation",
+             "forecast_minutely_15": 10, "forecast_days": 6, "past_days": 0}
 # name: (path, its own parameters of a place, the /v1/forecast blocks; the /v1 units), by API.
 QWEATHER = {
     "now": ("/v7/weather/now", {"current": QW_VARIABLES}),
@@ -80,6 +88,11 @@ def main():
             pairs.append(("QWeather " + name,
                           [f"{path}?" + urllib.parse.urlencode({"location": f"{lon},{lat}", "lang": "en"}) for lat, lon in places],
                           ["/v1/forecast?" + urllib.parse.urlencode({"latitude": lat, "longitude": lon, **QW_UNITS, **blocks}) for lat, lon in places]))
+    if "caiyun" in APIS:
+        for part in ("realtime", "weather"):
+            pairs.append(("Caiyun " + part,
+                          [f"/v2.5/TOKEN/{lon},{lat}/{part}" for lat, lon in places],
+                          ["/v1/forecast?" + urllib.parse.urlencode({"latitude": lat, "longitude": lon, **QW_UNITS, **CY_BLOCKS}) for lat, lon in places]))
     for name, dialect, v1 in pairs:
         run(connection, dialect[:20] + v1[:20])  # warm the page cache and the server's caches
         totals = [0.0, 0.0]
