@@ -193,6 +193,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case shortwaveRadiationClearSky = "shortwave_radiation_clear_sky"
     case lightningPotential = "lightning_potential"
     case roughnessLength = "roughness_length"
+    // Issue 46: chances from the centre's own runs (store indices from 213).
+    case precipitationNeighbourhood = "precipitation_neighbourhood"
+    case precipitationProbability = "precipitation_probability"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)
@@ -327,8 +330,6 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         let ensemble = "a probability needs an ensemble of runs; one WRF/MM5 run gives one amount per place, not a probability"
         let ultraviolet = "WRF/MM5 output has no ultraviolet band or ozone column to compute a UV index from"
         let reasons: [String: String] = [
-            "precipitation_probability": ensemble, "precipitation_probability_max": ensemble,
-            "precipitation_probability_mean": ensemble, "precipitation_probability_min": ensemble,
             "uv_index": ultraviolet, "uv_index_clear_sky": ultraviolet, "uv_index_max": ultraviolet, "uv_index_clear_sky_max": ultraviolet,
         ]
         guard let reason = reasons[name] else { return nil }

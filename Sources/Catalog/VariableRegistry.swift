@@ -396,6 +396,17 @@ extension ForecastVariable {
             return VariableSpec("surface roughness length of the land-surface model (ZNT)", unit: "m", quantity: .distance,
                                 decimals: 4, stored: instant(212, 0.0001, optional: true, limits: 0...10),
                                 field: DirectField(key: "roughness_length", unit: "m"), sdk: sdk(158), wrfNames: ["znt"])
+        case .precipitationNeighbourhood:
+            // Issue 46 (docs/VARIABLES.md, "Chance of rain"): the neighbourhood fraction of
+            // Theis et al. (2005), made per frame at extraction, where the whole grid is at hand.
+            // Read by the query as the value of the interval holding each time.
+            return VariableSpec("share of the cells within the neighbourhood (3 cells, or extract --neighbourhood-km) whose precipitation over the output interval ending at the time is at least 0.1 mm an hour",
+                                unit: "%", decimals: 0, stored: instant(213, 1, limits: percentLimits), isOutput: false, sdk: nil)
+        case .precipitationProbability:
+            // The mean over the lagged members (the newest cycles covering the hour) of each
+            // member's neighbourhood fraction at the place (`LaggedMembers`).
+            return VariableSpec("chance of at least 0.1 mm of precipitation in the hour: the mean, over the newest cycles covering the hour (a lagged ensemble), of the share of nearby cells with that much",
+                                unit: "%", decimals: 0, stored: nil, sources: [.precipitationNeighbourhood], sdk: sdk(26))
         case .soilMoistureIndex0to10cm:
             return Self.soilMoistureIndex("0-10", index: 42, depth: (0, 10), wrfNames: ["smcrel"])
         case .soilMoistureIndex10to40cm:

@@ -75,6 +75,9 @@ public struct Extractor: Sendable {
         return Array(Set(variables + optionalVariables.filter(provided.contains))).sorted()
     }
     public var dryRun = false
+    /// The neighbourhood fractions' radius in kilometres (`--neighbourhood-km`); nil: three
+    /// cells of each domain (`FrameReader.defaultNeighbourhoodRadius`).
+    public var neighbourhoodKilometres: Double?
     /// Replace a published cycle even when the new one has fewer domains (a lost nest file
     /// would otherwise silently turn Lisbon's 3 km forecast into 9 km).
     public var allowFewerDomains = false
@@ -280,7 +283,10 @@ public struct Extractor: Sendable {
         // A moving nest is read whole, in one pass: each frame is laid on the covering grid
         // where the nest was, and its totals follow it from frame to frame.
         let moving = domain.motion != nil
-        let bands = writer.spills || moving ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
+        // A neighbourhood fraction is made from a whole frame's amounts: one band then (the
+        // frame parts below still keep the cores busy).
+        let whole = writer.spills || moving || FrameReader.variables(of: domain, wanted: wanted(of: domain)).contains(.precipitationNeighbourhood)
+        let bands = whole ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
         // Parts of the frames only where the domain is not in bands (either keeps the cores
         // busy) and its values stay in memory (scratch files take frames in order).
         let frameCount = domain.frames.count
@@ -310,6 +316,9 @@ public struct Extractor: Sendable {
     private func read(_ unit: ReadingUnit, of domain: Domain, into writer: DomainFileWriter,
                       frameDone: (String) -> Void) throws -> UnitReport {
         var reader = try FrameReader(domain: domain, variables: wanted(of: domain), band: unit.band)
+        if let kilometres = neighbourhoodKilometres {
+            reader.neighbourhoodRadius = kilometres * 1000 / domain.grid.parameters.dx
+        }
         var limitCounts: [ForecastVariable: LimitCount] = [:]
         try reader.skip(to: unit.frames.lowerBound)
         for t in unit.frames {

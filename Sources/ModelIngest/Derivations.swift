@@ -61,6 +61,9 @@ package enum Derivations {
         Derivation(variable: .windV10m, allOf: [.u10m, .v10m], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .precipitation, allOf: [], oneOf: [.rainConvective, .rainNonConvective, .rainShallow], from: [], orDirectly: nil),
         Derivation(variable: .snowfall, allOf: [.snowWater], oneOf: [], from: [], orDirectly: nil),
+        // The precipitation's sources; made from its amounts over whole frames (FrameReader).
+        Derivation(variable: .precipitationNeighbourhood, allOf: [], oneOf: [.rainConvective, .rainNonConvective, .rainShallow], from: [],
+                   orDirectly: nil),
         Derivation(variable: .surfacePressure, allOf: [], oneOf: pressure, from: [], orDirectly: nil),
         Derivation(variable: .pressureMSL, allOf: [.temperature2m, .terrainHeight], oneOf: pressure, from: [], orDirectly: .seaLevelPressure,
                    orAllOf: modelLevels),

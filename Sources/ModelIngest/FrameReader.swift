@@ -94,6 +94,13 @@ package struct FrameReader {
     /// Missing values (fill values, NaN) met in the raw fields, per source variable name:
     /// they are stored as missing, and the operator hears about them once.
     package private(set) var missingValues: [String: Int] = [:]
+    /// The neighbourhood fractions' radius in cells (issue 46; `extract --neighbourhood-km`).
+    package var neighbourhoodRadius = FrameReader.defaultNeighbourhoodRadius
+    /// Three cells: 27 km on a 9 km grid, 9 km on a 3 km one, the scale a convection-permitting
+    /// run places a shower to (Schwartz and Sobash 2017 use radii of a few grid lengths).
+    package static let defaultNeighbourhoodRadius = 3.0
+    /// Open-Meteo's threshold for its precipitation probability: 0.1 mm in the hour.
+    package static let wetHourMillimetres: Float = 0.1
 
     /// The variables a reader of `domain` produces when asked for `wanted` (nil: all of the
     /// default extraction set, `surface`, it can provide), in catalog order.
@@ -129,7 +136,7 @@ package struct FrameReader {
             && !(first.variables[.rainNonConvective] != nil && first.variables[.bucketNonConvective] == nil)
         let settings = AccumulationSettings(bucketMillimetres: bucket, bucketCountsComplete: countsComplete,
                                             firstFrameIsSimulationStart: startsAtSimulationStart)
-        if self.variables.contains(.precipitation) {
+        if self.variables.contains(.precipitation) || self.variables.contains(.precipitationNeighbourhood) {
             rain = Deaccumulator(cellCount: cells, settings: settings)
         }
         if first.variables[.snowWater] != nil && self.variables.contains(.snowfall) {
@@ -400,6 +407,26 @@ package struct FrameReader {
         if let potential = amounts.potential { out[.potentialEvapotranspiration] = potential }
         if let rain = amounts.rain { out[.rain] = rain }
         if let showers = amounts.showers { out[.showers] = showers }
+        if wants.contains(.precipitationNeighbourhood), let precipitation = amounts.precipitation {
+            out[.precipitationNeighbourhood] = try neighbourhoodFraction(of: precipitation, threshold: Self.wetHourMillimetres, path: file.path)
+        }
+    }
+
+    /// The share of cells near each cell (`NeighbourhoodFraction`) whose amount over the
+    /// interval ending at the current frame is at least `threshold` an hour: the amount over
+    /// a 3-hour interval is spread evenly over its hours, as the query spreads it. Unknown at
+    /// the first frame, which has no interval of its own. On the grid of the domain's files (a
+    /// moving nest's own grid, laid on the covering grid afterwards like every field), so the
+    /// reader must cover every row: the extraction reads such a domain in one band.
+    private func neighbourhoodFraction(of amounts: [Float], threshold: Float, path: String) throws(IngestError) -> [Float] {
+        guard band == RowBand(domain: domain) else {
+            throw .tooLarge(path: path, detail: "a neighbourhood fraction needs whole frames, and this reader covers rows \(band.rows) only")
+        }
+        guard next >= 2 else { return [Float](repeating: .nan, count: amounts.count) }
+        let hours = Float(domain.frames[next - 1].time - domain.frames[next - 2].time) / 3600
+        guard hours > 0 else { return [Float](repeating: .nan, count: amounts.count) }
+        return NeighbourhoodFraction.percent(amounts.map { $0 / hours }, westEast: band.westEast, southNorth: band.southNorth,
+                                             radius: neighbourhoodRadius, threshold: threshold)
     }
 
     /// The cells a reader's frames cover in the stored grid: its band, or for a moving nest

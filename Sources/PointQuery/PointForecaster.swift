@@ -304,6 +304,10 @@ public struct PointForecaster: Sendable {
                 }
             case .weatherCode:
                 values[variable] = try Self.weatherCodes(c)
+            case .precipitationProbability:
+                // One cycle's chance: its neighbourhood fraction at the place, of the interval
+                // holding each time (the members' mean is `LaggedMembers`).
+                values[variable] = try c.reader.spatial(variable.primarySource) { c.plan.intervalValues($0) }
             case .et0FaoEvapotranspiration:
                 values[variable] = try Self.referenceEvapotranspiration(c, zeniths: zeniths()).map { units.convert($0, quantity) }
             case .sunshineDuration:

@@ -252,6 +252,34 @@ package final class CycleCache: Sendable {
         return try open(found.kept, model: newest.model, keep: true)
     }
 
+    /// The lagged members of `times` (`LaggedMembers`): `newest` and the model's kept cycles
+    /// that are, for some time, among the newest `count` whose run covers it; newest first,
+    /// opened. A remote store serves its latest cycle only, so its one member is `newest`.
+    ///
+    /// - Throws: `QueryError.store` when a kept cycle that may be a member cannot be opened:
+    ///   a probability from fewer members than the store holds would hide the damage.
+    package func members(from newest: ForecastStore, count: Int, times: [Int64]) throws(QueryError) -> [ForecastStore] {
+        guard remote == nil, count > 1, !times.isEmpty else { return [newest] }
+        let (known, failed) = spans(of: kept(olderThan: newest).list, olderThan: newest)
+        let reach = longestRun(known, newest: newest)
+        for (kept, error) in failed where times.contains(where: { $0 > kept.id.seconds && $0 <= kept.id.seconds + reach }) {
+            throw error
+        }
+        var chosen = Set<Int>()
+        for time in times {
+            var found = LaggedMembers.covers(newest, time) ? 1 : 0
+            for (k, entry) in known.enumerated() where found < count && time > entry.span.first && time <= entry.span.last {
+                chosen.insert(k)
+                found += 1
+            }
+        }
+        var stores = [newest]
+        for k in chosen.sorted() {
+            if let store = try open(known[k].kept, model: newest.model, keep: true) { stores.append(store) }
+        }
+        return stores
+    }
+
     /// The model's published cycles other than `newest`, newest first, listed again only when
     /// the model folder changed (cycles are added and pruned as links in it, which changes its
     /// mtime): this runs for every place of a request that reaches before the newest cycle.

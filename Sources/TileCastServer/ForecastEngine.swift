@@ -28,6 +28,8 @@ package struct PlaceForecast: Sendable {
     /// Which cycle answered which hours, when more than one did (past hours from older
     /// cycles); empty when the header's cycle answered every hour.
     package var cycles: [AnsweredHours] = []
+    /// The lagged members behind the probabilities, when one was asked for.
+    package var members: LaggedMembers.Answer?
 }
 
 /// One location of an answer: its number and its forecast from each model asked for (one
@@ -116,8 +118,13 @@ struct HeldVariables {
 /// Synchronous and CPU-bound: the server runs it off the event loop (see `ForecastServer`).
 package struct ForecastEngine: Sendable {
     package let cycles: CycleCache
+    /// The newest cycles covering an hour that its probabilities are the mean of.
+    package let members: Int
 
-    package init(cycles: CycleCache) { self.cycles = cycles }
+    package init(cycles: CycleCache, members: Int = LaggedMembers.defaultCount) {
+        self.cycles = cycles
+        self.members = members
+    }
 
     /// The stores a request may answer from: the named model's, or every model's (best match).
     func stores(for model: String?) throws(APIError) -> [ForecastStore] {
@@ -205,8 +212,11 @@ package struct ForecastEngine: Sendable {
         let statistics = held.daily
         let variables = held.variables
         cycles.prefetch(store, latitude: latitude, longitude: longitude, times: shares[0].times, variables: variables)
-        let (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection, panel: parameters.panel,
+        var (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection, panel: parameters.panel,
                                           latitude: latitude, longitude: longitude, elevation: elevation)
+        let ensemble = try laggedMembers(of: forecast, variables: variables, model: store, stores: stores, parameters: parameters,
+                                         latitude: latitude, longitude: longitude, elevation: elevation)
+        if let ensemble { forecast = forecast.replacing(ensemble.values) }
 
         // The daily summaries are the command line's (`AnswerAssembly`'s policy) over the hours
         // of every cycle that answered.
@@ -268,6 +278,7 @@ package struct ForecastEngine: Sendable {
             place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
             if parts.count > 1 { place.cycles = parts.flatMap { AnsweredHours.runs($0) } }
         }
+        place.members = ensemble
         place.unavailable = held.missing.merging(heldNow.missing) { first, _ in first }
         if !parameters.minutely15.isEmpty {
             let (values, missing) = try minutely15(parameters, store: store, stores: stores, times: times, latitude: latitude, longitude: longitude,
@@ -277,6 +288,28 @@ package struct ForecastEngine: Sendable {
         }
         place.unavailableDaily = held.missingDaily
         return place
+    }
+
+    /// The probabilities of `forecast` as the mean over the lagged members (`LaggedMembers`):
+    /// the model's newest cycles covering each hour, each forecast at the place alone. Nil
+    /// when no probability is asked for.
+    func laggedMembers(of forecast: PointForecast, variables: [ForecastVariable], model store: ForecastStore, stores: [ForecastStore],
+                       parameters: ForecastParameters, latitude: Double, longitude: Double,
+                       elevation: Double?) throws(APIError) -> LaggedMembers.Answer? {
+        let wanted = variables.filter(LaggedMembers.probabilities.contains)
+        guard !wanted.isEmpty else { return nil }
+        let newest = stores.first { $0.model == store.model } ?? store
+        let cycles: [ForecastStore]
+        do throws(QueryError) { cycles = try self.cycles.members(from: newest, count: members, times: forecast.times) } catch {
+            throw APIError(query: error)
+        }
+        return LaggedMembers.combine(wanted, at: forecast.times, cycles: cycles, count: members) { member, times in
+            let held = wanted.filter(member.availableVariables.contains)
+            guard !held.isEmpty else { return nil }
+            var request = ForecastRequest(times: times, variables: held, units: parameters.units)
+            request.cellSelection = parameters.cellSelection
+            return try? Self.forecast(store: member, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast
+        }
     }
 
     /// The `minutely_15` block: the cycle's 15-minute stream where the place's domain has one

@@ -28,6 +28,8 @@ package struct ServerConfiguration: Sendable {
     package var places: [NamedPlace] = []
     /// When new cycles are expected: the page warns of a late one (`/v1/cycles`).
     package var schedule = CycleSchedule()
+    /// The lagged members a probability is the mean of (`serve --members`).
+    package var members = LaggedMembers.defaultCount
     /// The longest `Cache-Control: max-age` of an answer (`--max-age`, seconds); shorter when
     /// the next cycle is due sooner or a block moves with the clock (`AnswerValidators`).
     package var maxAge: Int = 3600
@@ -340,7 +342,7 @@ package struct ForecastServer: Sendable {
         accessLog = configuration.accessLog ?? AccessLog.standardError
         // Read the executable now, not on the first request (its ETag needs it).
         _ = BuildIdentity.current
-        engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote))
+        engine = ForecastEngine(cycles: CycleCache(root: configuration.storeRoot, remote: configuration.remote), members: configuration.members)
         inFlight = InFlight(limit: max(1, configuration.maxInFlight))
         remoteReads = configuration.remote.map { RemoteReadGate(limit: configuration.maxRemoteReads, seconds: $0.client.limits.querySeconds) }
         // The kept cycles' files stay free of connections: a request reaching back over every

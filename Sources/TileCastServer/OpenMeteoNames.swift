@@ -42,7 +42,7 @@ enum OpenMeteoNames {
           leaf_wetness_probability  lightning_density 
         mass_density_8m methane mugwort_pollen nitrogen_dioxide nitrogen_monoxide non_methane_volatile_organic_compounds
         ocean_current_direction ocean_current_velocity olive_pollen ozone peroxyacyl_nitrates pm10 pm10_wildfires pm2_5
-        pm2_5_total_organic_matter  precipitation_probability precipitation_spread
+        pm2_5_total_organic_matter   precipitation_spread
         precipitation_type pressure_msl_spread ragweed_pollen rain_probability rain_spread relative_humidity_2m_spread
         residential_elementary_carbon   sea_ice_thickness sea_level_height_msl sea_salt_aerosol
         sea_surface_temperature sea_surface_temperature_spread sea_water_salinity secondary_inorganic_aerosol
@@ -100,7 +100,7 @@ enum OpenMeteoNames {
     /// `ForecastVariableDaily` names TileCast never serves.
     static let unservedDaily: Set<String> = Set("""
         growing_degree_days_base_0_limit_50 leaf_wetness_probability_mean   
-        precipitation_probability_max precipitation_probability_mean precipitation_probability_min river_discharge
+           river_discharge
         river_discharge_max river_discharge_mean river_discharge_median river_discharge_min river_discharge_p25
         river_discharge_p75 sea_surface_temperature_max sea_surface_temperature_mean sea_surface_temperature_min
         soil_moisture_0_to_100cm_mean soil_moisture_0_to_7cm_mean

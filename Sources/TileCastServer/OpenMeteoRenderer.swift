@@ -183,6 +183,23 @@ struct OpenMeteoRenderer {
             }
             out.raw("]")
         }
+        // The lagged members behind the probabilities (`LaggedMembers`): how many cycles
+        // answered the hours (fewest and most over the hours that had one) and which.
+        if let members = place.members {
+            let known = members.counts.filter { $0 > 0 }
+            out.raw(",\"members\":{\"asked\":"); out.raw(String(members.asked))
+            out.raw(",\"fewest\":"); out.raw(String(known.min() ?? 0))
+            out.raw(",\"most\":"); out.raw(String(known.max() ?? 0))
+            out.raw(",\"cycles\":[")
+            for (k, cycle) in members.cycles.enumerated() {
+                if k > 0 { out.raw(",") }
+                out.quoted(cycle)
+            }
+            out.raw("],\"method\":"); out.quoted((known.max() ?? 0) > 1
+                ? "lagged ensemble: the mean over the newest cycles covering each hour of each one's neighbourhood fraction"
+                : "one cycle only: the newest run's neighbourhood fraction, not an ensemble")
+            out.raw("}")
+        }
         // With several models, which cycle and domain of each answered.
         if location.parts.count > 1 {
             out.raw(",\"models\":[")

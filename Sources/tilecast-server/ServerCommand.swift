@@ -67,6 +67,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Hours after its start that a cycle is usually published.")
     var cycleDelayHours: Double = 4
 
+    @Option(help: "Cycles a chance of rain is the mean of: the newest N kept cycles covering each hour (a lagged ensemble; 4 is a day of six-hourly runs, 1 the newest run's own neighbourhood probability).")
+    var members: Int = 4  // LaggedMembers.defaultCount
+
     @Option(help: "Longest Cache-Control max-age of an answer, in seconds (0: caches revalidate every time); shorter when the next cycle is due sooner (--cycle-interval-hours after the newest) or the answer moves with the clock (current, forecast_hours, days counted from today).")
     var maxAge: Int = 3600
 
@@ -107,6 +110,7 @@ struct ServerCommand: AsyncParsableCommand {
         guard cycleIntervalHours.isFinite, cycleIntervalHours > 0, cycleDelayHours.isFinite, cycleDelayHours >= 0 else {
             throw ValidationError("--cycle-interval-hours \(cycleIntervalHours), --cycle-delay-hours \(cycleDelayHours): expected hours, more than 0 and 0 or more")
         }
+        guard (1...64).contains(members) else { throw ValidationError("--members \(members): expected 1 to 64 cycles") }
         guard cacheMb >= 1 else { throw ValidationError("--cache-mb \(cacheMb): expected 1 or more") }
         if RemoteLocation.isRemote(store) {
             guard !model.isEmpty else { throw ValidationError("--model: a remote store (\(StoreAddress.redacted(store))) cannot be listed; name the models to serve") }
@@ -126,6 +130,7 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxInFlight = maxInFlight
         configuration.maxAge = maxAge
         configuration.schedule = CycleSchedule(intervalHours: cycleIntervalHours, delayHours: cycleDelayHours)
+        configuration.members = members
         configuration.maxConnections = maxConnections
         configuration.maxRemoteReads = maxRemoteReads
         configuration.maxQueuedBytes = maxQueuedMb << 20

@@ -56,6 +56,9 @@ struct ExtractCommand: ParsableCommand {
     @Option(name: .customLong("set"), help: "What to store when --variables is not given: surface (the default: the surface variables) or all (also the height and pressure levels, read from the 3-D fields: slower, larger). With --variables, what a named variable uses when held (the weather code's CAPE, say) is kept where this set makes it. `tilecast inspect` lists each set.")
     var extractionSet: String = ExtractionSet.surface.rawValue
 
+    @Option(help: "Radius in km of the neighbourhood the chance of rain counts wet cells in (default: 3 cells of each domain, 27 km at 9 km, 9 km at 3 km).")
+    var neighbourhoodKm: Double?
+
     @Option(help: "Refuse (or with --wait, wait for) a run whose domains do not reach N hours after the cycle.")
     var expectHours: Int?
 
@@ -79,6 +82,9 @@ struct ExtractCommand: ParsableCommand {
 
     func validate() throws {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+        if let neighbourhoodKm, !(neighbourhoodKm > 0 && neighbourhoodKm <= 1000) {
+            throw ValidationError("--neighbourhood-km must be more than 0 and at most 1000 (kilometres)")
+        }
         if let expectHours, expectHours < 0 { throw ValidationError("--expect-hours must be 0 or more") }
         if wait < 0 || poll < 1 { throw ValidationError("--wait must be 0 or more and --poll at least 1 (seconds)") }
         if grow && (expectHours == nil || wait <= 0 || dryRun) {
@@ -106,6 +112,7 @@ struct ExtractCommand: ParsableCommand {
             extractor.keep = keep
             extractor.dryRun = dryRun
             extractor.allowFewerDomains = allowFewerDomains
+            extractor.neighbourhoodKilometres = neighbourhoodKm
             if let variables {
                 let list = try VariableList.parse(variables, option: "--variables")
                 extractor.variables = list.named

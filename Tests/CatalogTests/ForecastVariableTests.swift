@@ -51,16 +51,16 @@ final class CatalogIndexTests: XCTestCase {
             vertical_velocity_200hPa
             total_column_integrated_water_vapour freezing_level_height updraft k_index convective_inhibition lifted_index
             cloud_base cloud_top snow_density direct_normal_irradiance shortwave_radiation_clear_sky lightning_potential
-            roughness_length
+            roughness_length precipitation_neighbourhood
             """.split(whereSeparator: \.isWhitespace).map(String.init)
         XCTAssertEqual(ForecastVariable.stored.map(\.rawValue), catalog)
         // 12 was weather_code's, stored by cycles before the query computed it: never reused.
         // The levels (LevelVariables.swift) take 100-175 and the column quantities 200-205 (two
         // branches numbered them at the same time); the cloud boundaries, snow density and the
-        // optional pass-through fields 206-212. A gap is only an unused number: the store
+        // optional pass-through fields 206-212; the neighbourhood fractions (issue 46) from 213. A gap is only an unused number: the store
         // keeps variables by name, the index orders them.
         XCTAssertEqual(ForecastVariable.stored.map { $0.spec.stored?.index },
-                       Array(0..<12) + Array(13...46) + Array(100...175) + Array(200...212))
+                       Array(0..<12) + Array(13...46) + Array(100...175) + Array(200...213))
     }
 
     /// Variables are hashed by their place in the registry and ordered by the store's catalog,

@@ -1,0 +1,87 @@
+import Catalog
+
+/// The time-lagged ensemble of a model's kept cycles (Hoffman and Kalnay 1983; Mittermaier
+/// 2007): a centre that runs every six hours holds several forecasts of each coming hour, one
+/// per run, and their spread is a measure of what the runs agree on. A probability at a place
+/// and hour is the mean, over the newest `count` cycles covering the hour, of each member's
+/// own value there (its neighbourhood fraction, `NeighbourhoodFraction`).
+///
+/// Limits, said in the README: members of one model share its errors, and older members are
+/// worse forecasts weighted as much as the newest, so a lagged ensemble underestimates the
+/// spread of the real outcomes.
+package enum LaggedMembers {
+    /// A day of six-hourly runs.
+    package static let defaultCount = 4
+
+    /// The variables made from the members rather than from one cycle.
+    package static let probabilities: [ForecastVariable] = [.precipitationProbability]
+
+    /// Whether a cycle's run covers `time`'s interval: a run's first frame has no interval
+    /// before it, so its first hour is not the run's to answer.
+    package static func covers(_ cycle: ForecastStore, _ time: Int64) -> Bool {
+        guard let first = cycle.runTimes.first, let last = cycle.runTimes.last else { return false }
+        return time > first && time <= last
+    }
+
+    /// For each time, the positions in `cycles` (newest first) of its members: the newest
+    /// `count` whose run covers it.
+    package static func members(of times: [Int64], among cycles: [ForecastStore], count: Int) -> [[Int]] {
+        times.map { time in Array(cycles.indices.filter { covers(cycles[$0], time) }.prefix(max(count, 1))) }
+    }
+
+    /// What the members say at each time of one place.
+    package struct Answer: Sendable {
+        /// Per variable, the mean of the members' known values at each time (NaN where none is).
+        package var values: [ForecastVariable: [Float]] = [:]
+        /// How many members gave a known value at each time.
+        package var counts: [Int] = []
+        /// The cycles that answered some time, newest first ("2026-11-22T18:00Z").
+        package var cycles: [String] = []
+        /// The members asked for (`count`).
+        package var asked = 0
+    }
+
+    /// The members' mean of `variables` at `times`.
+    ///
+    /// - Parameters:
+    ///   - cycles: the model's cycles, newest first (more than `count` is fine).
+    ///   - forecast: one member's forecast of `variables` at the times given; nil (or a throw)
+    ///     when the member cannot answer the place (it leaves those times to the others).
+    package static func combine(_ variables: [ForecastVariable], at times: [Int64], cycles: [ForecastStore], count: Int,
+                                forecast: (ForecastStore, [Int64]) -> PointForecast?) -> Answer {
+        let chosen = members(of: times, among: cycles, count: count)
+        var sums = Dictionary(uniqueKeysWithValues: variables.map { ($0, [Float](repeating: 0, count: times.count)) })
+        var counts = [Int](repeating: 0, count: times.count)
+        var answered: [String] = []
+        for c in cycles.indices {
+            let mine = times.indices.filter { chosen[$0].contains(c) }
+            guard !mine.isEmpty, let part = forecast(cycles[c], mine.map { times[$0] }) else { continue }
+            var any = false
+            for (slot, k) in mine.enumerated() {
+                // A member counts at a time when it knows the first variable there.
+                guard let first = variables.first, let series = part.values[first], slot < series.count, !series[slot].isNaN else { continue }
+                counts[k] += 1
+                any = true
+                for variable in variables {
+                    let value = part.values[variable].map { slot < $0.count ? $0[slot] : .nan } ?? .nan
+                    sums[variable]?[k] += value.isNaN ? 0 : value
+                }
+            }
+            if any { answered.append(cycles[c].domains.first?.cycleText ?? cycles[c].cycle) }
+        }
+        var answer = Answer(counts: counts, cycles: answered, asked: count)
+        for variable in variables {
+            answer.values[variable] = (sums[variable] ?? []).enumerated().map { k, sum in counts[k] > 0 ? sum / Float(counts[k]) : .nan }
+        }
+        return answer
+    }
+}
+
+extension PointForecast {
+    /// The same forecast with some variables' series replaced (same times).
+    package func replacing(_ series: [ForecastVariable: [Float]]) -> PointForecast {
+        PointForecast(latitude: latitude, longitude: longitude, provenance: provenance, elevation: elevation,
+                      modelElevation: modelElevation, isDownscaled: isDownscaled,
+                      times: times, values: values.merging(series) { _, new in new }, units: units, variables: variables)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import TestSupport
+import TileCastServer
+import XCTest
+
+/// Issue 46: the chance of rain from the centre's own runs, a lagged ensemble of the kept
+/// cycles and the neighbourhood of each cell, checked against an independent numpy/scipy
+/// computation of the same definition from the raw netCDF files
+/// (precipitation_probability_reference.py) and against runs written with a known shower
+/// (make_shower_runs.py).
+final class PrecipitationProbabilityTests: XCTestCase {
+    /// 2026-11-22T00Z, the sample run's start.
+    private static let base: Int64 = 1_795_305_600
+
+    /// 500 place-hours (50 seeded places over the sample d01, 10 hours each) on a store of four
+    /// cycles 6 hours apart (the sample run filed at 00, 06, 12 and 18Z): every probability
+    /// within 1 percentage point of the reference's, and the member counts the same. Hours
+    /// from 15Z to 00Z are covered by 3 and 4 members, from 01Z by fewer as the older runs end.
+    func testProbabilitiesEqualTheReferenceAtSeededPlaces() async throws {
+        let directory = try TemporaryDirectory("tilecast-probability")
+        let starts = [0, 6, 12, 18]
+        let store = try StoreMaker.shiftedCycles(starts: starts, into: directory)
+        let files = starts.map { directory.path("run-\($0)/wrfout_d01_" + Self.stamp(hours: $0)) }
+        for file in files { XCTAssertTrue(FileManager.default.fileExists(atPath: file), file) }
+
+        // Places inside the d01 (lat 36.6..42.3, lon -10.2..-6.1 with a margin), seeded.
+        var random = SeededGenerator(seed: 46)
+        let places: [(Double, Double)] = (0..<50).map { _ in
+            (Double.random(in: 37.2...41.6, using: &random), Double.random(in: (-9.6)...(-6.8), using: &random))
+        }
+        let hours = (15...24).map { Self.base + Int64($0) * 3600 }
+        let reference = try Self.reference(files: files, places: places, hours: hours)
+        XCTAssertEqual(reference.count, places.count * hours.count)
+
+        var compared = 0, borderline = 0, wet = 0, worst = 0.0, worstBorderline = 0.0
+        var settings = ServerConfiguration(storeRoot: store)
+        settings.now = { Self.base + 18 * 3600 + 600 }
+        try await LiveServer.with(settings) { server in
+            for (p, place) in places.enumerated() {
+                let reply = try await server.get(String(format: "/v1/forecast?latitude=%.5f&longitude=%.5f", place.0, place.1)
+                                                 + "&hourly=precipitation_probability&start_hour=2026-11-22T15:00&end_hour=2026-11-23T00:00&timezone=GMT")
+                XCTAssertEqual(reply.status, 200, reply.body)
+                let object = try XCTUnwrap(reply.object)
+                let hourly = try XCTUnwrap(object["hourly"] as? [String: Any])
+                let values = try XCTUnwrap(hourly["precipitation_probability"] as? [Any])
+                XCTAssertEqual(values.count, hours.count)
+                let members = try XCTUnwrap((object["tilecast"] as? [String: Any])?["members"] as? [String: Any])
+                XCTAssertEqual(members["asked"] as? Int, 4)
+                for (h, value) in values.enumerated() {
+                    let expected = reference[p * hours.count + h]
+                    guard let want = expected.probability else {
+                        XCTAssertTrue(value is NSNull, "place \(p) hour \(h): no member covers it, got \(value)")
+                        continue
+                    }
+                    guard let got = value as? Double else { XCTFail("place \(p) hour \(h): null, expected \(want)"); continue }
+                    compared += 1
+                    if want > 0 { wet += 1 }
+                    if expected.borderline {
+                        // A cell within 1e-4 mm of the threshold may fall either side in float
+                        // arithmetic done in another order: counted, not compared.
+                        borderline += 1
+                        worstBorderline = max(worstBorderline, abs(got - want))
+                        continue
+                    }
+                    worst = max(worst, abs(got - want))
+                    XCTAssertEqual(got, want, accuracy: 1, "place \(p) (\(place)) hour \(h): members \(expected.fractions)")
+                }
+            }
+        }
+        print("precipitation_probability: \(compared) place-hours compared (\(wet) wet, \(borderline) borderline), worst \(worst) points (borderline ones: \(worstBorderline))")
+        XCTAssertGreaterThanOrEqual(compared, 490)
+        XCTAssertGreaterThan(wet, 100, "the sample rains over much of the domain in these hours")
+        XCTAssertLessThan(borderline, 25)
+    }
+
+    /// The decision checks on runs with one designed shower (2 mm an hour within 5 cells of its
+    /// centre, nothing else): where it stands still in all four runs, its centre answers at
+    /// least 90 % and a place 10 cells from it 0 %; where it moves 4 cells east from run to run,
+    /// a place it covers in some runs only answers in between; and pruning the oldest cycle
+    /// takes a member away.
+    func testShowersDecideAsTheyShould() async throws {
+        let directory = try TemporaryDirectory("tilecast-showers")
+        for (move, check) in [(0, "still"), (4, "moving")] {
+            let folder = directory.path(check)
+            let made = try runTool("python3", [Self.script("make_shower_runs.py"), folder, "--move", String(move)])
+            XCTAssertEqual(made.status, 0, made.stderr)
+            let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
+            let store = directory.path("store-\(check)")
+            for start in [0, 6, 12, 18] {
+                let extract = try StoreMaker.run(["extract", folder + "/run-\(start)", "--store", store, "--keep", "4", "--quiet"])
+                XCTAssertEqual(extract.status, 0, extract.stderr)
+            }
+            var settings = ServerConfiguration(storeRoot: store)
+            settings.now = { Self.base + 18 * 3600 + 600 }
+            try await LiveServer.with(settings) { server in
+                func probabilities(_ place: [Double]) async throws -> (values: [Double?], counts: (Int, Int)) {
+                    let reply = try await server.get(String(format: "/v1/forecast?latitude=%.5f&longitude=%.5f", place[0], place[1])
+                                                     + "&hourly=precipitation_probability&start_hour=2026-11-22T19:00&end_hour=2026-11-23T00:00&timezone=GMT")
+                    XCTAssertEqual(reply.status, 200, reply.body)
+                    let object = try XCTUnwrap(reply.object)
+                    let values = try XCTUnwrap((object["hourly"] as? [String: Any])?["precipitation_probability"] as? [Any]).map { $0 as? Double }
+                    let members = try XCTUnwrap((object["tilecast"] as? [String: Any])?["members"] as? [String: Any])
+                    return (values, (members["fewest"] as? Int ?? -1, members["most"] as? Int ?? -1))
+                }
+                let far = try await probabilities(try XCTUnwrap(summary["far"] as? [Double]))
+                XCTAssertEqual(far.values, Array(repeating: 0, count: 6), "\(check): 10 cells from any rain")
+                XCTAssertEqual(far.counts.0, 4, "\(check): four runs cover 19..24Z")
+                if move == 0 {
+                    let centre = try await probabilities(try XCTUnwrap(summary["centre"] as? [Double]))
+                    for value in centre.values { XCTAssertGreaterThanOrEqual(value ?? -1, 90, "under a shower in every member") }
+                } else {
+                    let between = try await probabilities(try XCTUnwrap(summary["between"] as? [Double]))
+                    for value in between.values {
+                        XCTAssertGreaterThan(value ?? -1, 5, "a shower some members place here")
+                        XCTAssertLessThan(value ?? 101, 95, "a shower some members place elsewhere")
+                    }
+                }
+            }
+            guard move == 0 else { continue }
+            // A fifth cycle (2026-11-23T00Z) with --keep 4 prunes 00Z: 23Z then has three members
+            // (00Z's run covered it; the new one starts at 00Z and covers none of 19..24Z's hours
+            // before its own second frame).
+            let later = directory.path("later")
+            let shift = try runTool("python3", [Repository.root.appendingPathComponent("Scripts/shift_run.py").path,
+                                                folder + "/run-0", later, "24"])
+            XCTAssertEqual(shift.status, 0, shift.stderr)
+            let extract = try StoreMaker.run(["extract", later, "--store", store, "--keep", "4", "--quiet"])
+            XCTAssertEqual(extract.status, 0, extract.stderr)
+            var pruned = ServerConfiguration(storeRoot: store)
+            pruned.now = { Self.base + 24 * 3600 + 600 }
+            try await LiveServer.with(pruned) { server in
+                let centre = try XCTUnwrap(summary["centre"] as? [Double])
+                let reply = try await server.get(String(format: "/v1/forecast?latitude=%.5f&longitude=%.5f", centre[0], centre[1])
+                                                 + "&hourly=precipitation_probability&start_hour=2026-11-22T23:00&end_hour=2026-11-22T23:00&timezone=GMT")
+                XCTAssertEqual(reply.status, 200, reply.body)
+                let members = try XCTUnwrap((try XCTUnwrap(reply.object)["tilecast"] as? [String: Any])?["members"] as? [String: Any])
+                XCTAssertEqual(members["most"] as? Int, 3, "the pruned 00Z cycle no longer counts: \(members)")
+                XCTAssertEqual(members["cycles"] as? [String], ["2026-11-22T18:00Z", "2026-11-22T12:00Z", "2026-11-22T06:00Z"])
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private struct Expected {
+        let probability: Double?
+        let fractions: [Double]
+        let borderline: Bool
+    }
+
+    private static func script(_ name: String) -> String {
+        Repository.root.appendingPathComponent("Tests/ServerTests/\(name)").path
+    }
+
+    /// "2026-11-22_06:00:00" for the run starting `hours` after 2026-11-22T00Z.
+    private static func stamp(hours: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd_HH:mm:ss"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(base + Int64(hours) * 3600)))
+    }
+
+    /// The reference's answers, place after place, hour after hour.
+    private static func reference(files: [String], places: [(Double, Double)], hours: [Int64]) throws -> [Expected] {
+        let formatter = ISO8601DateFormatter()
+        let input: [String: Any] = [
+            "places": places.map { [$0.0, $0.1] },
+            "hours": hours.map { formatter.string(from: Date(timeIntervalSince1970: TimeInterval($0))).replacingOccurrences(of: ":00:00Z", with: ":00Z") },
+        ]
+        let stdin = String(decoding: try JSONSerialization.data(withJSONObject: input), as: UTF8.self)
+        let output = try runTool("python3", [script("precipitation_probability_reference.py"), "--radius", "3", "--members", "4"] + files, input: stdin)
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let answers = try XCTUnwrap(object["answers"] as? [[String: Any]])
+        return answers.map { answer in
+            Expected(probability: answer["probability"] as? Double, fractions: (answer["fractions"] as? [Any])?.compactMap { $0 as? Double } ?? [],
+                     borderline: answer["borderline"] as? Bool ?? false)
+        }
+    }
+}
