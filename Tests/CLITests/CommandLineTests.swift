@@ -453,9 +453,15 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(lacking.status, 2, lacking.stdout)
         XCTAssertTrue(lacking.stderr.contains("snow_depth") && lacking.stderr.contains("SNOWH"), lacking.stderr)
         let refused = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
-                               "--time", "2026-11-22T06Z", "--variables", "precipitation_probability"])
+                               "--time", "2026-11-22T06Z", "--variables", "uv_index"])
         XCTAssertEqual(refused.status, 2, refused.stdout)
-        XCTAssertTrue(refused.stderr.contains("precipitation_probability") && refused.stderr.contains("ensemble"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("uv_index") && refused.stderr.contains("ultraviolet"), refused.stderr)
+        // The chance of rain (issue 46) is answered: from one cycle, its neighbourhood fraction.
+        let chance = try run(["query", "--store", grids, "--model", "wrf", "--lat", "38.7223", "--lon", "-9.1393",
+                              "--time", "2026-11-22T06Z", "--variables", "precipitation_probability", "--format", "csv"])
+        XCTAssertEqual(chance.status, 0, chance.stderr)
+        let percent = chance.stdout.split(separator: "\n").last.flatMap { $0.split(separator: ",").last }.flatMap { Double($0) }
+        XCTAssertTrue((0...100).contains(percent ?? -1), chance.stdout)
     }
 
     /// visibility and the fog codes through extract and query, on `Scripts/make_fog_sample.py`'s

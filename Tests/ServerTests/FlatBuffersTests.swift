@@ -136,12 +136,14 @@ final class FlatBuffersTests: XCTestCase {
             let hourly = try XCTUnwrap(answer["hourly"] as? [[String: Any]])
             XCTAssertEqual(hourly.map { $0["variable"] as? Int }, [47, 26, 35, 56])
             XCTAssertEqual(hourly.map { $0["count"] as? Int }, [24, 24, 24, 24])
-            XCTAssertEqual(hourly.map { $0["nan"] as? Int }, [20, 24, 24, 20], "the run holds 00..03Z; the null columns are NaN throughout")
-            XCTAssertEqual(hourly.map { $0["unit"] as? Int }, [1, 0, 0, 40], "celsius, undefined, undefined, wmo_code")
+            // precipitation_probability is served since issue 46: 01..03Z (00Z, the run's first
+            // frame, has no interval), in percent (35).
+            XCTAssertEqual(hourly.map { $0["nan"] as? Int }, [20, 21, 24, 20], "the run holds 00..03Z; the null column is NaN throughout")
+            XCTAssertEqual(hourly.map { $0["unit"] as? Int }, [1, 35, 0, 40], "celsius, percentage, undefined, wmo_code")
             let daily = try XCTUnwrap(answer["daily"] as? [[String: Any]])
             XCTAssertEqual(daily.map { $0["variable"] as? Int }, [47, 26, 52])
             XCTAssertEqual(daily.map { $0["aggregation"] as? Int }, [2, 2, 2])
-            XCTAssertEqual(daily.dropFirst().map { $0["unit"] as? Int }, [0, 0])
+            XCTAssertEqual(daily.dropFirst().map { $0["unit"] as? Int }, [35, 0])
             XCTAssertEqual(daily.dropFirst().map { $0["nan"] as? Int }, [1, 1])
             let current = try XCTUnwrap(answer["current"] as? [[String: Any]])
             XCTAssertEqual(current.map { $0["variable"] as? Int }, [52, 47])
