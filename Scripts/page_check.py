@@ -51,6 +51,11 @@ return {
   nowLine: svg ? svg.querySelectorAll('g.now line').length : 0,
   domains: document.querySelectorAll('#domains polygon.domain-outline').length,
   aloftShown: visible('aloft'),
+  // Warnings (issue 46): their lines, and whether the box comes before the meteogram.
+  alertsShown: visible('alerts'),
+  alerts: [...document.querySelectorAll('#alerts p')].map(p => [p.className, p.textContent]),
+  alertsAboveMeteogram: !!document.getElementById('alerts') && !!document.getElementById('meteogram')
+    && !!(document.getElementById('alerts').compareDocumentPosition(document.getElementById('meteogram')) & Node.DOCUMENT_POSITION_FOLLOWING),
   aloftHeaders: [...document.querySelectorAll('#aloft-table thead th')].map(th => th.textContent),
   aloftRows: [...document.querySelectorAll('#aloft-table tbody tr[data-time]')].map(tr => [...tr.children].map(c => c.textContent)),
   address: location.pathname + location.search,

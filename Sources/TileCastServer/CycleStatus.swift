@@ -30,8 +30,10 @@ enum CycleStatus {
     /// Points along each edge of a domain's outline: a Lambert grid's edges curve in lon/lat.
     static let pointsPerEdge = 8
 
-    static func json(stores: [ForecastStore], schedule: CycleSchedule, now: Int64) -> String {
+    static func json(stores: [ForecastStore], schedule: CycleSchedule, now: Int64, warningRules: Bool = false) -> String {
         var out = "{\"now\":\(JSONText.quoted(ModelTime.isoMinutes(now))),\"now_unixtime\":\(now)"
+        // Whether `/v1/warnings` has rules to answer by (the page asks it only then).
+        out += ",\"warning_rules\":\(warningRules)"
         out += ",\"interval_hours\":\(JSONText.number(schedule.intervalHours)),\"delay_hours\":\(JSONText.number(schedule.delayHours))"
         out += ",\"models\":[" + stores.sorted { $0.model < $1.model }.map { model($0, schedule: schedule, now: now) }.joined(separator: ",") + "]}"
         return out

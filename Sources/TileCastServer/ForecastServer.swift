@@ -30,6 +30,8 @@ package struct ServerConfiguration: Sendable {
     package var schedule = CycleSchedule()
     /// The lagged members a probability is the mean of (`serve --members`).
     package var members = LaggedMembers.defaultCount
+    /// `--warnings FILE`: the rules `/v1/warnings` answers by; nil: it says there are none.
+    package var warningRules: WarningRules?
     /// The longest `Cache-Control: max-age` of an answer (`--max-age`, seconds); shorter when
     /// the next cycle is due sooner or a block moves with the clock (`AnswerValidators`).
     package var maxAge: Int = 3600
@@ -101,7 +103,7 @@ package struct NamedPlace: Sendable, Equatable {
 /// the cycle each model serves (set when scraped).
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
-    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/", "/health", "/metrics",
+    static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/v1/warnings", "/", "/health", "/metrics",
                                       "/data/2.5/weather", "/data/2.5/forecast", "/data/2.5/forecast/daily", "/data/3.0/onecall",
                                       "/v7/weather/now", "/v7/weather/24h", "/v7/weather/72h", "/v7/weather/168h", "/v7/weather/3d",
                                       "/v7/weather/7d", "/v7/weather/10d", "/v7/weather/15d", "/v7/minutely/5m"]
@@ -440,6 +442,7 @@ package struct ForecastServer: Sendable {
         addQWeatherRoutes(router)
         addCaiyunRoutes(router)
         addPageRoutes(router)
+        addWarningRoutes(router)
         addOperationRoutes(router, paths: paths)
         return router
     }
@@ -598,7 +601,8 @@ package struct ForecastServer: Sendable {
             validators.add(to: &headers)
             if validators.clientHasIt(request.headers) { return Response(status: .notModified, headers: headers) }
             headers[.contentType] = "application/json; charset=utf-8"
-            let body = CycleStatus.json(stores: opened.stores, schedule: configuration.schedule, now: now)
+            let body = CycleStatus.json(stores: opened.stores, schedule: configuration.schedule, now: now,
+                                        warningRules: configuration.warningRules != nil)
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
         }
 

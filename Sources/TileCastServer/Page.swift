@@ -126,6 +126,7 @@ enum Page {
   </section>
   <section aria-labelledby="meteogram-title">
     <h2 id="meteogram-title">Next 48 hours</h2>
+    <div id="alerts" class="alerts" hidden></div>
     <div id="meteogram" class="scrollbox" tabindex="0" role="region" aria-label="Meteogram of the next 48 hours (scrolls sideways)"></div>
     <div class="scrollbox" tabindex="0" role="region" aria-labelledby="hours-caption">
       <table id="hours"><caption id="hours-caption">Hour by hour</caption><thead></thead><tbody></tbody></table>

@@ -133,12 +133,41 @@ async function getSVG(url) {
   return document.importNode(root, true);
 }
 
+/** The warnings at the place (`/v1/warnings`, asked only of a server with warning rules). */
+function getWarnings(place) {
+  return getJSON("/v1/warnings?" + new URLSearchParams({latitude: place.latitude, longitude: place.longitude}));
+}
+
+/** "Orange warning: Heavy rain, Sun 22 02:00 to 05:00 (local)": most severe first, above the meteogram. */
+function renderAlerts(answer, offset) {
+  const warnings = answer ? answer.warnings : [];
+  for (const warning of warnings) {
+    const level = warning.level.charAt(0).toUpperCase() + warning.level.slice(1);
+    const line = element("p", level + " warning: " + warning.event + ", " + localSpan(warning.onset, warning.expires, offset) +
+                         (warning.in_force ? " (in force)" : "") + ".");
+    line.className = warning.level;
+    $("alerts").appendChild(line);
+  }
+  $("alerts").hidden = warnings.length === 0;
+  if (warnings.length) $("alerts").setAttribute("role", "alert");
+}
+
+/** A warning's span in the place's local time: "Sun 22 02:00 to 05:00", the day repeated when it changes. */
+function localSpan(onset, expires, offset) {
+  const at = text => new Date(Date.parse(text) + offset * 1000);
+  const day = d => d.toLocaleDateString("en-GB", {weekday: "short", day: "numeric", timeZone: "UTC"});
+  const time = d => d.toISOString().slice(11, 16);
+  const from = at(onset), to = at(expires);
+  return day(from) + " " + time(from) + " to " + (day(to) === day(from) ? "" : day(to) + " ") + time(to);
+}
+
 /** Empties everything a place showed, so that nothing of it stays beside an error. */
 function clearContent() {
-  for (const id of ["place-name", "zone", "source", "warning", "now-body", "meteogram", "domains", "days-note"]) $(id).textContent = "";
+  for (const id of ["place-name", "zone", "source", "warning", "alerts", "now-body", "meteogram", "domains", "days-note"]) $(id).textContent = "";
   for (const id of ["hours", "days", "aloft-table"]) for (const part of $(id).querySelectorAll("thead, tbody")) part.textContent = "";
   $("aloft-note").textContent = "";
   $("warning").hidden = true;
+  $("alerts").hidden = true;
   $("aloft").hidden = true;
 }
 
@@ -168,6 +197,9 @@ async function show(event) {
     const [state, forecast, picture] = await Promise.all([getJSON("/v1/cycles"), getJSON("/v1/forecast?" + query),
                                                           getSVG("/v1/meteogram.svg?" + chart)]);
     if (mine !== generation) return;
+    // The warnings, where the server has rules for them.
+    const alerts = state.warning_rules ? await getWarnings(place) : null;
+    if (mine !== generation) return;
     // Levels and column quantities, asked for only when the cycle holds them (--set all).
     const model = state.models.find(m => m.model === forecast.tilecast.model) || null;
     const aloftNames = model && model.aloft ? model.aloft : [];
@@ -181,6 +213,7 @@ async function show(event) {
     }
     clearContent();
     render(place, state, forecast, picture);
+    renderAlerts(alerts, forecast.utc_offset_seconds);
     if (aloft) renderAloft(aloft, aloftNames);
     $("api-link").href = "/v1/forecast?" + query;
     // The same place through the other services' APIs this server answers (README: apps written for other services).

@@ -29,6 +29,10 @@ fieldset.units legend { font-size: .85rem; font-weight: 600; padding: 0; margin-
 .error { border: 2px solid #b3261e; background: #fdecea; color: #8c1d18; padding: .75rem; border-radius: 6px; margin: .5rem 0; }
 .warning { border: 2px solid #8a5a00; background: #fff4d6; color: #4d3300; padding: .6rem .75rem; border-radius: 6px; margin: .5rem 0; }
 .warning p { margin: .2rem 0; }
+.alerts p { margin: .3rem 0; padding: .45rem .7rem; border-radius: 6px; border-left: 6px solid; color: #1a1a1a; }
+.alerts .yellow { background: #fff7c2; border-color: #8a6d00; }
+.alerts .orange { background: #ffe0c2; border-color: #a64b00; }
+.alerts .red { background: #ffd6d6; border-color: #a30000; }
 #source { margin: .2rem 0; }
 .now-card { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; }
 .now-main { display: flex; align-items: center; gap: .6rem; }

