@@ -60,6 +60,7 @@ final class WarningsTests: XCTestCase {
             XCTAssertEqual(reply.status, 200, reply.body)
             let object = try XCTUnwrap(reply.object)
             let warnings = try XCTUnwrap(object["warnings"] as? [[String: Any]])
+            print("deterministic warnings: \(expected.count) expected at threshold \(threshold) mm (wettest hour \(wettest) mm)")
             XCTAssertEqual(warnings.map { $0["event"] as? String }, Array(repeating: "Heavy rain", count: expected.count),
                            "only the rule below the wettest hour fires: \(reply.body)")
             for (warning, want) in zip(warnings, expected) {
@@ -97,6 +98,72 @@ final class WarningsTests: XCTestCase {
             let reply = try await server.get("/v1/warnings?\(place)")
             XCTAssertEqual(reply.status, 404, reply.body)
             XCTAssertTrue(reply.body.contains("--warnings"), reply.body)
+        }
+    }
+
+    /// A probabilistic rule on four cycles 6 hours apart (the sample shifted): at the wettest
+    /// node, the hours where at least half of the members covering them have that hour's amount
+    /// at or above the threshold, worked out from the file's own hourly amounts (member c
+    /// answers hour h with the run's frame h - c), make the warnings, each with its members.
+    func testProbabilisticRulesFireWhereEnoughMembersPass() async throws {
+        let directory = try TemporaryDirectory("tilecast-warnings-members")
+        let starts = [0, 6, 12, 18]
+        let store = try StoreMaker.shiftedCycles(starts: starts, into: directory)
+        let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
+        let output = try runTool("python3", [Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path, source])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let node = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let hourly = try XCTUnwrap(node["precipitation"] as? [Double])
+        let latitude = try XCTUnwrap(node["latitude"] as? Double), longitude = try XCTUnwrap(node["longitude"] as? Double)
+        let amounts = hourly.dropFirst().sorted()
+        let wettest = try XCTUnwrap(amounts.last)
+        let (below, above) = try XCTUnwrap(zip(amounts, amounts.dropFirst()).filter { $1 - $0 > 0.1 && $0 >= 0.3 * wettest }.first)
+        let threshold = (below + above) / 2
+
+        // Hours 1..42 after 00Z: the members covering each (c < h <= c + 24), their votes.
+        var expected: [(onset: Int64, expires: Int64, passing: Int, answered: Int)] = []
+        var peaks: [(share: Double, passing: Int, answered: Int)] = []
+        for hour in 1...42 {
+            let members = starts.filter { $0 < hour && hour <= $0 + 24 }
+            let passing = members.filter { hourly[hour - $0] >= threshold }.count
+            guard !members.isEmpty, Double(passing) / Double(members.count) >= 0.5 else { continue }
+            let end = Self.base + Int64(hour) * 3600
+            let share = Double(passing) / Double(members.count)
+            if let last = expected.last, last.expires == end - 3600 {
+                expected[expected.count - 1].expires = end
+                if share > peaks[peaks.count - 1].share { peaks[peaks.count - 1] = (share, passing, members.count) }
+            } else {
+                expected.append((end - 3600, end, passing, members.count))
+                peaks.append((share, passing, members.count))
+            }
+        }
+        XCTAssertFalse(expected.isEmpty, "the threshold is passed by half the members somewhere")
+
+        let rules = directory.path("rules.json")
+        try """
+        {"source": "test", "rules": [
+          {"event": "Rain likely", "level": "yellow", "quantity": "precipitation", "statistic": "sum", "hours": 1, "threshold": \(threshold), "probability": 50}
+        ]}
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        var settings = ServerConfiguration(storeRoot: store)
+        // Now 00:10Z: every warning of the four runs is still to come or in force.
+        settings.now = { Self.base + 600 }
+        settings.warningRules = try WarningRules.read(path: rules)
+        try await LiveServer.with(settings) { server in
+            let reply = try await server.get(String(format: "/v1/warnings?latitude=%.5f&longitude=%.5f", latitude, longitude))
+            XCTAssertEqual(reply.status, 200, reply.body)
+            let warnings = try XCTUnwrap(try XCTUnwrap(reply.object)["warnings"] as? [[String: Any]])
+            let current = zip(expected, peaks).filter { $0.0.expires > Self.base + 600 }
+            print("probabilistic warnings: \(current.count) current of \(expected.count) from the members' votes, threshold \(threshold) mm")
+            XCTAssertGreaterThan(current.count, 0, "all are still to come at 00:10Z")
+            XCTAssertEqual(warnings.count, current.count, reply.body)
+            for (warning, (want, peak)) in zip(warnings, current) {
+                XCTAssertEqual(warning["onset"] as? String, Self.minutes(want.onset), "\(warning)")
+                XCTAssertEqual(warning["expires"] as? String, Self.minutes(want.expires), "\(warning)")
+                let members = try XCTUnwrap(warning["members"] as? [String: Int])
+                XCTAssertEqual(members["passing"], peak.passing, "\(warning)")
+                XCTAssertEqual(members["answered"], peak.answered, "\(warning)")
+            }
         }
     }
 
