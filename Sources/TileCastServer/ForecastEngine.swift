@@ -214,7 +214,7 @@ package struct ForecastEngine: Sendable {
         cycles.prefetch(store, latitude: latitude, longitude: longitude, times: shares[0].times, variables: variables)
         var (forecast, parts) = try joinedForecast(shares, variables: variables, units: parameters.units, cellSelection: parameters.cellSelection, panel: parameters.panel,
                                           latitude: latitude, longitude: longitude, elevation: elevation)
-        let ensemble = try laggedMembers(of: forecast, variables: variables, model: store, stores: stores, parameters: parameters,
+        let ensemble = try laggedMembers(at: forecast.times, variables: variables, model: store, stores: stores, parameters: parameters,
                                          latitude: latitude, longitude: longitude, elevation: elevation)
         if let ensemble { forecast = forecast.replacing(ensemble.values) }
 
@@ -271,8 +271,12 @@ package struct ForecastEngine: Sendable {
             let step = own.hourlyStep
             let series = try series(at: own.hourly, step: step, variables: variables, model: store, stores: stores, parameters: parameters,
                                     latitude: latitude, longitude: longitude, elevation: elevation)
-            place = PlaceForecast(forecast: forecast, times: own, hourly: series?.forecast.padded(to: own.hourly) ?? forecast.padded(to: []).padded(to: own.hourly),
-                                  daily: daily, current: current)
+            var block = series?.forecast.padded(to: own.hourly) ?? forecast.padded(to: []).padded(to: own.hourly)
+            if let steps = try steppedProbabilities(own.hourly, step: step, variables: variables, model: store, stores: stores,
+                                                    parameters: parameters, latitude: latitude, longitude: longitude, elevation: elevation) {
+                block = block.replacing(steps)
+            }
+            place = PlaceForecast(forecast: forecast, times: own, hourly: block, daily: daily, current: current)
             if let series, series.parts.count > 1 { place.cycles = series.parts.flatMap { AnsweredHours.runs($0, step: step) } }
         } else {
             place = PlaceForecast(forecast: forecast, times: times, hourly: forecast.padded(to: times.hourly), daily: daily, current: current)
@@ -293,22 +297,45 @@ package struct ForecastEngine: Sendable {
     /// The probabilities of `forecast` as the mean over the lagged members (`LaggedMembers`):
     /// the model's newest cycles covering each hour, each forecast at the place alone. Nil
     /// when no probability is asked for.
-    func laggedMembers(of forecast: PointForecast, variables: [ForecastVariable], model store: ForecastStore, stores: [ForecastStore],
+    func laggedMembers(at times: [Int64], variables: [ForecastVariable], model store: ForecastStore, stores: [ForecastStore],
                        parameters: ForecastParameters, latitude: Double, longitude: Double,
                        elevation: Double?) throws(APIError) -> LaggedMembers.Answer? {
         let wanted = variables.filter(LaggedMembers.probabilities.contains)
         guard !wanted.isEmpty else { return nil }
         let newest = stores.first { $0.model == store.model } ?? store
         let cycles: [ForecastStore]
-        do throws(QueryError) { cycles = try self.cycles.members(from: newest, count: members, times: forecast.times) } catch {
+        do throws(QueryError) { cycles = try self.cycles.members(from: newest, count: members, times: times) } catch {
             throw APIError(query: error)
         }
-        return LaggedMembers.combine(wanted, at: forecast.times, cycles: cycles, count: members) { member, times in
+        return LaggedMembers.combine(wanted, at: times, cycles: cycles, count: members) { member, times in
             let held = wanted.filter(member.availableVariables.contains)
             guard !held.isEmpty else { return nil }
             var request = ForecastRequest(times: times, variables: held, units: parameters.units)
             request.cellSelection = parameters.cellSelection
             return try? Self.forecast(store: member, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast
+        }
+    }
+
+    /// A stepped block's probabilities (`temporal_resolution`): over a step longer than an hour,
+    /// the largest of the members' hourly chances in it (the chance of at least one wet hour is
+    /// at least that; OpenWeatherMap's 3-hour `pop`); over a shorter one, the chance of the hour
+    /// holding it. Nil when none is asked for.
+    func steppedProbabilities(_ steps: [Int64], step: Int64, variables: [ForecastVariable], model store: ForecastStore,
+                              stores: [ForecastStore], parameters: ForecastParameters, latitude: Double, longitude: Double,
+                              elevation: Double?) throws(APIError) -> [ForecastVariable: [Float]]? {
+        let span = max(step / 3600, 1)
+        let hours = step > 3600 ? Array(Set(steps.flatMap { end in (0..<span).map { end - $0 * 3600 } })).sorted() : steps
+        guard let answer = try laggedMembers(at: hours, variables: variables, model: store, stores: stores, parameters: parameters,
+                                             latitude: latitude, longitude: longitude, elevation: elevation) else { return nil }
+        guard step > 3600 else { return answer.values }
+        var index: [Int64: Int] = [:]
+        for (k, hour) in hours.enumerated() { index[hour] = k }
+        return answer.values.mapValues { series in
+            steps.map { end in
+                let known = (0..<span).compactMap { index[end - $0 * 3600] }.map { series[$0] }.filter { !$0.isNaN }
+                // Unknown unless every hour of the step is known (a partial step is no 3-hour chance).
+                return known.count == span ? known.max() ?? .nan : .nan
+            }
         }
     }
 

@@ -66,6 +66,23 @@ final class PrecipitationProbabilityTests: XCTestCase {
                     XCTAssertEqual(got, want, accuracy: 1, "place \(p) (\(place)) hour \(h): members \(expected.fractions)")
                 }
             }
+            // A 3-hour step (`temporal_resolution=hourly_3`, OpenWeatherMap's 3-hour `pop`) is the
+            // largest of its three hours' chances.
+            for place in places.prefix(10) {
+                let at = String(format: "/v1/forecast?latitude=%.5f&longitude=%.5f&timezone=GMT&hourly=precipitation_probability", place.0, place.1)
+                let plain = try await server.get(at + "&start_hour=2026-11-22T11:00&end_hour=2026-11-22T22:00")
+                let hourly = try XCTUnwrap((plain.object?["hourly"] as? [String: Any])?["precipitation_probability"] as? [Any])
+                let stepped = try await server.get(at + "&start_hour=2026-11-22T13:00&end_hour=2026-11-22T22:00&temporal_resolution=hourly_3")
+                let block = try XCTUnwrap(stepped.object?["hourly"] as? [String: Any])
+                let steps = try XCTUnwrap(block["precipitation_probability"] as? [Any]), times = try XCTUnwrap(block["time"] as? [String])
+                XCTAssertEqual(times, ["2026-11-22T13:00", "2026-11-22T16:00", "2026-11-22T19:00", "2026-11-22T22:00"], stepped.body)
+                for (k, value) in steps.enumerated() {
+                    // The hours ending in the step (end - 3 h, end]: 11, 12 and 13Z for 13Z.
+                    let hours = hourly[(3 * k)...(3 * k + 2)].compactMap { $0 as? Double }
+                    XCTAssertEqual(hours.count, 3)
+                    XCTAssertEqual(value as? Double, hours.max(), "\(times[k]): the largest of \(hours)")
+                }
+            }
         }
         print("precipitation_probability: \(compared) place-hours compared (\(wet) wet, \(borderline) borderline), worst \(worst) points (borderline ones: \(worstBorderline))")
         XCTAssertGreaterThanOrEqual(compared, 490)

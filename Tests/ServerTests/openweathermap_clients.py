@@ -26,7 +26,7 @@ from importlib.metadata import version
 BASE, NOW = sys.argv[1], int(sys.argv[2])
 ONECALL = len(sys.argv) > 3 and sys.argv[3] == "onecall"
 PLACES = [(38.7223, -9.1393), (39.5, -8.0)]
-VARIABLES = ("temperature_2m,apparent_temperature,relative_humidity_2m,dew_point_2m,pressure_msl,surface_pressure,"
+VARIABLES = ("precipitation_probability,temperature_2m,apparent_temperature,relative_humidity_2m,dew_point_2m,pressure_msl,surface_pressure,"
              "cloud_cover,wind_speed_10m,wind_direction_10m,wind_gusts_10m,visibility,precipitation,"
              "snowfall_water_equivalent,weather_code,is_day")
 WMO_TO_OWM = {45: 741, 48: 741, 51: 300, 53: 301, 55: 302, 56: 511, 57: 511, 61: 500, 63: 501, 65: 502, 66: 511,
@@ -79,6 +79,11 @@ def expected_row(row, units):
     }
 
 
+def pop(percent):
+    """OpenWeatherMap's pop (0-1) of /v1/forecast's precipitation_probability (whole percent)."""
+    return None if percent is None else round(percent / 100, 2)
+
+
 def reference_units(units):
     return {"temperature_unit": "fahrenheit" if units == "imperial" else "celsius",
             "wind_speed_unit": "mph" if units == "imperial" else "ms", "precipitation_unit": "mm", "timeformat": "unixtime"}
@@ -119,12 +124,14 @@ def reference_three_hourly(lat, lon, units):
             break
         row = expected_row({name: hourly[name][k] for name in hourly}, units)
         row["dt"] = time
+        row["pop"] = pop(hourly["precipitation_probability"][k])
         rows.append(row)
     return rows
 
 
 DAILY = ("temperature_2m_min,temperature_2m_max,weather_code,cloud_cover_mean,relative_humidity_2m_mean,pressure_msl_mean,"
-         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,precipitation_sum,snowfall_water_equivalent_sum,moon_phase")
+         "dew_point_2m_mean,wind_speed_10m_max,wind_direction_10m_dominant,precipitation_sum,snowfall_water_equivalent_sum,moon_phase,"
+         "precipitation_probability_max")
 SKY = {0: 800, 1: 801, 2: 802, 3: 804}
 
 
@@ -145,7 +152,7 @@ def reference_one_call(lat, lon, units):
         if time not in by_time or by_time[time]["temperature_2m"] is None:
             break
         row = expected_row(by_time[time], units)
-        row.update(dt=time, dew_point=temp(by_time[time]["dew_point_2m"]))
+        row.update(dt=time, dew_point=temp(by_time[time]["dew_point_2m"]), pop=pop(by_time[time]["precipitation_probability"]))
         hours.append(row)
     quarters = dict(zip(answer["minutely_15"]["time"], answer["minutely_15"]["precipitation"]))
     minutes = []
@@ -169,7 +176,8 @@ def reference_one_call(lat, lon, units):
                      "morn": temp(parts[6])}, "feels_day": temp(feels[12]), "pressure": whole(daily["pressure_msl_mean"][d]),
                      "humidity": whole(daily["relative_humidity_2m_mean"][d]), "dew_point": temp(daily["dew_point_2m_mean"][d]),
                      "wind_speed": daily["wind_speed_10m_max"][d], "wind_deg": whole(daily["wind_direction_10m_dominant"][d]),
-                     "clouds": whole(daily["cloud_cover_mean"][d]), "rain": liquid if liquid and liquid > 0 else None, "id": oid})
+                     "clouds": whole(daily["cloud_cover_mean"][d]), "rain": liquid if liquid and liquid > 0 else None, "id": oid,
+                     "pop": pop(daily["precipitation_probability_max"][d])})
     return current, minutes, hours, days
 
 
@@ -203,7 +211,7 @@ def pyowm_weather(w, dt_only=False):
             "pressure": w.pressure.get("press"), "humidity": w.humidity, "clouds": w.clouds,
             "wind_speed": w.wnd.get("speed"), "wind_deg": w.wnd.get("deg"), "wind_gust": w.wnd.get("gust"),
             "visibility": w.visibility_distance, "rain": rain, "snow": snow,
-            "condition": (w.weather_code, w.status, w.weather_icon_name)}
+            "condition": (w.weather_code, w.status, w.weather_icon_name), "pop": w.precipitation_probability}
 
 
 def pyowm_day(w):
@@ -211,7 +219,7 @@ def pyowm_day(w):
     return {"dt": w.reference_time(), "temp": {k: t.get(k) for k in ("day", "min", "max", "night", "eve", "morn")},
             "feels_day": t.get("feels_like_day"), "pressure": w.pressure.get("press"), "humidity": w.humidity,
             "dew_point": w.dewpoint, "wind_speed": w.wnd.get("speed"), "wind_deg": w.wnd.get("deg"), "clouds": w.clouds,
-            "rain": w.rain.get("all") if w.rain else None, "id": w.weather_code}
+            "rain": w.rain.get("all") if w.rain else None, "id": w.weather_code, "pop": w.precipitation_probability}
 
 
 def run_pyowm_one_call(manager):
@@ -265,7 +273,7 @@ def pyopen_weather(w):
             "wind_gust": w.wind_gust, "visibility": w.visibility,
             "rain": (rain.get("1h", rain.get("3h")) if isinstance(rain, dict) else rain) or None,
             "snow": (snow.get("1h", snow.get("3h")) if isinstance(snow, dict) else snow) or None,
-            "condition": (c.id, c.main, c.icon)}
+            "condition": (c.id, c.main, c.icon), "pop": getattr(w, "precipitation_probability", None)}
 
 
 async def run_pyopenweathermap():
@@ -291,7 +299,7 @@ def pyopen_day(w):
     return {"dt": int(w.date_time.timestamp()), "temp": {"day": t.day, "min": t.min, "max": t.max, "night": t.night,
             "eve": t.evening, "morn": t.morning}, "feels_day": w.feels_like.day, "pressure": w.pressure, "humidity": w.humidity,
             "dew_point": w.dew_point, "wind_speed": w.wind_speed, "wind_deg": w.wind_bearing, "clouds": w.cloud_coverage,
-            "rain": w.rain or None, "id": w.condition.id}
+            "rain": w.rain or None, "id": w.condition.id, "pop": w.precipitation_probability}
 
 
 async def run_pyopenweathermap_one_call():

@@ -25,7 +25,7 @@ from qweatherpyapi.qweather import QWeatherPy
 BASE, NOW = sys.argv[1], int(sys.argv[2])
 PLACES = [(38.7223, -9.1393), (39.5, -8.0)]
 VARIABLES = ("temperature_2m,apparent_temperature,relative_humidity_2m,dew_point_2m,pressure_msl,cloud_cover,"
-             "wind_speed_10m,wind_direction_10m,visibility,precipitation,weather_code,is_day")
+             "wind_speed_10m,wind_direction_10m,visibility,precipitation,weather_code,is_day,precipitation_probability")
 # QWeather's icons (its "Icons" page): by day, by night, Chinese and English texts (night English where it differs).
 ICONS = {"clear": (100, 150), "few": (102, 152), "scattered": (103, 153), "broken": (101, 151), "overcast": (104, 104)}
 WET = {45: 501, 48: 501, 51: 309, 53: 309, 55: 309, 56: 313, 57: 313, 66: 313, 67: 313, 61: 305, 63: 306, 65: 307,
@@ -140,7 +140,7 @@ def reference_hours(lat, lon, lang, unit, count):
         if hourly["temperature_2m"][k] is None:
             break
         row = expected_row({name: hourly[name][k] for name in hourly}, lang, unit)
-        row.update(pop="", fx_time=local(hourly["time"][k], answer["utc_offset_seconds"]))
+        row.update(pop=half_up(hourly["precipitation_probability"][k]), fx_time=local(hourly["time"][k], answer["utc_offset_seconds"]))
         rows.append(row)
     return rows
 

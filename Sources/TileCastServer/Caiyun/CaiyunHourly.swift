@@ -3,7 +3,7 @@ import PointQuery
 
 /// Caiyun's `hourly` block: `hourlysteps` hours from the current one (or `begin`'s), each list
 /// of `{datetime, value}` (wind `{datetime, speed, direction}`). The lists end where the runs
-/// end; a quantity the run lacks is an empty list. Precipitation has no `probability` (no ensemble yet, issue 46); `air_quality`'s `aqi`
+/// end; a quantity the run lacks is an empty list. Precipitation's `probability` is the hour's chance from the lagged members (issue 46); `air_quality`'s `aqi`
 /// and `pm25` are empty lists (the runs hold no chemistry).
 struct CaiyunHourly {
     let forecast: CaiyunForecast
@@ -41,19 +41,23 @@ struct CaiyunHourly {
     func block(_ request: CaiyunRequest, now: Int64) -> CaiyunObject {
         let rows = rows(from: request.begin ?? now, count: request.hourlySteps)
         // A quantity the run lacks (nil every hour) is an empty list, which Caiyun's clients decode.
-        func series(_ value: (CaiyunRow) -> String?) -> String {
+        func series(_ value: (CaiyunRow) -> String?, probability: ((CaiyunRow) -> String?)? = nil) -> String {
             guard rows.contains(where: { value($0) != nil }) else { return "[]" }
             return CaiyunObject.list(rows.map { row in
                 var item = CaiyunObject()
                 item.add("datetime", JSONText.quoted(forecast.dateTime(row.time)))
                 item.add("value", value(row))
+                if let probability { item.add("probability", probability(row)) }
                 return item.text
             })
         }
         var out = CaiyunObject()
         out.add("status", "\"ok\"")
         out.add("description", JSONText.quoted(CaiyunTexts.nextDay(rows.prefix(24).compactMap(\.skycon), request.language)))
-        out.add("precipitation", series { $0.precipitation(.hourly) })
+        // With Caiyun v2.6's `probability` (whole percent): the lagged members' chance (issue 46).
+        out.add("precipitation", series({ $0.precipitation(.hourly) }, probability: { row in
+            ForecastRenderer.formatted(row.value(.precipitationProbability), .precipitationProbability, OutputUnits())
+        }))
         out.add("temperature", series(\.temperature))
         out.add("apparent_temperature", series(\.apparentTemperature))
         out.add("wind", CaiyunObject.list(rows.map { $0.wind(datetime: forecast.dateTime($0.time)).text }))

@@ -16,7 +16,7 @@ struct CaiyunForecast: Sendable {
     /// The hourly (and current) variables, by their `/v1/forecast` names.
     static let variables: [ForecastVariable] = [
         .temperature2m, .apparentTemperature, .relativeHumidity2m, .surfacePressure, .cloudCover, .windSpeed10m,
-        .windDirection10m, .visibility, .shortwaveRadiation, .precipitation, .weatherCode, .isDay,
+        .windDirection10m, .visibility, .shortwaveRadiation, .precipitation, .weatherCode, .isDay, .precipitationProbability,
     ]
 
     /// The daily fields: `{max, min, avg}` of each Caiyun daily quantity, the day's code, the sun.

@@ -4,7 +4,7 @@ import PointQuery
 /// The JSON of each OpenWeatherMap path, from the runner's forecast (`OpenWeatherMapForecast`).
 /// Field names, order and types follow OpenWeatherMap's API documentation ("Current weather
 /// data", "5 day / 3 hour forecast"). What a point forecast has not is OpenWeatherMap's own
-/// "nothing": `pop` (no ensemble yet, issue 46) and `rain`/`snow` without precipitation are left
+/// "nothing": `pop` where no member knows it and `rain`/`snow` without precipitation are left
 /// out; `id` is 0 and `name`/`country` empty (no geocoder: the place is its coordinates).
 enum OpenWeatherMapAnswers {
     /// `/data/2.5/weather`: the values now.
@@ -61,6 +61,8 @@ enum OpenWeatherMapAnswers {
             item.add("clouds", clouds(row))
             item.add("wind", row.wind)
             item.add("visibility", row.visibility)
+            // The largest hourly chance in the 3 hours (`ForecastEngine.steppedProbabilities`).
+            item.add("pop", row.pop)
             item.add("rain", amount("3h", row.rain))
             item.add("snow", amount("3h", row.snow))
             item.add("sys", "{\"pod\":\"\(row.isDay ? "d" : "n")\"}")

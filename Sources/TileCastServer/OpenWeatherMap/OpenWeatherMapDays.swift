@@ -9,7 +9,8 @@ struct OpenWeatherMapDays {
     /// The `/v1/forecast` daily names the days are made from (each a `DailyVariable`).
     static let names = ["temperature_2m_min", "temperature_2m_max", "weather_code", "cloud_cover_mean", "relative_humidity_2m_mean",
                         "pressure_msl_mean", "dew_point_2m_mean", "wind_speed_10m_max", "wind_direction_10m_dominant", "wind_gusts_10m_max",
-                        "precipitation_sum", "snowfall_water_equivalent_sum", "moonrise", "moonset", "moon_phase"]
+                        "precipitation_sum", "snowfall_water_equivalent_sum", "moonrise", "moonset", "moon_phase",
+                        "precipitation_probability_max"]
     static let fields: [String: DailyVariable] = Dictionary(uniqueKeysWithValues: names.compactMap { name in DailyVariable.parse(name).map { (name, $0) } })
 
     let forecast: OpenWeatherMapForecast
@@ -41,6 +42,9 @@ struct OpenWeatherMapDays {
     }
 
     func number(_ name: String, day d: Int) -> Double? { printed(name, day: d).flatMap(Double.init) }
+
+    /// The day's `pop` (0-1): its largest hourly chance of precipitation, as printed, over 100.
+    func pop(day d: Int) -> String? { number("precipitation_probability_max", day: d).map { OpenWeatherMapRow.hundredths(Int64($0.rounded())) } }
 
     /// A time of day (moonrise, moonset) as seconds since 1970, to the minute; nil when none.
     func time(_ name: String, day d: Int) -> String? {

@@ -3,7 +3,7 @@ import PointQuery
 
 /// One Call 3.0 (`/data/3.0/onecall`) and the daily forecast (`/data/2.5/forecast/daily`), in
 /// the field names of OpenWeatherMap's documentation. `uvi` is null (the runs hold no UV index)
-/// and `pop` is left out (no ensemble yet, issue 46); `alerts` is an empty list (no warning
+/// and `pop` (hourly and daily, issue 46) is the lagged members' chance of precipitation; `alerts` is an empty list (no warning
 /// rules yet); `summary` (a written text of the day) is left out.
 extension OpenWeatherMapAnswers {
     /// One Call: `current`, `minutely` (60 one-minute steps of precipitation, mm/h), `hourly`
@@ -35,7 +35,7 @@ extension OpenWeatherMapAnswers {
             var hours: [String] = []
             for k in 0..<48 {
                 guard let row = days.row(at: first + Int64(k) * 3600), row.value(.temperature2m).isFinite else { break }
-                hours.append(flatRow(row, amountKey: "1h").text)
+                hours.append(flatRow(row, amountKey: "1h", withPop: true).text)
             }
             out.add("hourly", "[" + hours.joined(separator: ",") + "]")
         }
@@ -49,7 +49,7 @@ extension OpenWeatherMapAnswers {
     }
 
     /// A One Call row (`current`, `hourly`): the fields at the top level, wind as `wind_*`.
-    static func flatRow(_ row: OpenWeatherMapRow, amountKey: String) -> OpenWeatherMapObject {
+    static func flatRow(_ row: OpenWeatherMapRow, amountKey: String, withPop: Bool = false) -> OpenWeatherMapObject {
         var out = OpenWeatherMapObject()
         out.add("dt", String(row.time))
         out.always("temp", row.temperature(.temperature2m))
@@ -64,6 +64,8 @@ extension OpenWeatherMapAnswers {
         out.always("wind_deg", row.whole(.windDirection10m))
         out.add("wind_gust", row.printed(.windGusts10m))
         out.add("weather", row.weather)
+        // An hour's chance of precipitation (issue 46); One Call's `current` has none.
+        if withPop { out.add("pop", row.pop) }
         out.add("rain", amount(amountKey, row.rain))
         out.add("snow", amount(amountKey, row.snow))
         return out
@@ -107,6 +109,7 @@ extension OpenWeatherMapAnswers {
         out.add("wind_gust", days.printed("wind_gusts_10m_max", day: d))
         out.add("weather", days.weather(day: d))
         out.always("clouds", days.whole("cloud_cover_mean", day: d))
+        out.add("pop", days.pop(day: d))
         out.add("rain", days.rain(day: d))
         out.add("snow", days.snow(day: d))
         out.always("uvi", nil)
@@ -132,6 +135,7 @@ extension OpenWeatherMapAnswers {
             item.always("deg", days.whole("wind_direction_10m_dominant", day: d))
             item.add("gust", days.printed("wind_gusts_10m_max", day: d))
             item.always("clouds", days.whole("cloud_cover_mean", day: d))
+            item.add("pop", days.pop(day: d))
             item.add("rain", days.rain(day: d))
             item.add("snow", days.snow(day: d))
             list.append(item.text)

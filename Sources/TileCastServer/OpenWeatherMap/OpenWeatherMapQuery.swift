@@ -17,7 +17,7 @@ struct OpenWeatherMapForecast: Sendable {
     static let variables: [ForecastVariable] = [
         .temperature2m, .apparentTemperature, .relativeHumidity2m, .dewPoint2m, .pressureMSL, .surfacePressure, .cloudCover,
         .windSpeed10m, .windDirection10m, .windGusts10m, .visibility, .precipitation, .snowfallWaterEquivalent,
-        .weatherCode, .isDay,
+        .weatherCode, .isDay, .precipitationProbability,
     ]
 
     /// The blocks of `/v1/forecast` each OpenWeatherMap path asks for (besides place and units).

@@ -53,6 +53,10 @@ struct OpenWeatherMapRow {
 
     var visibility: String? { number(.visibility).map { String(min(10_000, Int64($0.rounded()))) } }
 
+    /// OpenWeatherMap's `pop`, a fraction 0-1: `/v1/forecast`'s printed precipitation_probability
+    /// (whole percent) over 100; nil when unknown.
+    var pop: String? { number(.precipitationProbability).map { Self.hundredths(Int64($0.rounded())) } }
+
     /// Liquid precipitation over the row's window: `precipitation` less the snow's water
     /// (`snowfall_water_equivalent`, 0 when the run has no snow), as printed, so `rain` + `snow`
     /// is the row's precipitation and a row whose code says drizzle shows its drizzle (`rain` +

@@ -77,7 +77,8 @@ enum QWeatherAnswers {
         object.add("windScale", JSONText.quoted(row.windScale))
         object.add("windSpeed", JSONText.quoted(row.whole(.windSpeed10m)))
         object.add("humidity", JSONText.quoted(row.whole(.relativeHumidity2m)))
-        if !withVisibility { object.add("pop", "\"\"") }
+        // The hour's chance of precipitation in whole percent (issue 46's lagged members), "" unknown.
+        if !withVisibility { object.add("pop", JSONText.quoted(row.whole(.precipitationProbability))) }
         object.add("precip", JSONText.quoted(row.precip))
         object.add("pressure", JSONText.quoted(row.whole(.pressureMSL)))
         if withVisibility { object.add("vis", JSONText.quoted(row.visibility)) }

@@ -15,7 +15,7 @@ package enum QWeatherPath: Sendable, Equatable {
     /// The variables every QWeather row is made from, by their `/v1/forecast` names.
     static let variables: [ForecastVariable] = [
         .temperature2m, .apparentTemperature, .relativeHumidity2m, .dewPoint2m, .pressureMSL, .cloudCover,
-        .windSpeed10m, .windDirection10m, .visibility, .precipitation, .weatherCode, .isDay,
+        .windSpeed10m, .windDirection10m, .visibility, .precipitation, .weatherCode, .isDay, .precipitationProbability,
     ]
 
     /// The `/v1/forecast` daily names the days are made from (the day and night halves come
