@@ -1,9 +1,10 @@
 // B3 of SPEC section 7: point forecasts from the on-disk store, warm page cache, in process.
 // Random seeded places over the coarsest domain (so both d01 and d02 answer), 24 hourly
-// times x the default variables each (or, with `all`, every variable the store answers).
+// times x the default variables each (or, with `all`, every variable the store answers; with
+// `probability`, the default variables and precipitation_probability, issue 46's B3 figure).
 // Prints one JSON object for the report.
 //
-// Usage: store-bench STORE MODEL [places] [all]
+// Usage: store-bench STORE MODEL [places] [all|probability]
 import Catalog
 import Dispatch
 import Foundation
@@ -26,7 +27,7 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double { sorted[min(sorted.c
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: store-bench STORE MODEL [places] [all]\n".utf8))
+    FileHandle.standardError.write(Data("usage: store-bench STORE MODEL [places] [all|probability]\n".utf8))
     exit(2)
 }
 let count = arguments.count > 3 ? Int(arguments[3]) ?? 20_000 : 20_000
@@ -36,8 +37,10 @@ var random = SplitMix64(state: 0x7113_CA57_2026_1122)
 let start = outer.metadata.times[6]
 // `all`: every variable the store answers (issue 11's included), else the default set.
 let everyVariable = arguments.count > 4 && arguments[4] == "all"
+let withProbability = arguments.count > 4 && arguments[4] == "probability"
 let variables: [ForecastVariable]? = everyVariable
-    ? ForecastVariable.outputs.filter { (try? store.resolveVariables(requested: [$0], daily: [])) != nil } : nil
+    ? ForecastVariable.outputs.filter { (try? store.resolveVariables(requested: [$0], daily: [])) != nil }
+    : withProbability ? ForecastVariable.defaults + [.precipitationProbability] : nil
 let request = ForecastRequest(times: ForecastRequest.hourly(from: start, hours: 24), variables: variables)
 // Stored variables a forecast reads, for the blocks-per-forecast figure.
 let storedRead = (try? store.resolveVariables(requested: variables, daily: []))
