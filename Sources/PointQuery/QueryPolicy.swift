@@ -41,6 +41,11 @@ package struct AnswerAssembly: Sendable {
     package let dailyVariables: [DailyVariable]
     /// The zone output times are printed in; nil prints UTC ("Z").
     package let timeZone: TimeZone?
+    /// Per model, its kept cycles older than the one its forecaster reads, newest first: the
+    /// lagged members a probability is the mean of (`LaggedMembers`); none: that cycle alone.
+    package var olderCycles: [String: [ForecastStore]] = [:]
+    /// The members a probability is the mean of (`--members`).
+    package var memberCount = LaggedMembers.defaultCount
 
     package init(forecaster: PointForecaster, request: ForecastRequest, dailyVariables: [DailyVariable], timeZone: TimeZone?) {
         self.init(forecasters: [forecaster], request: request, dailyVariables: dailyVariables, timeZone: timeZone)
@@ -71,14 +76,33 @@ package struct AnswerAssembly: Sendable {
     /// them answers none, as the command line's answer for a time outside the run is an
     /// error, not nulls.
     package func forecast(_ point: QueryPoint) throws(QueryError) -> PointForecast {
-        guard forecasters.count > 1 else {
+        let forecaster: PointForecaster
+        if forecasters.count > 1 {
+            let choice = try ModelChoice.bestMatch(forecasters.map(\.store), latitude: point.latitude, longitude: point.longitude,
+                                                   times: point.times ?? request.times, partialHours: false).store
+            guard let chosen = forecasters.first(where: { $0.store === choice }) else { throw .badRequest("no model to answer from") }
+            forecaster = chosen
+        } else {
             guard let only = forecasters.first else { throw .badRequest("no model to answer from") }
-            return try only.forecast(point, request: request)
+            forecaster = only
         }
-        let choice = try ModelChoice.bestMatch(forecasters.map(\.store), latitude: point.latitude, longitude: point.longitude,
-                                               times: point.times ?? request.times, partialHours: false).store
-        guard let forecaster = forecasters.first(where: { $0.store === choice }) else { throw .badRequest("no model to answer from") }
-        return try forecaster.forecast(point, request: request)
+        return withMembers(try forecaster.forecast(point, request: request), point: point, newest: forecaster.store)
+    }
+
+    /// The forecast with its probabilities the mean over the lagged members (`olderCycles`),
+    /// as the server's; unchanged when none is asked for or the model has no older cycle.
+    func withMembers(_ forecast: PointForecast, point: QueryPoint, newest: ForecastStore) -> PointForecast {
+        let wanted = (request.variables ?? []).filter(LaggedMembers.probabilities.contains)
+        guard !wanted.isEmpty, let older = olderCycles[newest.model], !older.isEmpty else { return forecast }
+        let answer = LaggedMembers.combine(wanted, at: forecast.times, cycles: [newest] + older, count: memberCount) { member, times in
+            let held = wanted.filter(member.availableVariables.contains)
+            guard !held.isEmpty else { return nil }
+            var request = ForecastRequest(times: times, variables: held, units: self.request.units)
+            request.cellSelection = self.request.cellSelection
+            return try? PointForecaster(store: member).forecast(QueryPoint(latitude: point.latitude, longitude: point.longitude,
+                                                                           elevation: point.elevation), request: request)
+        }
+        return forecast.replacing(answer.values)
     }
 
     /// Answers for many places, delivered in order to `body` a chunk at a time: each chunk is

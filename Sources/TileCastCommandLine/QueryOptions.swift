@@ -99,6 +99,9 @@ package struct QueryOptions: ParsableArguments {
     @Option(help: "Output format.")
     package var format: ForecastRenderer.Format = .json
 
+    @Option(parsing: .unconditional, help: "Cycles precipitation_probability is the mean of: the newest N kept cycles of the model covering each hour, from the one read (a lagged ensemble, 1..64; 1: that run's own neighbourhood chance). A remote store gives its one cycle.")
+    package var members: Int = 4
+
     @Option(help: "Cycle to read, e.g. 2026-11-22T00Z (default: latest).", transform: parseCycleOption)
     package var cycle: CycleSelector = .latest
 
@@ -115,6 +118,7 @@ package struct QueryOptions: ParsableArguments {
     package var s3Region: String?
 
     package func validate() throws {
+        if !(1...64).contains(members) { throw ValidationError("--members \(members): expected 1 to 64 cycles") }
         if points == nil && (lat == nil || lon == nil) { throw ValidationError("give --lat and --lon, or --points FILE.csv") }
         if points != nil && (lat != nil || lon != nil) { throw ValidationError("give either --lat/--lon or --points, not both") }
         if time != nil && (start != nil || hours != nil) { throw ValidationError("--time asks for one time; do not combine it with --start or --hours") }

@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import Meteorology
 import PointQuery
+import TileStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,14 +38,41 @@ package struct QueryRun {
         request.prefersFastStreams = options.every < 60
         request.cellSelection = options.cellSelection
         request.panel = try options.parsedPanel()
-        let assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
+        var assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
+        if variables.contains(where: LaggedMembers.probabilities.contains), options.members > 1, opened is LocalStores {
+            assembly.memberCount = options.members
+            assembly.olderCycles = try olderCycles(of: stores)
+        }
         let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
         if let points = options.points {
             try answerPlaces(in: points, assembly: assembly, renderer: renderer, variables: variables, opened: opened)
         } else {
             try answerPlace(assembly: assembly, renderer: renderer, variables: variables, opened: opened)
         }
+    }
+
+    /// Each model's kept cycles older than the one read, newest first, at most `--members` - 1
+    /// (the command line answers the hours of the cycle read, which no older cycle outlives
+    /// by more), opened; a note on standard error names them. A kept cycle that cannot be
+    /// opened is the store's damage (exit 5), never a probability from fewer members.
+    private func olderCycles(of stores: [ForecastStore]) throws -> [String: [ForecastStore]] {
+        var older: [String: [ForecastStore]] = [:]
+        for store in stores {
+            guard let start = store.domains.first?.metadata.cycle else { continue }
+            let ids = try querying { () throws(QueryError) in
+                do throws(StoreError) { return try CycleStore.cycles(root: options.store, model: store.model) } catch { throw .store(error) }
+            }
+            let chosen = ids.filter { $0.seconds < start }.sorted(by: >).prefix(options.members - 1)
+            older[store.model] = try chosen.map { id in
+                try querying { () throws(QueryError) in
+                    try ForecastStore(root: options.store, model: store.model, cycle: .cycle(id), nestMargin: options.nestMargin)
+                }
+            }
+            let names = [store.cycle] + chosen.map(\.name)
+            FileHandle.standardError.write(Data("note: precipitation_probability (\(store.model)) is the mean over the newest of \(names.joined(separator: ", ")) covering each hour (--members \(options.members))\n".utf8))
+        }
+        return older
     }
 
     /// One place (--lat, --lon): an error is the whole answer, on stderr with its status.

@@ -90,6 +90,47 @@ final class PrecipitationProbabilityTests: XCTestCase {
         XCTAssertLessThan(borderline, 25)
     }
 
+    /// `tilecast query` averages the same lagged members (`--members`, default 4) as the server:
+    /// on four cycles 6 hours apart, 20 seeded places' 19..24Z chances equal the reference's
+    /// within 1 point, a note names the cycles, and `--members 1` gives the newest run's own.
+    func testTheCommandLineAveragesTheSameMembers() throws {
+        let directory = try TemporaryDirectory("tilecast-probability-cli")
+        let starts = [0, 6, 12, 18]
+        let store = try StoreMaker.shiftedCycles(starts: starts, into: directory)
+        let files = starts.map { directory.path("run-\($0)/wrfout_d01_" + Self.stamp(hours: $0)) }
+        var random = SeededGenerator(seed: 4646)
+        let places: [(Double, Double)] = (0..<20).map { _ in
+            (Double.random(in: 37.2...41.6, using: &random), Double.random(in: (-9.6)...(-6.8), using: &random))
+        }
+        let hours = (19...24).map { Self.base + Int64($0) * 3600 }
+        let four = try Self.reference(files: files, places: places, hours: hours)
+        let one = try Self.reference(files: [files[3]], places: places, hours: hours)
+        var compared = 0
+        for (p, place) in places.enumerated() {
+            for (members, reference) in [(4, four), (1, one)] {
+                let result = try StoreMaker.run(["query", "--store", store, "--lat", String(format: "%.5f", place.0), "--lon", String(format: "%.5f", place.1),
+                                                 "--start", "2026-11-22T19:00Z", "--hours", "6", "--variables", "precipitation_probability",
+                                                 "--members", String(members), "--format", "csv"])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                if members == 4 {
+                    XCTAssertTrue(result.stderr.contains("note: precipitation_probability (wrf) is the mean over the newest of 2026-11-22T18Z, 2026-11-22T12Z, 2026-11-22T06Z, 2026-11-22T00Z"), result.stderr)
+                } else {
+                    XCTAssertFalse(result.stderr.contains("is the mean over"), result.stderr)
+                }
+                let rows = result.stdout.split(separator: "\n").map(String.init).filter { $0.contains(",2026-11-2") }
+                XCTAssertEqual(rows.count, 6, result.stdout)
+                for (h, row) in rows.enumerated() {
+                    let expected = reference[p * hours.count + h]
+                    guard let want = expected.probability, !expected.borderline, let got = row.split(separator: ",").last.flatMap({ Double($0) }) else { continue }
+                    XCTAssertEqual(got, want, accuracy: 1, "place \(p), --members \(members), \(row)")
+                    compared += 1
+                }
+            }
+        }
+        print("command line precipitation_probability: \(compared) values compared")
+        XCTAssertGreaterThan(compared, 200)
+    }
+
     /// The decision checks on runs with one designed shower (2 mm an hour within 5 cells of its
     /// centre, nothing else): where it stands still in all four runs, its centre answers at
     /// least 90 % and a place 10 cells from it 0 %; where it moves 4 cells east from run to run,
