@@ -196,6 +196,8 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     // Issue 46: chances from the centre's own runs (store indices from 213).
     case precipitationNeighbourhood = "precipitation_neighbourhood"
     case precipitationProbability = "precipitation_probability"
+    case snowfallNeighbourhood = "snowfall_neighbourhood"
+    case snowfallProbability = "snowfall_probability"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)

@@ -407,6 +407,12 @@ extension ForecastVariable {
             // member's neighbourhood fraction at the place (`LaggedMembers`).
             return VariableSpec("chance of at least 0.1 mm of precipitation in the hour: the mean, over the newest cycles covering the hour (a lagged ensemble), of the share of nearby cells with that much",
                                 unit: "%", decimals: 0, stored: nil, sources: [.precipitationNeighbourhood], sdk: sdk(26))
+        case .snowfallNeighbourhood:
+            return VariableSpec("share of the cells within the neighbourhood (3 cells, or extract --neighbourhood-km) whose snowfall over the output interval ending at the time is at least 0.1 cm an hour",
+                                unit: "%", decimals: 0, stored: instant(214, 1, optional: true, limits: percentLimits), isOutput: false, sdk: nil)
+        case .snowfallProbability:
+            return VariableSpec("chance of at least 0.1 cm of snowfall in the hour: the mean, over the newest cycles covering the hour (a lagged ensemble), of the share of nearby cells with that much",
+                                unit: "%", decimals: 0, stored: nil, sources: [.snowfallNeighbourhood], sdk: sdk(129))
         case .soilMoistureIndex0to10cm:
             return Self.soilMoistureIndex("0-10", index: 42, depth: (0, 10), wrfNames: ["smcrel"])
         case .soilMoistureIndex10to40cm:

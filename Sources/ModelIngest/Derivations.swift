@@ -64,6 +64,7 @@ package enum Derivations {
         // The precipitation's sources; made from its amounts over whole frames (FrameReader).
         Derivation(variable: .precipitationNeighbourhood, allOf: [], oneOf: [.rainConvective, .rainNonConvective, .rainShallow], from: [],
                    orDirectly: nil),
+        Derivation(variable: .snowfallNeighbourhood, allOf: [.snowWater], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .surfacePressure, allOf: [], oneOf: pressure, from: [], orDirectly: nil),
         Derivation(variable: .pressureMSL, allOf: [.temperature2m, .terrainHeight], oneOf: pressure, from: [], orDirectly: .seaLevelPressure,
                    orAllOf: modelLevels),

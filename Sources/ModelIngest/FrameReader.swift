@@ -101,6 +101,8 @@ package struct FrameReader {
     package static let defaultNeighbourhoodRadius = 3.0
     /// Open-Meteo's threshold for its precipitation probability: 0.1 mm in the hour.
     package static let wetHourMillimetres: Float = 0.1
+    /// And for its snowfall probability: 0.1 cm in the hour.
+    package static let snowyHourCentimetres: Float = 0.1
 
     /// The variables a reader of `domain` produces when asked for `wanted` (nil: all of the
     /// default extraction set, `surface`, it can provide), in catalog order.
@@ -139,7 +141,7 @@ package struct FrameReader {
         if self.variables.contains(.precipitation) || self.variables.contains(.precipitationNeighbourhood) {
             rain = Deaccumulator(cellCount: cells, settings: settings)
         }
-        if first.variables[.snowWater] != nil && self.variables.contains(.snowfall) {
+        if first.variables[.snowWater] != nil && (self.variables.contains(.snowfall) || self.variables.contains(.snowfallNeighbourhood)) {
             var snowSettings = settings
             snowSettings.bucketMillimetres = 0
             snow = Deaccumulator(cellCount: cells, settings: snowSettings)
@@ -409,6 +411,9 @@ package struct FrameReader {
         if let showers = amounts.showers { out[.showers] = showers }
         if wants.contains(.precipitationNeighbourhood), let precipitation = amounts.precipitation {
             out[.precipitationNeighbourhood] = try neighbourhoodFraction(of: precipitation, threshold: Self.wetHourMillimetres, path: file.path)
+        }
+        if wants.contains(.snowfallNeighbourhood), let snowfall = amounts.snowfall {
+            out[.snowfallNeighbourhood] = try neighbourhoodFraction(of: snowfall, threshold: Self.snowyHourCentimetres, path: file.path)
         }
     }
 

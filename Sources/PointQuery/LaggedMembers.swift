@@ -14,7 +14,7 @@ package enum LaggedMembers {
     package static let defaultCount = 4
 
     /// The variables made from the members rather than from one cycle.
-    package static let probabilities: [ForecastVariable] = [.precipitationProbability]
+    package static let probabilities: [ForecastVariable] = [.precipitationProbability, .snowfallProbability]
 
     /// Whether a cycle's run covers `time`'s interval: a run's first frame has no interval
     /// before it, so its first hour is not the run's to answer.
@@ -50,28 +50,31 @@ package enum LaggedMembers {
     package static func combine(_ variables: [ForecastVariable], at times: [Int64], cycles: [ForecastStore], count: Int,
                                 forecast: (ForecastStore, [Int64]) -> PointForecast?) -> Answer {
         let chosen = members(of: times, among: cycles, count: count)
+        // Per variable: the sum and the number of members that know it, at each time (a member
+        // without snowfall still counts for precipitation).
         var sums = Dictionary(uniqueKeysWithValues: variables.map { ($0, [Float](repeating: 0, count: times.count)) })
-        var counts = [Int](repeating: 0, count: times.count)
+        var known = Dictionary(uniqueKeysWithValues: variables.map { ($0, [Int](repeating: 0, count: times.count)) })
         var answered: [String] = []
         for c in cycles.indices {
             let mine = times.indices.filter { chosen[$0].contains(c) }
             guard !mine.isEmpty, let part = forecast(cycles[c], mine.map { times[$0] }) else { continue }
             var any = false
-            for (slot, k) in mine.enumerated() {
-                // A member counts at a time when it knows the first variable there.
-                guard let first = variables.first, let series = part.values[first], slot < series.count, !series[slot].isNaN else { continue }
-                counts[k] += 1
-                any = true
-                for variable in variables {
-                    let value = part.values[variable].map { slot < $0.count ? $0[slot] : .nan } ?? .nan
-                    sums[variable]?[k] += value.isNaN ? 0 : value
+            for variable in variables {
+                guard let series = part.values[variable] else { continue }
+                for (slot, k) in mine.enumerated() where slot < series.count && !series[slot].isNaN {
+                    sums[variable]?[k] += series[slot]
+                    known[variable]?[k] += 1
+                    any = true
                 }
             }
             if any { answered.append(cycles[c].domains.first?.cycleText ?? cycles[c].cycle) }
         }
+        // How many members answered each time: those that knew any of the variables.
+        let counts = times.indices.map { k in variables.map { known[$0]?[k] ?? 0 }.max() ?? 0 }
         var answer = Answer(counts: counts, cycles: answered, asked: count)
         for variable in variables {
-            answer.values[variable] = (sums[variable] ?? []).enumerated().map { k, sum in counts[k] > 0 ? sum / Float(counts[k]) : .nan }
+            let sum = sums[variable] ?? [], n = known[variable] ?? []
+            answer.values[variable] = times.indices.map { k in k < n.count && n[k] > 0 ? sum[k] / Float(n[k]) : .nan }
         }
         return answer
     }

@@ -50,7 +50,7 @@ enum OpenMeteoNames {
           shortwave_radiation_clear_sky_instant
          shortwave_radiation_instant_spread shortwave_radiation_spread showers_spread
           snow_depth_spread  snow_depth_water_equivalent_spread
-        snowfall_height snowfall_height_spread snowfall_probability snowfall_spread 
+        snowfall_height snowfall_height_spread  snowfall_spread 
         snowfall_water_equivalent_spread soil_moisture_0_1cm soil_moisture_0_to_100cm soil_moisture_0_to_10cm_spread
         soil_moisture_0_to_1cm soil_moisture_0_to_7cm soil_moisture_0_to_7cm_spread soil_moisture_100_to_200cm_spread
         soil_moisture_100_to_255cm soil_moisture_100_to_255cm_spread soil_moisture_100_to_300cm soil_moisture_10_to_35cm

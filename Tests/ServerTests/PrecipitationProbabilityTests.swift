@@ -138,9 +138,9 @@ final class PrecipitationProbabilityTests: XCTestCase {
     /// takes a member away.
     func testShowersDecideAsTheyShould() async throws {
         let directory = try TemporaryDirectory("tilecast-showers")
-        for (move, check) in [(0, "still"), (4, "moving")] {
+        for (move, check) in [(0, "still"), (4, "moving"), (0, "snow")] {
             let folder = directory.path(check)
-            let made = try runTool("python3", [Self.script("make_shower_runs.py"), folder, "--move", String(move)])
+            let made = try runTool("python3", [Self.script("make_shower_runs.py"), folder, "--move", String(move)] + (check == "snow" ? ["--snow"] : []))
             XCTAssertEqual(made.status, 0, made.stderr)
             let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
             let store = directory.path("store-\(check)")
@@ -151,21 +151,32 @@ final class PrecipitationProbabilityTests: XCTestCase {
             var settings = ServerConfiguration(storeRoot: store)
             settings.now = { Self.base + 18 * 3600 + 600 }
             try await LiveServer.with(settings) { server in
-                func probabilities(_ place: [Double]) async throws -> (values: [Double?], counts: (Int, Int)) {
+                func probabilities(_ place: [Double], of name: String = "precipitation_probability") async throws -> (values: [Double?], counts: (Int, Int)) {
                     let reply = try await server.get(String(format: "/v1/forecast?latitude=%.5f&longitude=%.5f", place[0], place[1])
-                                                     + "&hourly=precipitation_probability&start_hour=2026-11-22T19:00&end_hour=2026-11-23T00:00&timezone=GMT")
+                                                     + "&hourly=precipitation_probability,snowfall_probability&start_hour=2026-11-22T19:00&end_hour=2026-11-23T00:00&timezone=GMT")
                     XCTAssertEqual(reply.status, 200, reply.body)
                     let object = try XCTUnwrap(reply.object)
-                    let values = try XCTUnwrap((object["hourly"] as? [String: Any])?["precipitation_probability"] as? [Any]).map { $0 as? Double }
+                    let values = try XCTUnwrap((object["hourly"] as? [String: Any])?[name] as? [Any]).map { $0 as? Double }
                     let members = try XCTUnwrap((object["tilecast"] as? [String: Any])?["members"] as? [String: Any])
                     return (values, (members["fewest"] as? Int ?? -1, members["most"] as? Int ?? -1))
                 }
                 let far = try await probabilities(try XCTUnwrap(summary["far"] as? [Double]))
                 XCTAssertEqual(far.values, Array(repeating: 0, count: 6), "\(check): 10 cells from any rain")
                 XCTAssertEqual(far.counts.0, 4, "\(check): four runs cover 19..24Z")
+                // snowfall_probability (issue 46's family): a snow shower's, never a rain shower's.
+                let centre = try XCTUnwrap(summary["centre"] as? [Double])
+                let snow = try await probabilities(centre, of: "snowfall_probability")
+                XCTAssertEqual(far.values, Array(repeating: 0, count: 6))
+                if check == "snow" {
+                    for value in snow.values { XCTAssertGreaterThanOrEqual(value ?? -1, 90, "under a snow shower in every member") }
+                    let farSnow = try await probabilities(try XCTUnwrap(summary["far"] as? [Double]), of: "snowfall_probability")
+                    XCTAssertEqual(farSnow.values, Array(repeating: 0, count: 6), "10 cells from any snow")
+                } else if move == 0 {
+                    XCTAssertEqual(snow.values, Array(repeating: 0, count: 6), "rain is no snow")
+                }
                 if move == 0 {
-                    let centre = try await probabilities(try XCTUnwrap(summary["centre"] as? [Double]))
-                    for value in centre.values { XCTAssertGreaterThanOrEqual(value ?? -1, 90, "under a shower in every member") }
+                    let wet = try await probabilities(centre)
+                    for value in wet.values { XCTAssertGreaterThanOrEqual(value ?? -1, 90, "under a shower in every member") }
                 } else {
                     let between = try await probabilities(try XCTUnwrap(summary["between"] as? [Double]))
                     for value in between.values {
@@ -174,7 +185,7 @@ final class PrecipitationProbabilityTests: XCTestCase {
                     }
                 }
             }
-            guard move == 0 else { continue }
+            guard check == "still" else { continue }
             // A fifth cycle (2026-11-23T00Z) with --keep 4 prunes 00Z: 23Z then has three members
             // (00Z's run covered it; the new one starts at 00Z and covers none of 19..24Z's hours
             // before its own second frame).
