@@ -106,7 +106,7 @@ final class ServerMetrics: Sendable {
     static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/v1/warnings", "/", "/health", "/metrics",
                                       "/data/2.5/weather", "/data/2.5/forecast", "/data/2.5/forecast/daily", "/data/3.0/onecall",
                                       "/v7/weather/now", "/v7/weather/24h", "/v7/weather/72h", "/v7/weather/168h", "/v7/weather/3d",
-                                      "/v7/weather/7d", "/v7/weather/10d", "/v7/weather/15d", "/v7/minutely/5m"]
+                                      "/v7/weather/7d", "/v7/weather/10d", "/v7/weather/15d", "/v7/minutely/5m", "/v7/warning/now"]
     static let latencyBuckets: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
                                              .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                              .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]

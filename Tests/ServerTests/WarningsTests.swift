@@ -87,6 +87,23 @@ final class WarningsTests: XCTestCase {
             try cap.body.replacingOccurrences(of: "+00:00", with: "Z").write(toFile: broken, atomically: true, encoding: .utf8)
             XCTAssertNotEqual(try runTool("xmllint", ["--noout", "--schema", try Self.capSchema(directory), broken]).status, 0)
 
+            // The same warnings in OpenWeatherMap's One Call `alerts` and QWeather's /v7/warning/now.
+            let owm = try await server.get(String(format: "/data/3.0/onecall?lat=%.5f&lon=%.5f&exclude=current,minutely,hourly,daily&appid=k",
+                                                  latitude, longitude))
+            XCTAssertEqual(owm.status, 200, owm.body)
+            let alerts = try XCTUnwrap(owm.object?["alerts"] as? [[String: Any]], owm.body)
+            XCTAssertEqual(alerts.map { $0["event"] as? String }, Array(repeating: "Orange warning: Heavy rain", count: expected.count))
+            XCTAssertEqual(alerts.map { $0["start"] as? Int }, expected.map { Int($0.onset) })
+            XCTAssertEqual(alerts.map { $0["end"] as? Int }, expected.map { Int($0.expires) })
+            let qweather = try await server.get(String(format: "/v7/warning/now?location=%.5f,%.5f&lang=en", longitude, latitude))
+            XCTAssertEqual(qweather.status, 200, qweather.body)
+            let list = try XCTUnwrap(qweather.object?["warning"] as? [[String: Any]], qweather.body)
+            XCTAssertEqual(list.map { $0["severityColor"] as? String }, Array(repeating: "Orange", count: expected.count))
+            // Local times with the place's offset ("2026-11-22T04:00-01:00"), the same instants.
+            XCTAssertEqual(list.map { Self.instant($0["startTime"] as? String) }, expected.map { $0.onset })
+            XCTAssertEqual(list.map { Self.instant($0["endTime"] as? String) }, expected.map { $0.expires })
+            XCTAssertEqual(list.first?["title"] as? String, "Heavy rain orange warning")
+
             let bad = try await server.get("/v1/warnings?\(place)&format=xml")
             XCTAssertEqual(bad.status, 400, bad.body)
         }
@@ -98,6 +115,13 @@ final class WarningsTests: XCTestCase {
             let reply = try await server.get("/v1/warnings?\(place)")
             XCTAssertEqual(reply.status, 404, reply.body)
             XCTAssertTrue(reply.body.contains("--warnings"), reply.body)
+            // The other APIs answer no warnings rather than an error.
+            let owm = try await server.get(String(format: "/data/3.0/onecall?lat=%.5f&lon=%.5f&exclude=current,minutely,hourly,daily&appid=k",
+                                                  latitude, longitude))
+            XCTAssertEqual(owm.object?["alerts"] as? [Any] as? [String], [])
+            let qweather = try await server.get(String(format: "/v7/warning/now?location=%.5f,%.5f", longitude, latitude))
+            XCTAssertEqual(qweather.status, 200, qweather.body)
+            XCTAssertEqual((qweather.object?["warning"] as? [Any])?.count, 0)
         }
     }
 
@@ -192,6 +216,14 @@ final class WarningsTests: XCTestCase {
         let shipped = try WarningRules.read(path: Repository.root.appendingPathComponent("docs/warnings/mid-latitude.json").path)
         XCTAssertEqual(shipped.rules.count, 12)
         XCTAssertEqual(shipped.rules.first?.line, 4)
+    }
+
+    /// Seconds since 1970 of QWeather's "2026-11-22T04:00-01:00".
+    private static func instant(_ text: String?) -> Int64? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mmxxxxx"
+        return text.flatMap { formatter.date(from: $0) }.map { Int64($0.timeIntervalSince1970) }
     }
 
     /// "2026-11-22T01:00Z".

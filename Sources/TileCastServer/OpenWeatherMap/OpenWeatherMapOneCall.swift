@@ -3,15 +3,16 @@ import PointQuery
 
 /// One Call 3.0 (`/data/3.0/onecall`) and the daily forecast (`/data/2.5/forecast/daily`), in
 /// the field names of OpenWeatherMap's documentation. `uvi` is null (the runs hold no UV index)
-/// and `pop` (hourly and daily, issue 46) is the lagged members' chance of precipitation; `alerts` is an empty list (no warning
-/// rules yet); `summary` (a written text of the day) is left out.
+/// and `pop` (hourly and daily, issue 46) is the lagged members' chance of precipitation; `alerts` are the
+/// warnings of `serve --warnings` (an empty list without rules); `summary` (a written text of the day) is left out.
 extension OpenWeatherMapAnswers {
     /// One Call: `current`, `minutely` (60 one-minute steps of precipitation, mm/h), `hourly`
     /// (48 hours from the current one), `daily` (8 local days), `alerts`, less what `exclude`
     /// names; each list ends where the runs end.
     ///
     /// - Throws: `OpenWeatherMapError` 404 when `current` is asked and no cycle covers now.
-    static func oneCall(_ forecast: OpenWeatherMapForecast, request: OpenWeatherMapRequest, now: Int64) throws(OpenWeatherMapError) -> String {
+    static func oneCall(_ forecast: OpenWeatherMapForecast, request: OpenWeatherMapRequest, now: Int64,
+                        warnings: WarningAnswer? = nil) throws(OpenWeatherMapError) -> String {
         let place = forecast.place
         var out = OpenWeatherMapObject()
         out.add("lat", JSONText.short(place.forecast.latitude))
@@ -43,9 +44,26 @@ extension OpenWeatherMapAnswers {
             let list = (0..<min(8, days.count)).prefix { days.isAnswered(day: $0) }.compactMap { oneCallDay(days, day: $0) }
             out.add("daily", "[" + list.joined(separator: ",") + "]")
         }
-        if !request.exclude.contains(.alerts) { out.add("alerts", "[]") }
+        if !request.exclude.contains(.alerts) { out.add("alerts", alerts(warnings)) }
         out.add("tilecast", provenance(place))
         return out.text
+    }
+
+    /// One Call's `alerts`: each warning in force or coming at the place, in its fields
+    /// (`sender_name`, `event`, `start`, `end` in seconds since 1970, `description`, `tags`).
+    static func alerts(_ answer: WarningAnswer?) -> String {
+        guard let answer else { return "[]" }
+        let items = answer.warnings.map { warning -> String in
+            var item = OpenWeatherMapObject()
+            item.add("sender_name", JSONText.quoted("TileCast (\(answer.source))"))
+            item.add("event", JSONText.quoted("\(warning.rule.level.rawValue.capitalized) warning: \(warning.rule.event)"))
+            item.add("start", String(warning.onset))
+            item.add("end", String(warning.expires))
+            item.add("description", JSONText.quoted(WarningRendering.description(warning)))
+            item.add("tags", "[" + JSONText.quoted(warning.rule.event) + "]")
+            return item.text
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 
     /// A One Call row (`current`, `hourly`): the fields at the top level, wind as `wind_*`.

@@ -32,9 +32,17 @@ extension ForecastServer {
         }
         router.get("/data/3.0/onecall") { request, _ -> Response in
             // `minutely` starts at the current minute.
-            await self.openWeatherMap(request, maxCount: 40, moves: 60, blocks: { _ in .oneCall(days: 8) }) {
+            let engine = self.engine, rules = self.configuration.warningRules
+            return await self.openWeatherMap(request, maxCount: 40, moves: 60, blocks: { _ in .oneCall(days: 8) }) {
                 forecast, owm, now throws(OpenWeatherMapError) in
-                try OpenWeatherMapAnswers.oneCall(forecast, request: owm, now: now)
+                // `alerts`: the warnings `serve --warnings` gives at the place (issue 46); none without rules.
+                var warnings: WarningAnswer?
+                if let rules, !owm.exclude.contains(.alerts) {
+                    do throws(APIError) {
+                        warnings = try engine.warnings(rules, latitude: String(owm.latitude), longitude: String(owm.longitude), now: now)
+                    } catch { throw OpenWeatherMapError(error) }
+                }
+                return try OpenWeatherMapAnswers.oneCall(forecast, request: owm, now: now, warnings: warnings)
             }
         }
     }

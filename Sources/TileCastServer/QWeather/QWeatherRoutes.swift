@@ -17,6 +17,26 @@ extension ForecastServer {
                 await self.qWeather(request, path: path, moves: moves)
             }
         }
+        router.get("/v7/warning/now") { request, _ -> Response in
+            await self.qWeatherWarnings(request)
+        }
+    }
+
+    /// `/v7/warning/now`: the warnings of `serve --warnings` at the place (`QWeatherWarnings`).
+    func qWeatherWarnings(_ request: Request) async -> Response {
+        let host = request.head.authority.map { String($0.prefix(200)) } ?? "localhost"
+        let rules = configuration.warningRules
+        return await dialect(request, moves: 900, answerBytes: Self.qWeatherAnswerBytes) { query throws(QWeatherError) in
+            try QWeatherRequest(query: query)
+        } make: { parsed, engine, now throws(QWeatherError) in
+            var answer: WarningAnswer?
+            if let rules {
+                do throws(APIError) {
+                    answer = try engine.warnings(rules, latitude: String(parsed.latitude), longitude: String(parsed.longitude), now: now)
+                } catch { throw QWeatherError(error) }
+            }
+            return QWeatherWarnings.answer(answer, request: parsed, link: "http://\(host)/?lat=\(parsed.latitude)&lon=\(parsed.longitude)", now: now)
+        }
     }
 
     /// A QWeather request target read as its routes read it, and the `/v1/forecast` parameters
