@@ -198,6 +198,10 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case precipitationProbability = "precipitation_probability"
     case snowfallNeighbourhood = "snowfall_neighbourhood"
     case snowfallProbability = "snowfall_probability"
+    case rainNeighbourhood = "rain_neighbourhood"
+    case rainProbability = "rain_probability"
+    case freezingRainNeighbourhood = "freezing_rain_neighbourhood"
+    case freezingRainProbability = "freezing_rain_probability"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)
@@ -255,6 +259,9 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
         }
         return stored.filter(read.contains)
     }()
+    /// The neighbourhood fractions extraction makes from whole frames (issue 46).
+    package static let neighbourhoods: [ForecastVariable] = [.precipitationNeighbourhood, .snowfallNeighbourhood, .rainNeighbourhood,
+                                                             .freezingRainNeighbourhood]
     /// The soil temperature variables, top layer first (index = Noah layer).
     package static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
     /// The soil moisture variables, top layer first (index = Noah layer).

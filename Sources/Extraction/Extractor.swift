@@ -285,7 +285,7 @@ public struct Extractor: Sendable {
         let moving = domain.motion != nil
         // A neighbourhood fraction is made from a whole frame's amounts: one band then (the
         // frame parts below still keep the cores busy).
-        let whole = writer.spills || moving || FrameReader.variables(of: domain, wanted: wanted(of: domain)).contains { [.precipitationNeighbourhood, .snowfallNeighbourhood].contains($0) }
+        let whole = writer.spills || moving || FrameReader.variables(of: domain, wanted: wanted(of: domain)).contains(where: ForecastVariable.neighbourhoods.contains)
         let bands = whole ? 1 : max(1, min(bandsPerDomain, levelBytes / max(minimumBandLevelBytes, 1)))
         // Parts of the frames only where the domain is not in bands (either keeps the cores
         // busy) and its values stay in memory (scratch files take frames in order).

@@ -65,6 +65,9 @@ package enum Derivations {
         Derivation(variable: .precipitationNeighbourhood, allOf: [], oneOf: [.rainConvective, .rainNonConvective, .rainShallow], from: [],
                    orDirectly: nil),
         Derivation(variable: .snowfallNeighbourhood, allOf: [.snowWater], oneOf: [], from: [], orDirectly: nil),
+        // The rain's sources (its liquid part needs SNOWNC); the showers are added where the run has them.
+        Derivation(variable: .rainNeighbourhood, allOf: [.rainNonConvective, .snowWater], oneOf: [], from: [], orDirectly: nil),
+        Derivation(variable: .freezingRainNeighbourhood, allOf: [.rainNonConvective, .snowWater, .temperature2m], oneOf: [], from: [], orDirectly: nil),
         Derivation(variable: .surfacePressure, allOf: [], oneOf: pressure, from: [], orDirectly: nil),
         Derivation(variable: .pressureMSL, allOf: [.temperature2m, .terrainHeight], oneOf: pressure, from: [], orDirectly: .seaLevelPressure,
                    orAllOf: modelLevels),

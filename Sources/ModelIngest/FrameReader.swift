@@ -146,13 +146,14 @@ package struct FrameReader {
             snowSettings.bucketMillimetres = 0
             snow = Deaccumulator(cellCount: cells, settings: snowSettings)
         }
-        if self.variables.contains(.rain) {
+        let liquid = self.variables.contains(.rainNeighbourhood) || self.variables.contains(.freezingRainNeighbourhood)
+        if self.variables.contains(.rain) || liquid {
             gridScale = Deaccumulator(cellCount: cells, settings: settings)
             var frozenSettings = settings
             frozenSettings.bucketMillimetres = 0
             frozen = Deaccumulator(cellCount: cells, settings: frozenSettings)
         }
-        if self.variables.contains(.showers) { showers = Deaccumulator(cellCount: cells, settings: settings) }
+        if self.variables.contains(.showers) || self.variables.contains(.rainNeighbourhood) { showers = Deaccumulator(cellCount: cells, settings: settings) }
         // Land-surface totals and hail have no bucket.
         var plain = settings
         plain.bucketMillimetres = 0
@@ -414,6 +415,16 @@ package struct FrameReader {
         }
         if wants.contains(.snowfallNeighbourhood), let snowfall = amounts.snowfall {
             out[.snowfallNeighbourhood] = try neighbourhoodFraction(of: snowfall, threshold: Self.snowyHourCentimetres, path: file.path)
+        }
+        if wants.contains(.rainNeighbourhood), let rain = amounts.rain {
+            // Rain and showers; a run without RAINC/RAINSH has rain alone.
+            let liquid = amounts.showers.map { showers in zip(rain, showers).map { $0 + $1 } } ?? rain
+            out[.rainNeighbourhood] = try neighbourhoodFraction(of: liquid, threshold: Self.wetHourMillimetres, path: file.path)
+        }
+        if wants.contains(.freezingRainNeighbourhood), let rain = amounts.rain, let t2 = surface.t2 {
+            // At or below 0 °C at 2 m the rain freezes (the weather code's rule); elsewhere none counts.
+            let freezing = zip(rain, t2).map { amount, kelvin in kelvin.isNaN ? .nan : kelvin <= 273.15 ? amount : 0 }
+            out[.freezingRainNeighbourhood] = try neighbourhoodFraction(of: freezing, threshold: Self.wetHourMillimetres, path: file.path)
         }
     }
 

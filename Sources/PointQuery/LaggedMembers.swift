@@ -14,7 +14,8 @@ package enum LaggedMembers {
     package static let defaultCount = 4
 
     /// The variables made from the members rather than from one cycle.
-    package static let probabilities: [ForecastVariable] = [.precipitationProbability, .snowfallProbability]
+    package static let probabilities: [ForecastVariable] = [.precipitationProbability, .snowfallProbability, .rainProbability,
+                                                            .freezingRainProbability]
 
     /// Whether a cycle's run covers `time`'s interval: a run's first frame has no interval
     /// before it, so its first hour is not the run's to answer.

@@ -304,7 +304,7 @@ public struct PointForecaster: Sendable {
                 }
             case .weatherCode:
                 values[variable] = try Self.weatherCodes(c)
-            case .precipitationProbability, .snowfallProbability:
+            case .precipitationProbability, .snowfallProbability, .rainProbability, .freezingRainProbability:
                 // One cycle's chance: its neighbourhood fraction at the place, of the interval
                 // holding each time (the members' mean is `LaggedMembers`).
                 values[variable] = try c.reader.spatial(variable.primarySource) { c.plan.intervalValues($0) }

@@ -36,14 +36,14 @@ enum OpenMeteoNames {
         dust et0_fao_evapotranspiration_spread european_aqi european_aqi_nitrogen_dioxide european_aqi_no2
         european_aqi_o3 european_aqi_ozone european_aqi_pm10 european_aqi_pm2_5 european_aqi_so2
         european_aqi_sulphur_dioxide  formaldehyde  freezing_level_height_spread
-        freezing_rain_probability  global_tilted_irradiance global_tilted_irradiance_instant
+          global_tilted_irradiance global_tilted_irradiance_instant
         global_tilted_irradiance_instant_spread global_tilted_irradiance_spread glyoxal grass_pollen
         growing_degree_days_base_0_limit_50  ice_pellets_probability invert_barometer_height 
           leaf_wetness_probability  lightning_density 
         mass_density_8m methane mugwort_pollen nitrogen_dioxide nitrogen_monoxide non_methane_volatile_organic_compounds
         ocean_current_direction ocean_current_velocity olive_pollen ozone peroxyacyl_nitrates pm10 pm10_wildfires pm2_5
         pm2_5_total_organic_matter   precipitation_spread
-        precipitation_type pressure_msl_spread ragweed_pollen rain_probability rain_spread relative_humidity_2m_spread
+        precipitation_type pressure_msl_spread ragweed_pollen  rain_spread relative_humidity_2m_spread
         residential_elementary_carbon   sea_ice_thickness sea_level_height_msl sea_salt_aerosol
         sea_surface_temperature sea_surface_temperature_spread sea_water_salinity secondary_inorganic_aerosol
         secondary_swell_wave_direction secondary_swell_wave_height secondary_swell_wave_period 

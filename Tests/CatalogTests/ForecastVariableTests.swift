@@ -51,7 +51,7 @@ final class CatalogIndexTests: XCTestCase {
             vertical_velocity_200hPa
             total_column_integrated_water_vapour freezing_level_height updraft k_index convective_inhibition lifted_index
             cloud_base cloud_top snow_density direct_normal_irradiance shortwave_radiation_clear_sky lightning_potential
-            roughness_length precipitation_neighbourhood snowfall_neighbourhood
+            roughness_length precipitation_neighbourhood snowfall_neighbourhood rain_neighbourhood freezing_rain_neighbourhood
             """.split(whereSeparator: \.isWhitespace).map(String.init)
         XCTAssertEqual(ForecastVariable.stored.map(\.rawValue), catalog)
         // 12 was weather_code's, stored by cycles before the query computed it: never reused.
@@ -60,7 +60,7 @@ final class CatalogIndexTests: XCTestCase {
         // optional pass-through fields 206-212; the neighbourhood fractions (issue 46) from 213. A gap is only an unused number: the store
         // keeps variables by name, the index orders them.
         XCTAssertEqual(ForecastVariable.stored.map { $0.spec.stored?.index },
-                       Array(0..<12) + Array(13...46) + Array(100...175) + Array(200...214))
+                       Array(0..<12) + Array(13...46) + Array(100...175) + Array(200...216))
     }
 
     /// Variables are hashed by their place in the registry and ordered by the store's catalog,

@@ -287,7 +287,7 @@ final class OpenMeteoDropInTests: XCTestCase {
     /// fails decoding: 400.
     func testKnownButUnavailableVariablesAreNullColumns() async throws {
         try await LiveServer.with(configuration(store)) { server in
-            let hourly = "temperature_2m,rain_probability,uv_index,snow_depth,visibility,convective_cloud_base,temperature_850hPa,wind_speed_80m"
+            let hourly = "temperature_2m,ice_pellets_probability,uv_index,snow_depth,visibility,convective_cloud_base,temperature_850hPa,wind_speed_80m"
             let daily = "temperature_2m_max,uv_index_max,snow_depth_max,leaf_wetness_probability_mean"
             let reply = try await server.get("/v1/forecast?\(place)&\(day)&hourly=\(hourly)&daily=\(daily)&current=uv_index,temperature_2m")
             XCTAssertEqual(reply.status, 200, reply.body)
@@ -313,7 +313,7 @@ final class OpenMeteoDropInTests: XCTestCase {
             XCTAssertTrue(current["temperature_2m"] is Double)
             // Why each is null, in the extra key.
             let why = try XCTUnwrap((object["tilecast"] as? [String: Any])?["unavailable"] as? [String: String])
-            XCTAssertTrue(why["rain_probability"]?.contains("does not compute") == true, "\(why)")
+            XCTAssertTrue(why["ice_pellets_probability"]?.contains("does not compute") == true, "\(why)")
             XCTAssertTrue(why["uv_index_max"]?.contains("ultraviolet") == true, "\(why)")
             XCTAssertTrue(why["snow_depth"]?.contains("SNOWH") == true, "\(why)")
             XCTAssertTrue(why["snow_depth_max"]?.contains("SNOWH") == true, "\(why)")
@@ -322,10 +322,10 @@ final class OpenMeteoDropInTests: XCTestCase {
             XCTAssertNil(why["temperature_2m"])
 
             // CSV: the same columns, unit "undefined", NaN cells (Open-Meteo's CsvWriter.swift).
-            let csv = try await server.get("/v1/forecast?\(place)&start_hour=2026-11-22T00:00&end_hour=2026-11-22T01:00&hourly=temperature_2m,rain_probability,snow_depth&format=csv")
+            let csv = try await server.get("/v1/forecast?\(place)&start_hour=2026-11-22T00:00&end_hour=2026-11-22T01:00&hourly=temperature_2m,ice_pellets_probability,snow_depth&format=csv")
             XCTAssertEqual(csv.status, 200, csv.body)
             let lines = csv.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            XCTAssertEqual(lines[3], "time,temperature_2m (°C),rain_probability (undefined),snow_depth (undefined)")
+            XCTAssertEqual(lines[3], "time,temperature_2m (°C),ice_pellets_probability (undefined),snow_depth (undefined)")
             XCTAssertTrue(lines[4].hasPrefix("2026-11-22T00:00,") && lines[4].hasSuffix(",NaN,NaN"), lines[4])
 
             // Only names Open-Meteo does not know are refused.

@@ -31,7 +31,7 @@ final class OpenMeteoOutputTests: XCTestCase {
     func testCSVWritesNaNForNullsAndNamesTheFileAsOpenMeteo() async throws {
         try await LiveServer.with(configuration(store)) { server in
             let (reply, headers) = try await server.send(
-                .GET, "/v1/forecast?\(place)&\(day)&hourly=temperature_2m,rain_probability&daily=uv_index_max,sunrise&current=temperature_2m,uv_index&format=csv")
+                .GET, "/v1/forecast?\(place)&\(day)&hourly=temperature_2m,ice_pellets_probability&daily=uv_index_max,sunrise&current=temperature_2m,uv_index&format=csv")
             XCTAssertEqual(reply.status, 200, reply.body)
             XCTAssertEqual(headers["content-type"], "text/csv; charset=utf-8")
             let lines = reply.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -45,7 +45,7 @@ final class OpenMeteoOutputTests: XCTestCase {
             XCTAssertEqual(lines[3], "time,temperature_2m (°C),uv_index (undefined)")
             XCTAssertTrue(lines[4].hasPrefix("2026-11-22T02:00,") && lines[4].hasSuffix(",NaN"), lines[4])
             // hourly: 00..03Z have temperatures; later hours are outside the run: NaN, never empty.
-            XCTAssertEqual(lines[6], "time,temperature_2m (°C),rain_probability (undefined)")
+            XCTAssertEqual(lines[6], "time,temperature_2m (°C),ice_pellets_probability (undefined)")
             let hourly = Array(lines[7..<31])
             XCTAssertEqual(hourly.count, 24)
             for (hour, row) in hourly.enumerated() {

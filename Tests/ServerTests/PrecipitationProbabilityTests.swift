@@ -138,9 +138,10 @@ final class PrecipitationProbabilityTests: XCTestCase {
     /// takes a member away.
     func testShowersDecideAsTheyShould() async throws {
         let directory = try TemporaryDirectory("tilecast-showers")
-        for (move, check) in [(0, "still"), (4, "moving"), (0, "snow")] {
+        for (move, check) in [(0, "still"), (4, "moving"), (0, "snow"), (0, "cold")] {
             let folder = directory.path(check)
-            let made = try runTool("python3", [Self.script("make_shower_runs.py"), folder, "--move", String(move)] + (check == "snow" ? ["--snow"] : []))
+            let made = try runTool("python3", [Self.script("make_shower_runs.py"), folder, "--move", String(move)]
+                                   + (check == "snow" ? ["--snow"] : check == "cold" ? ["--cold"] : []))
             XCTAssertEqual(made.status, 0, made.stderr)
             let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
             let store = directory.path("store-\(check)")
@@ -153,7 +154,8 @@ final class PrecipitationProbabilityTests: XCTestCase {
             try await LiveServer.with(settings) { server in
                 func probabilities(_ place: [Double], of name: String = "precipitation_probability") async throws -> (values: [Double?], counts: (Int, Int)) {
                     let reply = try await server.get(String(format: "/v1/forecast?latitude=%.5f&longitude=%.5f", place[0], place[1])
-                                                     + "&hourly=precipitation_probability,snowfall_probability&start_hour=2026-11-22T19:00&end_hour=2026-11-23T00:00&timezone=GMT")
+                                                     + "&hourly=precipitation_probability,snowfall_probability,rain_probability,freezing_rain_probability"
+                                                     + "&start_hour=2026-11-22T19:00&end_hour=2026-11-23T00:00&timezone=GMT")
                     XCTAssertEqual(reply.status, 200, reply.body)
                     let object = try XCTUnwrap(reply.object)
                     let values = try XCTUnwrap((object["hourly"] as? [String: Any])?[name] as? [Any]).map { $0 as? Double }
@@ -173,6 +175,23 @@ final class PrecipitationProbabilityTests: XCTestCase {
                     XCTAssertEqual(farSnow.values, Array(repeating: 0, count: 6), "10 cells from any snow")
                 } else if move == 0 {
                     XCTAssertEqual(snow.values, Array(repeating: 0, count: 6), "rain is no snow")
+                }
+                // rain_probability: liquid only; freezing_rain_probability: liquid at or below 0 °C.
+                let rain = try await probabilities(centre, of: "rain_probability").values
+                let freezing = try await probabilities(centre, of: "freezing_rain_probability").values
+                switch check {
+                case "still", "cold":
+                    for value in rain { XCTAssertGreaterThanOrEqual(value ?? -1, 90, "\(check): under a rain shower") }
+                    if check == "cold" {
+                        for value in freezing { XCTAssertGreaterThanOrEqual(value ?? -1, 90, "a rain shower at -5 °C freezes") }
+                        let farFreezing = try await probabilities(try XCTUnwrap(summary["far"] as? [Double]), of: "freezing_rain_probability")
+                        XCTAssertEqual(farFreezing.values, Array(repeating: 0, count: 6), "10 cells from any rain")
+                    } else {
+                        XCTAssertEqual(freezing, Array(repeating: 0, count: 6), "the sample's air is above 0 °C there")
+                    }
+                case "snow":
+                    XCTAssertEqual(rain, Array(repeating: 0, count: 6), "snow is no rain")
+                default: break
                 }
                 if move == 0 {
                     let wet = try await probabilities(centre)

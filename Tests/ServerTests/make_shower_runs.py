@@ -7,14 +7,15 @@ and RAINNC, accumulated from the start, gains 2 mm every hour at every cell with
 (Euclidean, in cells) of the shower's centre and nothing elsewhere. The centre of run m (m =
 0..3) is (i, j) = (20 + MOVE m, 21): it moves MOVE cells east from one run to the next. Run m
 is then filed 6 m hours after 2026-11-22T00Z by Scripts/shift_run.py, in OUTDIR/run-<6m>. With
---snow the shower falls as snow: SNOWNC is the same as RAINNC (all of it frozen).
+--snow the shower falls as snow: SNOWNC is the same as RAINNC (all of it frozen). With --cold the
+2 m air is -5 °C everywhere (T2 = 268.15 K): the rain shower is freezing rain.
 Written through netCDF4-python (libnetcdf); deterministic.
 
 Prints JSON: the folders, the centres, and [latitude, longitude] of "centre" (run 0's centre
 cell), "far" (a cell more than 15 cells from every centre, 4 cells inside the grid), and
 "between" (with MOVE > 0: a cell inside run 0's shower that the later runs' showers miss).
 
-    python3 make_shower_runs.py OUTDIR --move CELLS [--snow]
+    python3 make_shower_runs.py OUTDIR --move CELLS [--snow] [--cold]
 """
 import argparse
 import json
@@ -37,7 +38,7 @@ def centres(move, runs=4):
     return [(20 + move * m, CENTRE_J) for m in range(runs)]
 
 
-def write_run(path, centre, snow=False):
+def write_run(path, centre, snow=False, cold=False):
     shutil.copyfile(SOURCE, path)
     with netCDF4.Dataset(path, "r+") as d:
         frames, ny, nx = d["RAINNC"].shape
@@ -49,6 +50,8 @@ def write_run(path, centre, snow=False):
         d["RAINNC"][:] = np.stack([np.where(inside, RATE * k, 0).astype(np.float32) for k in range(frames)])
         if snow:
             d["SNOWNC"][:] = d["RAINNC"][:]
+        if cold:
+            d["T2"][:] = np.full(d["T2"].shape, 268.15, dtype=np.float32)
         # XLAT/XLONG with or without a Time dimension: the first frame's.
         lat = np.asarray(d["XLAT"][:]).reshape(-1, ny, nx)[0]
         lon = np.asarray(d["XLONG"][:]).reshape(-1, ny, nx)[0]
@@ -61,6 +64,7 @@ def main():
     parser.add_argument("--move", type=int, required=True)
     parser.add_argument("--every", type=int, default=6)
     parser.add_argument("--snow", action="store_true")
+    parser.add_argument("--cold", action="store_true")
     args = parser.parse_args()
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)
@@ -70,7 +74,7 @@ def main():
         base = out / f"base-{m}"
         base.mkdir(exist_ok=True)
         path = base / SOURCE.name
-        lat, lon = write_run(path, centre, snow=args.snow)
+        lat, lon = write_run(path, centre, snow=args.snow, cold=args.cold)
         folder = out / f"run-{args.every * m}"
         if folder.exists():
             shutil.rmtree(folder)

@@ -14,7 +14,8 @@ from importlib.metadata import version
 # Lisbon (inside WRF's 3 km nest d02), a place in WRF's 9 km d01 only, and Madrid (outside
 # WRF: only the MM5 run covers it, and it has no cloud cover, so no weather_code).
 PLACES = [(38.7223, -9.1393), (39.5, -8.0), (40.4168, -3.7038)]
-HOURLY = ["temperature_2m", "precipitation", "wind_speed_10m", "wind_direction_10m", "weather_code", "wind_gusts_10m"]
+HOURLY = ["temperature_2m", "precipitation", "wind_speed_10m", "wind_direction_10m", "weather_code", "wind_gusts_10m",
+          "precipitation_probability"]
 DAILY = ["temperature_2m_max", "temperature_2m_min", "precipitation_sum", "precipitation_probability_max", "uv_index_max"]
 CURRENT = ["temperature_2m", "wind_gusts_10m"]
 # Known to Open-Meteo, absent from the sample run: they must come back as columns of nulls.
