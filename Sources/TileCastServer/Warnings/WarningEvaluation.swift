@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import ObjectStore
 import PointQuery
 
 /// A warning a rule gives at a place: the hours it is in force, and the numbers behind it.
@@ -111,18 +110,13 @@ extension ForecastEngine {
             ("past_days", "1"), ("forecast_days", String(ForecastParameters.maxDays)), ("timezone", "GMT"),
         ]
         let parameters = try ForecastParameters(query: query)
-        guard parameters.latitudes.count == 1, let job = try Self.jobs(parameters, now: now).first else {
+        guard parameters.latitudes.count == 1, let placeLatitude = parameters.latitudes.first, let placeLongitude = parameters.longitudes.first else {
             throw APIError("Warnings are for one place: give one latitude and longitude")
         }
+        // The place's forecast as every other API's answer is made (`dialectForecast`).
+        let place = try dialectForecast(parameters, now: now).place
         let stores = try stores(for: nil)
-        let placed: Result<PlaceForecast, APIError> = ObjectClient.within(cycles.requestDeadline()) {
-            do throws(APIError) {
-                return .success(try self.placeOrNulls(latitude: job.latitude, longitude: job.longitude, elevation: nil,
-                                                      parameters: parameters, times: job.times, stores: stores))
-            } catch { return .failure(error) }
-        }
-        let place = try placed.get()
-        let times = job.times.hourly
+        let times = place.times.hourly
         let answered = place.cycles.isEmpty ? [place.forecast.provenance.cycle] : Array(NSOrderedSet(array: place.cycles.map(\.cycle))) as? [String] ?? []
         var issued: [IssuedWarning] = []
         for rule in rules.rules where rule.probability == nil {
@@ -132,7 +126,7 @@ extension ForecastEngine {
         let probabilistic = rules.rules.filter { $0.probability != nil }
         if !probabilistic.isEmpty {
             let series = try memberSeries(Array(Set(probabilistic.map(\.quantity))).sorted(), times: times, place: place, stores: stores,
-                                          latitude: job.latitude, longitude: job.longitude)
+                                          latitude: placeLatitude, longitude: placeLongitude)
             for rule in probabilistic {
                 issued += WarningEvaluation.warnings(rule, times: times, members: series.map { ($0.cycle, $0.values[rule.quantity] ?? []) })
             }
@@ -140,7 +134,7 @@ extension ForecastEngine {
         let current = issued.filter { $0.expires > now }.sorted { a, b in
             a.rule.level != b.rule.level ? a.rule.level > b.rule.level : a.onset < b.onset
         }
-        return WarningAnswer(latitude: job.latitude, longitude: job.longitude, warnings: current, source: rules.source, now: now)
+        return WarningAnswer(latitude: placeLatitude, longitude: placeLongitude, warnings: current, source: rules.source, now: now)
     }
 
     /// Each lagged member's hourly series of `variables` at the place, NaN at the hours it is
