@@ -409,21 +409,21 @@ extension ForecastVariable {
                                 unit: "%", decimals: 0, stored: nil, sources: [.precipitationNeighbourhood], sdk: sdk(26))
         case .snowfallNeighbourhood:
             return VariableSpec("share of the cells within the neighbourhood (3 cells, or extract --neighbourhood-km) whose snowfall over the output interval ending at the time is at least 0.1 cm an hour",
-                                unit: "%", decimals: 0, stored: instant(214, 1, optional: true, limits: percentLimits), isOutput: false, sdk: nil)
+                                unit: "%", decimals: 0, stored: instant(214, 1, limits: percentLimits), isOutput: false, sdk: nil)
         case .snowfallProbability:
             return VariableSpec("chance of at least 0.1 cm of snowfall in the hour: the mean, over the newest cycles covering the hour (a lagged ensemble), of the share of nearby cells with that much",
                                 unit: "%", decimals: 0, stored: nil, sources: [.snowfallNeighbourhood], sdk: sdk(129))
         case .rainNeighbourhood:
             // Liquid: the grid-scale rain (RAINNC less its frozen parts) and the showers (RAINC + RAINSH).
             return VariableSpec("share of the cells within the neighbourhood whose liquid precipitation (rain + showers) over the output interval ending at the time is at least 0.1 mm an hour",
-                                unit: "%", decimals: 0, stored: instant(215, 1, optional: true, limits: percentLimits), isOutput: false, sdk: nil)
+                                unit: "%", decimals: 0, stored: instant(215, 1, limits: percentLimits), isOutput: false, sdk: nil)
         case .rainProbability:
             return VariableSpec("chance of at least 0.1 mm of liquid precipitation (rain + showers) in the hour, from the lagged members and the neighbourhood",
                                 unit: "%", decimals: 0, stored: nil, sources: [.rainNeighbourhood], sdk: sdk(126))
         case .freezingRainNeighbourhood:
             // The weather code's freezing category (WeatherCodeInputs.freezes): grid-scale rain at a 2 m temperature at or below 0 °C.
             return VariableSpec("share of the cells within the neighbourhood with at least 0.1 mm an hour of grid-scale rain at a 2 m temperature at or below 0 °C over the output interval ending at the time",
-                                unit: "%", decimals: 0, stored: instant(216, 1, optional: true, limits: percentLimits), isOutput: false, sdk: nil)
+                                unit: "%", decimals: 0, stored: instant(216, 1, limits: percentLimits), isOutput: false, sdk: nil)
         case .freezingRainProbability:
             return VariableSpec("chance of at least 0.1 mm of freezing rain (liquid at or below 0 °C at 2 m) in the hour, from the lagged members and the neighbourhood",
                                 unit: "%", decimals: 0, stored: nil, sources: [.freezingRainNeighbourhood], sdk: sdk(127))
