@@ -81,6 +81,21 @@ package enum LaggedMembers {
     }
 }
 
+extension LaggedMembers {
+    /// `combine` with each member's forecast of the place: the variables it holds, at its own
+    /// times, in `units` (the server's and the command line's one way to ask a member).
+    package static func mean(_ variables: [ForecastVariable], at times: [Int64], cycles: [ForecastStore], count: Int, point: QueryPoint,
+                             units: OutputUnits, cellSelection: CellSelection) -> Answer {
+        combine(variables, at: times, cycles: cycles, count: count) { member, times in
+            let held = variables.filter(member.availableVariables.contains)
+            guard !held.isEmpty else { return nil }
+            var request = ForecastRequest(times: times, variables: held, units: units)
+            request.cellSelection = cellSelection
+            return try? PointForecaster(store: member).forecast(point, request: request)
+        }
+    }
+}
+
 extension PointForecast {
     /// The same forecast with some variables' series replaced (same times).
     package func replacing(_ series: [ForecastVariable: [Float]]) -> PointForecast {

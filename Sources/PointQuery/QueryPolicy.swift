@@ -94,14 +94,9 @@ package struct AnswerAssembly: Sendable {
     func withMembers(_ forecast: PointForecast, point: QueryPoint, newest: ForecastStore) -> PointForecast {
         let wanted = (request.variables ?? []).filter(LaggedMembers.probabilities.contains)
         guard !wanted.isEmpty, let older = olderCycles[newest.model], !older.isEmpty else { return forecast }
-        let answer = LaggedMembers.combine(wanted, at: forecast.times, cycles: [newest] + older, count: memberCount) { member, times in
-            let held = wanted.filter(member.availableVariables.contains)
-            guard !held.isEmpty else { return nil }
-            var request = ForecastRequest(times: times, variables: held, units: self.request.units)
-            request.cellSelection = self.request.cellSelection
-            return try? PointForecaster(store: member).forecast(QueryPoint(latitude: point.latitude, longitude: point.longitude,
-                                                                           elevation: point.elevation), request: request)
-        }
+        let answer = LaggedMembers.mean(wanted, at: forecast.times, cycles: [newest] + older, count: memberCount,
+                                        point: QueryPoint(latitude: point.latitude, longitude: point.longitude, elevation: point.elevation),
+                                        units: request.units, cellSelection: request.cellSelection)
         return forecast.replacing(answer.values)
     }
 

@@ -307,13 +307,9 @@ package struct ForecastEngine: Sendable {
         do throws(QueryError) { cycles = try self.cycles.members(from: newest, count: members, times: times) } catch {
             throw APIError(query: error)
         }
-        return LaggedMembers.combine(wanted, at: times, cycles: cycles, count: members) { member, times in
-            let held = wanted.filter(member.availableVariables.contains)
-            guard !held.isEmpty else { return nil }
-            var request = ForecastRequest(times: times, variables: held, units: parameters.units)
-            request.cellSelection = parameters.cellSelection
-            return try? Self.forecast(store: member, request: request, latitude: latitude, longitude: longitude, elevation: elevation).forecast
-        }
+        return LaggedMembers.mean(wanted, at: times, cycles: cycles, count: members,
+                                  point: QueryPoint(latitude: latitude, longitude: longitude, elevation: elevation),
+                                  units: parameters.units, cellSelection: parameters.cellSelection)
     }
 
     /// A stepped block's probabilities (`temporal_resolution`): over a step longer than an hour,

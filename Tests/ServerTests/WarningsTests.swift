@@ -21,11 +21,7 @@ final class WarningsTests: XCTestCase {
         let store = directory.path("store")
         let extract = try StoreMaker.run(["extract", source, "--store", store, "--quiet"])
         XCTAssertEqual(extract.status, 0, extract.stderr)
-        let output = try runTool("python3", [Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path, source])
-        XCTAssertEqual(output.status, 0, output.stderr)
-        let node = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let hourly = try XCTUnwrap(node["precipitation"] as? [Double])
-        let latitude = try XCTUnwrap(node["latitude"] as? Double), longitude = try XCTUnwrap(node["longitude"] as? Double)
+        let (hourly, latitude, longitude) = try Self.wettestNode(source)
 
         // A threshold halfway between two distinct amounts near 60 % of the wettest hour, so the
         // store's 0.01 mm steps cannot move an hour across it.
@@ -134,11 +130,7 @@ final class WarningsTests: XCTestCase {
         let starts = [0, 6, 12, 18]
         let store = try StoreMaker.shiftedCycles(starts: starts, into: directory)
         let source = Repository.sampleGrids.appendingPathComponent("wrfout_d01_2026-11-22_00:00:00").path
-        let output = try runTool("python3", [Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path, source])
-        XCTAssertEqual(output.status, 0, output.stderr)
-        let node = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let hourly = try XCTUnwrap(node["precipitation"] as? [Double])
-        let latitude = try XCTUnwrap(node["latitude"] as? Double), longitude = try XCTUnwrap(node["longitude"] as? Double)
+        let (hourly, latitude, longitude) = try Self.wettestNode(source)
         let amounts = hourly.dropFirst().sorted()
         let wettest = try XCTUnwrap(amounts.last)
         let (below, above) = try XCTUnwrap(zip(amounts, amounts.dropFirst()).filter { $1 - $0 > 0.1 && $0 >= 0.3 * wettest }.first)
@@ -216,6 +208,16 @@ final class WarningsTests: XCTestCase {
         let shipped = try WarningRules.read(path: Repository.root.appendingPathComponent("docs/warnings/mid-latitude.json").path)
         XCTAssertEqual(shipped.rules.count, 12)
         XCTAssertEqual(shipped.rules.first?.line, 4)
+    }
+
+    /// The sample's wettest interior node (cycle_continuity_reference.py, netCDF4-python): its
+    /// hourly precipitation per frame and its XLAT/XLONG.
+    private static func wettestNode(_ source: String) throws -> (hourly: [Double], latitude: Double, longitude: Double) {
+        let output = try runTool("python3", [Repository.root.appendingPathComponent("Tests/ServerTests/cycle_continuity_reference.py").path, source])
+        XCTAssertEqual(output.status, 0, output.stderr)
+        let node = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        return (try XCTUnwrap(node["precipitation"] as? [Double]), try XCTUnwrap(node["latitude"] as? Double),
+                try XCTUnwrap(node["longitude"] as? Double))
     }
 
     /// Seconds since 1970 of QWeather's "2026-11-22T04:00-01:00".

@@ -117,7 +117,10 @@ extension ForecastEngine {
         let place = try dialectForecast(parameters, now: now).place
         let stores = try stores(for: nil)
         let times = place.times.hourly
-        let answered = place.cycles.isEmpty ? [place.forecast.provenance.cycle] : Array(NSOrderedSet(array: place.cycles.map(\.cycle))) as? [String] ?? []
+        var answered: [String] = []
+        for cycle in place.cycles.isEmpty ? [place.forecast.provenance.cycle] : place.cycles.map(\.cycle) where !answered.contains(cycle) {
+            answered.append(cycle)
+        }
         var issued: [IssuedWarning] = []
         for rule in rules.rules where rule.probability == nil {
             let values = place.hourly.values[rule.quantity] ?? []

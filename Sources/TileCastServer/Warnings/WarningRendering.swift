@@ -38,24 +38,24 @@ enum WarningRendering {
         let sent = capTime(answer.now)
         let place = String(format: "%.4f,%.4f", answer.latitude, answer.longitude)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<alert xmlns=\"urn:oasis:names:tc:emergency:cap:1.2\">\n"
-        xml += "  <identifier>\(escaped("tilecast-\(place)-\(answer.now)"))</identifier>\n"
-        xml += "  <sender>\(escaped("tilecast@\(host)"))</sender>\n  <sent>\(sent)</sent>\n"
+        xml += "  <identifier>\(Meteogram.escape("tilecast-\(place)-\(answer.now)"))</identifier>\n"
+        xml += "  <sender>\(Meteogram.escape("tilecast@\(host)"))</sender>\n  <sent>\(sent)</sent>\n"
         xml += "  <status>Actual</status>\n  <msgType>Alert</msgType>\n  <scope>Public</scope>\n"
         for warning in answer.warnings {
             let rule = warning.rule
             xml += "  <info>\n    <language>en</language>\n    <category>Met</category>\n"
-            xml += "    <event>\(escaped(rule.event))</event>\n"
+            xml += "    <event>\(Meteogram.escape(rule.event))</event>\n"
             xml += "    <urgency>\(warning.onset <= answer.now ? "Immediate" : "Expected")</urgency>\n"
             xml += "    <severity>\(severity(rule.level))</severity>\n"
             xml += "    <certainty>\(certainty(warning))</certainty>\n"
             xml += "    <onset>\(capTime(warning.onset))</onset>\n    <expires>\(capTime(warning.expires))</expires>\n"
             xml += "    <senderName>TileCast</senderName>\n"
-            xml += "    <headline>\(escaped("\(rule.level.rawValue.capitalized) warning: \(rule.event)"))</headline>\n"
-            xml += "    <description>\(escaped(description(warning)))</description>\n"
+            xml += "    <headline>\(Meteogram.escape("\(rule.level.rawValue.capitalized) warning: \(rule.event)"))</headline>\n"
+            xml += "    <description>\(Meteogram.escape(description(warning)))</description>\n"
             // Meteoalarm's awareness level (its CAP profile): "2; yellow; Moderate" and so on.
             xml += "    <parameter>\n      <valueName>awareness_level</valueName>\n"
             xml += "      <value>\(awarenessNumber(rule.level)); \(rule.level.rawValue); \(severity(rule.level))</value>\n    </parameter>\n"
-            xml += "    <area>\n      <areaDesc>\(escaped("the place \(place)"))</areaDesc>\n"
+            xml += "    <area>\n      <areaDesc>\(Meteogram.escape("the place \(place)"))</areaDesc>\n"
             xml += "      <circle>\(place) 0</circle>\n    </area>\n  </info>\n"
         }
         return xml + "</alert>\n"
@@ -99,20 +99,5 @@ enum WarningRendering {
     static func capTime(_ seconds: Int64) -> String {
         let text = ModelTime.iso(seconds)
         return (text.hasSuffix("Z") ? String(text.dropLast()) : text) + "+00:00"
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
