@@ -78,7 +78,7 @@ let package = Package(
         // published cycles, and publishing a local cycle to a bucket.
         .target(
             name: "ObjectStore",
-            dependencies: ["TileStore", "PointQuery", "Catalog", "CZlib",
+            dependencies: ["TileStore", "Catalog", "CZlib",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "Crypto", package: "swift-crypto")]
         ),

@@ -110,6 +110,11 @@ package final class RemoteBytes: ByteSource {
     /// Drops the bytes opening fetched (the reader has parsed them).
     package func releaseOpeningBytes() { held.withLock { $0.removeAll() } }
 
+    /// Each read is a request: readers fetch a forecast's blocks ahead (`prefetch(ranges:)`).
+    package var fetchesAhead: Bool { true }
+
+    package func prefetch(ranges: [Range<Int>]) -> Int { prefetch(ranges) }
+
     /// Fetches byte ranges at once, neighbours (gaps up to `gap` bytes) joined into one
     /// request, and holds them for the reads that follow. Failures are left to those reads.
     ///
@@ -146,7 +151,7 @@ package final class RemoteBytes: ByteSource {
 
     /// A failed request as the store reports it: an absent object is missing, anything else
     /// an I/O failure naming the address and what the server said.
-    static func storeError(_ error: ObjectStoreError, label: String) -> StoreError {
+    package static func storeError(_ error: ObjectStoreError, label: String) -> StoreError {
         switch error {
         case .notFound(let url): return .missing(path: url, what: "object")
         case .request(let url, let detail): return .unreachable(address: url, detail: detail)

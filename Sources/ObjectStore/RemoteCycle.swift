@@ -1,7 +1,5 @@
 import Catalog
 import Foundation
-import GridGeometry
-import PointQuery
 import TileStore
 
 /// A published cycle on a remote store, opened for point reads.
@@ -17,7 +15,8 @@ import TileStore
 /// (atomic per object): a reader sees the old cycle or the new one. A local store folder served
 /// as is (nginx follows `MODEL/latest -> CYCLE -> .data/...`) has the same addresses.
 package final class RemoteCycle: Sendable {
-    package let store: ForecastStore
+    /// The cycle as any store's cycle is opened: a `ForecastStore` is made from it.
+    package let opened: OpenedCycle
     package let manifest: CycleManifest
     /// The manifest's bytes: a server compares them with what `latest` holds now.
     package let manifestBytes: [UInt8]
@@ -33,23 +32,19 @@ package final class RemoteCycle: Sendable {
 
     /// Opens a model's cycle.
     ///
-    /// - Throws: `QueryError.store` naming the address: no such cycle (nothing published, exit
-    ///   5), damaged (a manifest or file that does not hold together), or unreachable.
-    package init(client: ObjectClient, model: String, cycle: CycleSelector = .latest, nestMargin: Double = 5,
-                 cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(QueryError) {
+    /// - Throws: `StoreError` naming the address: no such cycle (nothing published, exit 5),
+    ///   damaged (a manifest or file that does not hold together), or unreachable;
+    ///   `.badRequest` for a model name that is not a plain name.
+    package init(client: ObjectClient, model: String, cycle: CycleSelector = .latest,
+                 cacheBudget: Int = DomainFileReader.defaultCacheBudget) throws(StoreError) {
         guard !model.isEmpty, !model.contains("/"), !model.hasPrefix(".") else {
             throw .badRequest("--model \(model): expected a plain model name")
         }
-        let fetched: (opened: OpenedCycle, manifestBytes: [UInt8])
-        do throws(StoreError) {
-            fetched = try RemoteCycleSource(client: client, cacheBudget: cacheBudget).openWithManifestBytes(model: model, cycle: cycle)
-        } catch {
-            throw .store(error)
-        }
+        let fetched = try RemoteCycleSource(client: client, cacheBudget: cacheBudget).openWithManifestBytes(model: model, cycle: cycle)
+        opened = fetched.opened
         manifest = fetched.opened.manifest
         manifestBytes = fetched.manifestBytes
         sources = (fetched.opened.readers + fetched.opened.streamReaders).compactMap { reader in (reader.byteSource as? RemoteBytes).map { (reader, $0) } }
-        store = try ForecastStore(root: client.location.description, model: model, opened: fetched.opened, nestMargin: nestMargin)
     }
 
     /// A fetched manifest, checked before anything it names is fetched (`CycleManifest.check`).
@@ -61,37 +56,6 @@ package final class RemoteCycle: Sendable {
         let manifest = try CycleManifest.decode(bytes, path: address)
         try manifest.check(model: model, cycle: cycle == .latest ? nil : cycle.description, path: address)
         return manifest
-    }
-
-    /// Fetches, all at once, the blocks a point forecast will read (the four cells around the
-    /// place, every variable it needs, in the domain that will answer), so that the reads that
-    /// check and decode them find them held. A place outside the cycle fetches nothing.
-    ///
-    /// - Returns: the requests sent.
-    @discardableResult
-    package func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) -> Int {
-        guard let first = times.min(), let last = times.max(),
-              let (domain, position) = try? store.choose(latitude: latitude, longitude: longitude, first: first, last: last),
-              let source = sources.first(where: { $0.reader === domain.reader })?.bytes else { return 0 }
-        let m = domain.metadata
-        guard position.i.isFinite, position.j.isFinite else { return 0 }
-        let i0 = min(max(Int(position.i.rounded(.down)), 0), m.westEast - 1), j0 = min(max(Int(position.j.rounded(.down)), 0), m.southNorth - 1)
-        let cells = [(i0, j0), (min(i0 + 1, m.westEast - 1), j0), (i0, min(j0 + 1, m.southNorth - 1)), (min(i0 + 1, m.westEast - 1), min(j0 + 1, m.southNorth - 1))]
-        // Every block the forecast reads (as `SeriesReader.prefetch` lists them): the terrain
-        // height, each variable's sources, and the weather code's optional sources the file
-        // holds. A block left out here is a request of its own later.
-        var stored: Set<ForecastVariable> = [.elevation]
-        for variable in variables {
-            stored.formUnion(variable.sources)
-            stored.formUnion(variable.spec.optionalSources)
-        }
-        var ranges: Set<Range<Int>> = []
-        for variable in stored {
-            for (i, j) in cells {
-                if let range = domain.reader.blockRange(variable, i: i, j: j) { ranges.insert(range.offset..<(range.offset + range.count)) }
-            }
-        }
-        return source.prefetch(Array(ranges))
     }
 }
 
@@ -109,6 +73,31 @@ package struct RemoteCycleSource: CycleSource {
 
     package func open(model: String, cycle: CycleSelector) throws(StoreError) -> OpenedCycle {
         try openWithManifestBytes(model: model, cycle: cycle).opened
+    }
+
+    /// Listed as `tilecast inspect` lists a remote store (`RemoteStoreDescription.Listing`): a
+    /// bucket's keys, or a web server's index pages.
+    package func cycles(model: String) throws(StoreError) -> [CycleID]? {
+        let listing: RemoteStoreDescription.Listing
+        do throws(ObjectStoreError) { listing = try RemoteStoreDescription.Listing(client: client) } catch {
+            throw RemoteBytes.storeError(error, label: client.location.description)
+        }
+        return listing.folders(under: model + "/").map { $0.compactMap(CycleID.init(name:)).sorted() }
+    }
+
+    package func publication(model: String, cycle: CycleID) throws(StoreError) -> String? {
+        let path = RemoteCycle.manifestPath(model: model, cycle: .cycle(cycle))
+        let fetched: [UInt8]?
+        do throws(ObjectStoreError) { fetched = try client.getObject(path) } catch {
+            throw RemoteBytes.storeError(error, label: client.describe(path))
+        }
+        guard let bytes = fetched else { return nil }
+        return publication(model: model, manifest: try RemoteCycle.decodeManifest(bytes, model: model, cycle: .cycle(cycle), address: client.describe(path)))
+    }
+
+    /// "ADDRESS/MODEL/CYCLE@createdAt": a cycle published again under its name is a new publication.
+    private func publication(model: String, manifest: CycleManifest) -> String {
+        client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt
     }
 
     /// The cycle, and its manifest's bytes as fetched: a server compares them with what
@@ -140,7 +129,6 @@ package struct RemoteCycleSource: CycleSource {
             remote.releaseOpeningBytes()
             readers.append(reader)
         }
-        let publication = client.describe(model + "/" + manifest.cycle) + "@" + manifest.createdAt
-        return (try OpenedCycle(name: manifest.cycle, publication: publication, manifest: manifest, readers: readers), bytes)
+        return (try OpenedCycle(name: manifest.cycle, publication: publication(model: model, manifest: manifest), manifest: manifest, readers: readers), bytes)
     }
 }

@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import PointQuery
 import TileStore
 
 /// What `tilecast inspect s3://...|https://...` shows: a remote store listed and checked like
@@ -18,7 +17,7 @@ package enum RemoteStoreDescription {
     /// Describes the store; `models` names those to show (every listed one when empty).
     ///
     /// - Throws: `ObjectStoreError.configuration` when the store cannot be listed and no model
-    ///   was named; `QueryError` or `StoreError` for the first missing or damaged object.
+    ///   was named; `StoreError` for the first missing or damaged object.
     package static func describe(client: ObjectClient, models named: [String], verify: Bool) throws -> StoreDescription {
         let listing = try Listing(client: client)
         let models: [String]
@@ -32,8 +31,8 @@ package enum RemoteStoreDescription {
             // A listed folder without `latest` is not a model (yet), as in a local store; a
             // named one must have it.
             let latest: RemoteCycle
-            do throws(QueryError) { latest = try RemoteCycle(client: client, model: model, cacheBudget: 1 << 20) } catch {
-                if named.isEmpty, case .store(.noCycle) = error { continue }
+            do throws(StoreError) { latest = try RemoteCycle(client: client, model: model, cacheBudget: 1 << 20) } catch {
+                if named.isEmpty, case .noCycle = error { continue }
                 throw error
             }
             // Sorted as cycles, not as names ("T0630Z" sorts before "T06Z" as text).

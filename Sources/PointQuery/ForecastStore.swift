@@ -293,6 +293,40 @@ public final class ForecastStore: Sendable {
         throw .outsideDomains(latitude: latitude, longitude: longitude, extents: domains.map(\.extent))
     }
 
+    /// Fetches at once the blocks a point forecast will read (the four cells around the place,
+    /// every variable it needs, in the domain that will answer), when the cycle's bytes come from
+    /// object storage (`ByteSource.fetchesAhead`), so that the reads that check and decode them
+    /// find them held. A folder's cycle reads as it goes; a place outside the cycle fetches nothing.
+    ///
+    /// - Returns: the requests sent.
+    @discardableResult
+    package func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) -> Int {
+        guard fetchesAhead, let first = times.min(), let last = times.max(),
+              let (domain, position) = try? choose(latitude: latitude, longitude: longitude, first: first, last: last),
+              position.i.isFinite, position.j.isFinite else { return 0 }
+        let m = domain.metadata
+        let i0 = min(max(Int(position.i.rounded(.down)), 0), m.westEast - 1), j0 = min(max(Int(position.j.rounded(.down)), 0), m.southNorth - 1)
+        let i1 = min(i0 + 1, m.westEast - 1), j1 = min(j0 + 1, m.southNorth - 1)
+        // Every block the forecast reads (as `SeriesReader.prefetch` lists them): the terrain
+        // height, each variable's sources, and the weather code's optional sources the file
+        // holds. A block left out here is a request of its own later.
+        var stored: Set<ForecastVariable> = [.elevation]
+        for variable in variables {
+            stored.formUnion(variable.sources)
+            stored.formUnion(variable.spec.optionalSources)
+        }
+        var ranges: Set<Range<Int>> = []
+        for variable in stored {
+            for (i, j) in [(i0, j0), (i1, j0), (i0, j1), (i1, j1)] {
+                if let range = domain.reader.blockRange(variable, i: i, j: j) { ranges.insert(range.offset..<(range.offset + range.count)) }
+            }
+        }
+        return domain.reader.byteSource.prefetch(ranges: Array(ranges))
+    }
+
+    /// Whether the cycle's bytes come from object storage, read a request each.
+    private var fetchesAhead: Bool { domains.contains { $0.reader.byteSource.fetchesAhead } }
+
     /// The frame times of the coarsest domain (the whole run). Stored: model choice asks for
     /// them per time and cycle for every place, and reaching them through the domain copied
     /// it (storing them took a place's model choice from 24,300 instructions to 13,200, S3).

@@ -16,7 +16,7 @@ package struct Failure: ExitCoded {
         if let failure = error as? Failure {
             self = failure
         } else {
-            self.init(ExitStatus(for: error), (error as? CustomStringConvertible)?.description ?? "\(error)")
+            self.init(ExitStatus(for: error), String(describing: error))
         }
     }
 

@@ -216,8 +216,8 @@ final class ConnectionWatch: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let part = unwrapOutboundIn(data)
-        var bytes = 0
-        if case .body(let buffer) = part { bytes = buffer.readableBytes }
+        let bytes: Int
+        if case .body(let buffer) = part { bytes = buffer.readableBytes } else { bytes = 0 }
         if case .end = part {
             inProgress = max(0, inProgress - 1)
             if inProgress == 0 { ledger.idle(context.channel) }

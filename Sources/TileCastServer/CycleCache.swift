@@ -56,14 +56,21 @@ package final class CycleCache: Sendable {
     }
 
     private struct OlderList {
-        let stamp: Stamp
+        let stamp: ListingStamp
         let newest: String
         let kept: [Kept]
         /// Unique per listing: a recent result made from this listing names it.
         let version: Int
     }
 
-    /// A kept cycle as its link names it.
+    /// What says a model's list of cycles is the one listed before: a folder's identity and
+    /// modification time, or the remote poller's listing version.
+    private enum ListingStamp: Equatable {
+        case folder(Stamp)
+        case polled(Int)
+    }
+
+    /// A kept cycle as the store lists it (`folder`: its publication, `OpenedCycle.publication`).
     private struct Kept {
         let id: CycleID
         let folder: String
@@ -100,10 +107,15 @@ package final class CycleCache: Sendable {
     /// background (`RemoteCycles.startPolling`), never by a request: requests, `/health` and
     /// `/metrics` read only the cycles already open.
     package let remote: RemoteCycles?
+    /// Where older cycles are opened from: the folder, or the remote store.
+    private let source: any CycleSource
+    private let nestMargin: Double
 
     package init(root: String, remote: RemoteCycles? = nil) {
         self.root = root
         self.remote = remote
+        source = remote?.source ?? LocalCycleSource(root: root)
+        nestMargin = remote?.nestMargin ?? 5
         remote?.startPolling()
     }
 
@@ -148,7 +160,7 @@ package final class CycleCache: Sendable {
     ///
     /// - Throws: `QueryError.store` when it cannot be opened (missing, damaged, being replaced).
     package func current(model: String) throws(QueryError) -> ForecastStore {
-        if let remote { return try remote.current(model: model).store }
+        if let remote { return try remote.current(model: model) }
         return try current(model: model, latest: Self.link(root + "/" + model + "/latest"))
     }
 
@@ -189,14 +201,13 @@ package final class CycleCache: Sendable {
     /// used for `idleSeconds` are closed. `CycleContinuity.shares` among `[newest]` and these
     /// gives each hour the cycle it gives among every kept cycle (each hour's owner is here, and
     /// a cycle passed over for an hour is passed over for its owner, an older cycle that is here).
-    /// A remote store serves its latest cycles only.
     ///
     /// - Parameter window: the interval an amount at each time covers (`CycleContinuity`).
     /// - Throws: `QueryError.store` when a kept cycle whose run may hold some of `times` cannot
     ///   be opened (damaged, or out of descriptors): its hours would be null in a 200, which is
     ///   what the store holds shown as nothing. A cycle pruned since it was listed is passed over.
     package func older(than newest: ForecastStore, reaching times: [Int64], window: Int64 = 3600) throws(QueryError) -> [ForecastStore] {
-        guard remote == nil, !times.isEmpty else { return [] }
+        guard !times.isEmpty else { return [] }
         let (list, listing) = kept(olderThan: newest)
         let key = ObjectIdentifier(newest)
         let now = ContinuousClock.now
@@ -239,7 +250,7 @@ package final class CycleCache: Sendable {
     ///
     /// - Throws: as `older(than:reaching:window:)`, for a cycle that cannot be opened and may be it.
     package func olderCovering(_ times: [Int64], than newest: ForecastStore) throws(QueryError) -> ForecastStore? {
-        guard remote == nil, !times.isEmpty else { return nil }
+        guard !times.isEmpty else { return nil }
         let list = kept(olderThan: newest).list
         let (known, failed) = spans(of: list, olderThan: newest)
         let found = known.first { entry in times.contains { entry.span.covers($0) } }
@@ -254,12 +265,12 @@ package final class CycleCache: Sendable {
 
     /// The lagged members of `times` (`LaggedMembers`): `newest` and the model's kept cycles
     /// that are, for some time, among the newest `count` whose run covers it; newest first,
-    /// opened. A remote store serves its latest cycle only, so its one member is `newest`.
+    /// opened.
     ///
     /// - Throws: `QueryError.store` when a kept cycle that may be a member cannot be opened:
     ///   a probability from fewer members than the store holds would hide the damage.
     package func members(from newest: ForecastStore, count: Int, times: [Int64]) throws(QueryError) -> [ForecastStore] {
-        guard remote == nil, count > 1, !times.isEmpty else { return [newest] }
+        guard count > 1, !times.isEmpty else { return [newest] }
         let (known, failed) = spans(of: kept(olderThan: newest).list, olderThan: newest)
         let reach = longestRun(known, newest: newest)
         for (kept, error) in failed where times.contains(where: { $0 > kept.id.seconds && $0 <= kept.id.seconds + reach }) {
@@ -281,28 +292,39 @@ package final class CycleCache: Sendable {
     }
 
     /// The model's published cycles other than `newest`, newest first, listed again only when
-    /// the model folder changed (cycles are added and pruned as links in it, which changes its
-    /// mtime): this runs for every place of a request that reaches before the newest cycle.
+    /// the list can have changed: this runs for every place of a request that reaches before
+    /// the newest cycle, and for every answer's ETag (`generation`). A folder's cycles are added
+    /// and pruned as links in the model folder, which changes its mtime; a remote store's are
+    /// listed by the poller, never inside a request.
     private func kept(olderThan newest: ForecastStore) -> (list: [Kept], listing: Int) {
         let modelFolder = root + "/" + newest.model
-        let stamp = Self.stamp(modelFolder)
+        let polled = remote?.listing(model: newest.model)
+        let stamp = polled.map { ListingStamp.polled($0.version) } ?? Self.stamp(modelFolder).map(ListingStamp.folder)
         if let stamp, let known = state.withLock({ $0.olderLists[newest.model] }), known.stamp == stamp, known.newest == newest.folder {
             return (known.kept, known.version)
         }
-        let ids: [CycleID]
-        do throws(StoreError) { ids = try CycleStore.cycles(root: root, model: newest.model) } catch { return ([], -1) }
+        let listed: [(id: CycleID, publication: String?)]
+        if let polled {
+            // Each with its run, learned by the poller (a request never opens a remote cycle
+            // only to learn its run).
+            listed = polled.cycles.map { ($0.id, $0.publication) }
+        } else {
+            let ids: [CycleID]
+            do throws(StoreError) { ids = try source.cycles(model: newest.model) ?? [] } catch { return ([], -1) }
+            listed = ids.map { ($0, try? source.publication(model: newest.model, cycle: $0)) }
+        }
         var list: [Kept] = []
-        for id in ids.reversed() where id.name != newest.cycle {
-            guard let folder = try? CycleStore.resolve(root: root, model: newest.model, cycle: .cycle(id)).folder,
-                  folder != newest.folder else { continue }
+        for (id, publication) in listed.reversed() where id.name != newest.cycle {
+            guard let folder = publication, folder != newest.folder else { continue }
             list.append(Kept(id: id, folder: folder))
         }
-        let folders = Set(list.map(\.folder)), prefix = modelFolder + "/"
+        let folders = Set(list.map(\.folder)), prefix = remote.map { $0.client.describe(newest.model + "/") } ?? modelFolder + "/"
         return state.withLock { state in
             // Cycles pruned since are let go (a request holding one keeps its own reference).
             state.older = state.older.filter { $0.value.store.model != newest.model || folders.contains($0.key) }
             state.spans = state.spans.filter { !$0.key.hasPrefix(prefix) || folders.contains($0.key) || $0.key == newest.folder }
             state.recent.removeAll { $0.stores.contains { $0.model == newest.model && !folders.contains($0.folder) } }
+            for cycle in polled?.cycles ?? [] { state.spans[cycle.publication] = Span(first: cycle.first, last: cycle.last) }
             state.listings += 1
             if let stamp { state.olderLists[newest.model] = OlderList(stamp: stamp, newest: newest.folder, kept: list, version: state.listings) }
             return (list, state.listings)
@@ -369,9 +391,18 @@ package final class CycleCache: Sendable {
             return state.older[kept.folder]?.store
         }) { return known }
         let store: ForecastStore
-        do throws(QueryError) { store = try ForecastStore(root: root, model: model, cycle: .cycle(kept.id)) } catch {
-            if (try? CycleStore.resolve(root: root, model: model, cycle: .cycle(kept.id)))?.folder != kept.folder { return nil }
-            throw error
+        do throws(QueryError) {
+            let opened: OpenedCycle
+            do throws(StoreError) { opened = try source.open(model: model, cycle: .cycle(kept.id)) } catch { throw .store(error) }
+            store = try ForecastStore(root: source.location, model: model, opened: opened, nestMargin: nestMargin)
+        } catch {
+            // Gone only when the store says so: a read refused (a remote request's first pass,
+            // from what is cached) or failed tells nothing, and is this request's error.
+            let failure = error
+            let now: String?
+            do throws(StoreError) { now = try source.publication(model: model, cycle: kept.id) } catch { throw failure }
+            if now != kept.folder { return nil }
+            throw failure
         }
         guard store.folder == kept.folder else { return nil }
         let span = Span(first: store.runTimes.first ?? .max, last: store.runTimes.last ?? .min)
@@ -434,21 +465,20 @@ package final class CycleCache: Sendable {
     /// For a remote store: fetches at once the blocks a place's forecast will read, so that the
     /// reads that check them find them held (a local store is read with pread as it goes).
     package func prefetch(_ store: ForecastStore, latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) {
-        guard let cycle = remote?.opened(model: store.model), cycle.store === store else { return }
-        cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
+        store.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
     }
 
     /// What every forecast answer depends on in the store now (`StoreGeneration`, the answers'
     /// ETag and Last-Modified): each model's latest publication with the kept cycles beside it
     /// (from the listing `older` keeps, taken again only when the model folder changed), and the
-    /// models that cannot be opened. A remote store serves its latest cycles only.
+    /// models that cannot be opened.
     package func generation() -> StoreGeneration {
         let opened = all()
         var text = ""
         var newest: Int64?
         for store in opened.stores.sorted(by: { $0.model < $1.model }) {
             text += store.model + "=" + store.folder
-            if remote == nil { for kept in kept(olderThan: store).list { text += "," + kept.folder } }
+            for kept in kept(olderThan: store).list { text += "," + kept.folder }
             text += ";"
             if let published = store.publishedAt { newest = max(newest ?? published, published) }
         }

@@ -16,6 +16,19 @@ package protocol ByteSource: AnyObject, Sendable {
     /// - Throws: `StoreError.truncated` when the source now ends before them (a file shrunk
     ///   under its reader), `.io` for a failed read.
     func read(offset: Int, count: Int) throws(StoreError) -> [UInt8]
+
+    /// Whether reads cost a round trip each (object storage), so that a reader fetches the
+    /// blocks a forecast needs at once (`prefetch`) rather than one by one as it goes.
+    var fetchesAhead: Bool { get }
+
+    /// Fetches `ranges` at once and holds them for the reads that follow; the requests sent.
+    /// A local file reads as it goes: nothing to do.
+    func prefetch(ranges: [Range<Int>]) -> Int
+}
+
+extension ByteSource {
+    package var fetchesAhead: Bool { false }
+    package func prefetch(ranges: [Range<Int>]) -> Int { 0 }
 }
 
 /// Bytes held in memory, for readers built from a buffer: tests and fuzzing.

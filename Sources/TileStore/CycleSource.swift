@@ -41,6 +41,20 @@ package protocol CycleSource: Sendable {
     ///   the manifest or a file it lists does not hold together, `.unreachable` for an object
     ///   server that does not answer.
     func open(model: String, cycle: CycleSelector) throws(StoreError) -> OpenedCycle
+
+    /// The model's published cycles, oldest first; nil when the store cannot be listed (a web
+    /// server that gives no index of its folders): then only `latest` is known.
+    ///
+    /// - Throws: `StoreError` when the store does not answer or its listing is damaged.
+    func cycles(model: String) throws(StoreError) -> [CycleID]?
+
+    /// What names a cycle's publication now (`OpenedCycle.publication`, unique per publication:
+    /// a folder's data folder, a remote manifest's address and time); nil when it is not
+    /// published (pruned, never there).
+    ///
+    /// - Throws: `StoreError` when that cannot be told (damage, an object server that does not
+    ///   answer, a read refused): never taken for "not published".
+    func publication(model: String, cycle: CycleID) throws(StoreError) -> String?
 }
 
 /// The cycles of a store folder (the layout in `CycleStore`).
@@ -49,6 +63,17 @@ package struct LocalCycleSource: CycleSource {
     package var location: String { root }
 
     package init(root: String) { self.root = root }
+
+    package func cycles(model: String) throws(StoreError) -> [CycleID]? { try CycleStore.cycles(root: root, model: model) }
+
+    package func publication(model: String, cycle: CycleID) throws(StoreError) -> String? {
+        do throws(StoreError) { return try CycleStore.resolve(root: root, model: model, cycle: .cycle(cycle)).folder } catch {
+            switch error {
+            case .missing, .noCycle: return nil
+            default: throw error
+            }
+        }
+    }
 
     package func open(model: String, cycle: CycleSelector) throws(StoreError) -> OpenedCycle {
         // A re-extraction of this cycle (or --keep pruning) removes the folder its link named

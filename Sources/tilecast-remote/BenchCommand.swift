@@ -34,7 +34,7 @@ struct BenchCommand: ParsableCommand {
         let openSeconds = Date().timeIntervalSince(opening)
         let opened = client.statistics
         let localStore = try ForecastStore(root: local, model: model)
-        let store = cycle.store
+        let store = try ForecastStore(root: client.location.description, model: model, opened: cycle.opened)
         let runTimes = store.runTimes
         guard let start = runTimes.first else { throw Failure(.damagedStore, "empty cycle") }
         guard variableSet == "all" || variableSet == "default" else { throw Failure(.badUsage, "--variable-set: all or default") }
@@ -59,7 +59,7 @@ struct BenchCommand: ParsableCommand {
         for point in points {
             let before = client.statistics
             let t0 = DispatchTime.now().uptimeNanoseconds
-            cycle.prefetch(latitude: point.latitude, longitude: point.longitude, times: request.times, variables: request.variables ?? [])
+            store.prefetch(latitude: point.latitude, longitude: point.longitude, times: request.times, variables: request.variables ?? [])
             if case .failure = remoteAssembly.answer(point).result { failures += 1 }
             cold.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1000)
             let after = client.statistics

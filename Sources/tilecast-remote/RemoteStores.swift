@@ -6,9 +6,9 @@ import TileStore
 
 /// The cycle of a remote store for `tilecast query`: one model, as a bucket cannot be listed.
 struct RemoteStores: QueryStores {
-    let cycle: RemoteCycle
+    let store: ForecastStore
 
-    var stores: [ForecastStore] { [cycle.store] }
+    var stores: [ForecastStore] { [store] }
 
     /// Opens the cycle `options` name, errors as the command line reports them.
     static func open(_ options: QueryOptions) throws(Failure) -> RemoteStores {
@@ -21,13 +21,17 @@ struct RemoteStores: QueryStores {
         } catch {
             throw Failure(error)
         }
-        return RemoteStores(cycle: try querying { () throws(QueryError) in
-            try RemoteCycle(client: client, model: model, cycle: options.cycle, nestMargin: options.nestMargin)
+        return RemoteStores(store: try querying { () throws(QueryError) in
+            let opened: OpenedCycle
+            do throws(StoreError) { opened = try RemoteCycle(client: client, model: model, cycle: options.cycle).opened } catch {
+                throw .store(error)
+            }
+            return try ForecastStore(root: client.location.description, model: model, opened: opened, nestMargin: options.nestMargin)
         })
     }
 
     /// Fetches the place's blocks ahead, many requests at once.
     func prefetch(latitude: Double, longitude: Double, times: [Int64], variables: [ForecastVariable]) {
-        _ = cycle.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
+        store.prefetch(latitude: latitude, longitude: longitude, times: times, variables: variables)
     }
 }

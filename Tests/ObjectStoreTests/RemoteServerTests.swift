@@ -82,4 +82,70 @@ final class RemoteServerTests: XCTestCase {
         XCTAssertEqual(back.status, 200, back.body)
         XCTAssertEqual(back.body, try Self.get(local, elsewhere).body)
     }
+
+    /// Past hours from a remote store's older cycles, as from a store folder's (issue 44): two
+    /// cycles 6 hours apart, yesterday's 00Z and 06Z (the sample run moved), published to a
+    /// bucket and served by nginx with index pages, answer `past_days=2` byte for byte as the
+    /// local server does, yesterday's 01-06Z from the 00Z cycle. Before, a remote server read
+    /// each model's latest cycle only, and those hours were null. A web server without index
+    /// pages cannot be listed: it still answers from `latest` alone.
+    func testPastDaysOnABucketAndAWebServerComeFromOlderCycles() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.path("store")
+        let day: Int64 = 86_400, sampleStart: Int64 = 1_795_305_600   // 2026-11-22T00Z
+        let yesterday = Int64(Date().timeIntervalSince1970) / day * day - day
+        let files = try Repository.sampleGridFiles().filter { $0.contains("wrfout") }
+        var cycles: [String] = []
+        for hours in [0, 6] {
+            let moved = try files.map { try shiftedRun($0, byMinutes: Int((yesterday - sampleStart) / 60) + hours * 60, into: directory) }
+            let result = try runCommand(try tilecastBinary(), ["extract"] + moved + ["--store", store, "--model", SampleStore.model])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            cycles.append(String(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(yesterday + Int64(hours) * 3600))).prefix(13)) + "Z")
+        }
+        let (moto, key, secret) = try Peer.moto(bucket: S3StoreTests.bucket)
+        let environment = ["AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret, "AWS_REGION": "us-east-1",
+                           "AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent"]
+        for cycle in cycles {
+            let published = try runCommand(try tilecastBinary(), ["publish", "--store", store, "--to", "s3://\(S3StoreTests.bucket)/store",
+                                                                  "--s3-endpoint", moto.address, "--cycle", cycle], environment: environment)
+            XCTAssertEqual(published.status, 0, published.stderr)
+        }
+        let indexed = try Peer.nginx(name: "nginx-index") { port in
+            "server { listen 127.0.0.1:\(port); root \(store); location / { autoindex on; } }"
+        }
+        let plain = try Peer.nginx(serving: store)
+        let local = try Self.serve(["--store", store])
+        let remotes = [
+            ("bucket", try Self.serve(["--store", "s3://\(S3StoreTests.bucket)/store", "--model", SampleStore.model, "--s3-endpoint", moto.address,
+                                       "--poll-seconds", "0.3"], environment: environment)),
+            ("web server with index pages", try Self.serve(["--store", indexed.address, "--model", SampleStore.model, "--poll-seconds", "0.3"])),
+        ]
+        let path = "/v1/forecast?latitude=38.72&longitude=-9.14&hourly=temperature_2m,precipitation,wind_speed_10m&past_days=2&forecast_days=1&timezone=GMT"
+        let expected = try Self.get(local, path)
+        XCTAssertEqual(expected.status, 200, expected.body)
+        // Yesterday 01-05Z (hours 25-29 of the answer) come from the 00Z cycle alone.
+        func temperatures(_ body: String) throws -> [Any] {
+            // `get` took `generationtime_ms` out, leaving its comma.
+            let json = body.replacingOccurrences(of: ",,", with: ",")
+            let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            return try XCTUnwrap((object["hourly"] as? [String: Any])?["temperature_2m"] as? [Any])
+        }
+        let olderHours = 25...29
+        XCTAssertTrue(try olderHours.allSatisfy { try temperatures(expected.body)[$0] is Double }, expected.body)
+        for (name, remote) in remotes {
+            var answer = try Self.get(remote, path)
+            // The first listing is made by the poller's first round.
+            for _ in 0..<20 where answer.body != expected.body {
+                Thread.sleep(forTimeInterval: 0.2)
+                answer = try Self.get(remote, path)
+            }
+            XCTAssertEqual(answer.status, 200, "\(name): \(answer.body)")
+            XCTAssertEqual(answer.body, expected.body, name)
+        }
+        // Without index pages: latest alone, the older cycle's hours null.
+        let unlisted = try Self.serve(["--store", plain.address, "--model", SampleStore.model, "--poll-seconds", "0.3"])
+        let alone = try Self.get(unlisted, path)
+        XCTAssertEqual(alone.status, 200, alone.body)
+        XCTAssertTrue(try olderHours.allSatisfy { try temperatures(alone.body)[$0] is NSNull }, alone.body)
+    }
 }
