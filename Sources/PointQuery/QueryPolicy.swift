@@ -89,15 +89,19 @@ package struct AnswerAssembly: Sendable {
         return withMembers(try forecaster.forecast(point, request: request), point: point, newest: forecaster.store)
     }
 
-    /// The forecast with its probabilities the mean over the lagged members (`olderCycles`),
-    /// as the server's; unchanged when none is asked for or the model has no older cycle.
+    /// The forecast with its probabilities the mean and its spreads the standard deviation over
+    /// the lagged members (`olderCycles`), as the server's; unchanged when none is asked for or
+    /// the model has no older cycle (a spread then stays null: one member has none).
     func withMembers(_ forecast: PointForecast, point: QueryPoint, newest: ForecastStore) -> PointForecast {
-        let wanted = (request.variables ?? []).filter(LaggedMembers.probabilities.contains)
+        let wanted = (request.variables ?? []).filter(LaggedMembers.isMade)
         guard !wanted.isEmpty, let older = olderCycles[newest.model], !older.isEmpty else { return forecast }
+        let inputs = LaggedMembers.inputs(of: wanted)
         let answer = LaggedMembers.combine(wanted, at: forecast.times, cycles: [newest] + older, count: memberCount) { member, times in
-            let held = wanted.filter(member.availableVariables.contains)
+            let held = inputs.filter(member.availableVariables.contains)
             guard !held.isEmpty else { return nil }
-            var request = ForecastRequest(times: times, variables: held, units: self.request.units)
+            // The same window of amounts (`--every`): a spread of precipitation is of the answer's amounts.
+            var request = ForecastRequest(times: times, variables: held, units: LaggedMembers.memberUnits(self.request.units),
+                                          accumulationWindow: self.request.accumulationWindow)
             request.cellSelection = self.request.cellSelection
             return try? PointForecaster(store: member).forecast(QueryPoint(latitude: point.latitude, longitude: point.longitude,
                                                                            elevation: point.elevation), request: request)
