@@ -141,6 +141,41 @@ final class SpreadTests: XCTestCase {
         XCTAssertEqual(compared, places.count * hours.count)
     }
 
+    /// The official Open-Meteo SDK reads the spreads from `format=flatbuffers` as Open-Meteo
+    /// writes its own: the base's Variable code and altitude with aggregation spread (11), the
+    /// temperature's in kelvin (21), values equal to the JSON answer's (openmeteo-sdk's
+    /// flatbuffers/weather_api.fbs: temperature 47, precipitation 24, wind_speed 59; units
+    /// millimetre 32, metre_per_second 28).
+    func testTheOfficialSDKReadsSpreads() async throws {
+        let python = try ClientLibraryPins.sdkPython()
+        let directory = try TemporaryDirectory("tilecast-spread-sdk")
+        let store = try StoreMaker.shiftedCycles(starts: [0, 6, 12, 18], into: directory)
+        var settings = ServerConfiguration(storeRoot: store)
+        settings.now = { Self.base + 18 * 3600 + 600 }
+        let (latitude, longitude) = (39.3, -8.0)
+        try await LiveServer.with(settings) { server in
+            let result = try runTool(python, [Repository.root.appendingPathComponent("Tests/ServerTests/openmeteo_sdk_spread.py").path,
+                                              server.base, String(latitude), String(longitude)])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let columns = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]], result.stdout)
+            XCTAssertEqual(columns.map { $0["variable"] as? Int }, [47, 24, 59])
+            XCTAssertEqual(columns.map { $0["aggregation"] as? Int }, [11, 11, 11])
+            XCTAssertEqual(columns.map { $0["unit"] as? Int }, [21, 32, 28])
+            XCTAssertEqual(columns.map { $0["altitude"] as? Int }, [2, 0, 10])
+            let json = try await server.get("/v1/forecast?latitude=\(latitude)&longitude=\(longitude)&hourly=temperature_2m_spread,precipitation_spread,"
+                                            + "wind_speed_10m_spread&wind_speed_unit=ms&timezone=GMT&start_hour=2026-11-22T19:00&end_hour=2026-11-23T00:00&elevation=nan")
+            let hourly = try XCTUnwrap(json.object?["hourly"] as? [String: Any], json.body)
+            for (column, name) in zip(columns, ["temperature_2m_spread", "precipitation_spread", "wind_speed_10m_spread"]) {
+                let sdk = try XCTUnwrap(column["values"] as? [Any]).map { $0 as? Double }
+                let printed = try XCTUnwrap(hourly[name] as? [Any]).map { $0 as? Double }
+                XCTAssertEqual(sdk.count, 6)
+                for (a, b) in zip(sdk, printed) {
+                    XCTAssertEqual(try XCTUnwrap(a, name), try XCTUnwrap(b, name), accuracy: 1e-4, name)
+                }
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     private struct Expected {
