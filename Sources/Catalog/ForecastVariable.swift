@@ -202,6 +202,54 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     case rainProbability = "rain_probability"
     case freezingRainNeighbourhood = "freezing_rain_neighbourhood"
     case freezingRainProbability = "freezing_rain_probability"
+    // Issue 46: the spread of the same lagged members, for the surface variables Open-Meteo
+    // publishes a `_spread` of (its ensemble APIs); declared by one rule (`spreadDeclaration`).
+    // Not wind direction (an angle: a linear standard deviation of 350° and 10° is wrong).
+    case temperature2mSpread = "temperature_2m_spread"
+    case relativeHumidity2mSpread = "relative_humidity_2m_spread"
+    case dewPoint2mSpread = "dew_point_2m_spread"
+    case apparentTemperatureSpread = "apparent_temperature_spread"
+    case wetBulbTemperature2mSpread = "wet_bulb_temperature_2m_spread"
+    case surfaceTemperatureSpread = "surface_temperature_spread"
+    case precipitationSpread = "precipitation_spread"
+    case rainSpread = "rain_spread"
+    case showersSpread = "showers_spread"
+    case snowfallSpread = "snowfall_spread"
+    case snowfallWaterEquivalentSpread = "snowfall_water_equivalent_spread"
+    case snowDepthSpread = "snow_depth_spread"
+    case snowWaterEquivalentSpread = "snow_depth_water_equivalent_spread"
+    case pressureMSLSpread = "pressure_msl_spread"
+    case surfacePressureSpread = "surface_pressure_spread"
+    case cloudCoverSpread = "cloud_cover_spread"
+    case cloudCoverLowSpread = "cloud_cover_low_spread"
+    case cloudCoverMidSpread = "cloud_cover_mid_spread"
+    case cloudCoverHighSpread = "cloud_cover_high_spread"
+    case windSpeed10mSpread = "wind_speed_10m_spread"
+    case windGusts10mSpread = "wind_gusts_10m_spread"
+    case shortwaveRadiationSpread = "shortwave_radiation_spread"
+    case directRadiationSpread = "direct_radiation_spread"
+    case diffuseRadiationSpread = "diffuse_radiation_spread"
+    case shortwaveRadiationInstantSpread = "shortwave_radiation_instant_spread"
+    case directRadiationInstantSpread = "direct_radiation_instant_spread"
+    case diffuseRadiationInstantSpread = "diffuse_radiation_instant_spread"
+    case directNormalIrradianceSpread = "direct_normal_irradiance_spread"
+    case directNormalIrradianceInstantSpread = "direct_normal_irradiance_instant_spread"
+    case sunshineDurationSpread = "sunshine_duration_spread"
+    case et0FaoEvapotranspirationSpread = "et0_fao_evapotranspiration_spread"
+    case vapourPressureDeficitSpread = "vapour_pressure_deficit_spread"
+    case visibilitySpread = "visibility_spread"
+    case capeSpread = "cape_spread"
+    case convectiveInhibitionSpread = "convective_inhibition_spread"
+    case freezingLevelHeightSpread = "freezing_level_height_spread"
+    case boundaryLayerHeightSpread = "boundary_layer_height_spread"
+    case soilTemperature0to10cmSpread = "soil_temperature_0_to_10cm_spread"
+    case soilTemperature10to40cmSpread = "soil_temperature_10_to_40cm_spread"
+    case soilTemperature40to100cmSpread = "soil_temperature_40_to_100cm_spread"
+    case soilTemperature100to200cmSpread = "soil_temperature_100_to_200cm_spread"
+    case soilMoisture0to10cmSpread = "soil_moisture_0_to_10cm_spread"
+    case soilMoisture10to40cmSpread = "soil_moisture_10_to_40cm_spread"
+    case soilMoisture40to100cmSpread = "soil_moisture_40_to_100cm_spread"
+    case soilMoisture100to200cmSpread = "soil_moisture_100_to_200cm_spread"
 
     /// Everything about the variable (its entry in `declaration`).
     @inline(__always)
@@ -262,6 +310,17 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// The neighbourhood fractions extraction makes from whole frames (issue 46).
     package static let neighbourhoods: [ForecastVariable] = [.precipitationNeighbourhood, .snowfallNeighbourhood, .rainNeighbourhood,
                                                              .freezingRainNeighbourhood]
+    /// The spreads over the lagged members (issue 46), in answer order.
+    package static let spreads: [ForecastVariable] = allCases.filter { $0.spreadBase != nil }
+    /// For a `_spread` variable, the variable whose standard deviation over the lagged members
+    /// it is (`temperature_2m` for `temperature_2m_spread`); nil for every other.
+    @inline(__always)
+    package var spreadBase: ForecastVariable? { Self.spreadBases[ordinal] }
+    /// Read from the names alone (not from `spec`: the registry's entries of the spreads are
+    /// made from their bases' entries, while `specs` is being built).
+    private static let spreadBases: [ForecastVariable?] = allCases.map { variable in
+        variable.rawValue.hasSuffix("_spread") ? ForecastVariable(rawValue: String(variable.rawValue.dropLast("_spread".count))) : nil
+    }
     /// The soil temperature variables, top layer first (index = Noah layer).
     package static let soilTemperatures: [ForecastVariable] = [.soilTemperature0to10cm, .soilTemperature10to40cm, .soilTemperature40to100cm, .soilTemperature100to200cm]
     /// The soil moisture variables, top layer first (index = Noah layer).
@@ -312,6 +371,8 @@ public enum ForecastVariable: String, CaseIterable, Sendable, Codable, Comparabl
     /// Stored amounts, and the query's own made from amounts alone with no formula of
     /// instants (snowfall_water_equivalent from snowfall's amounts).
     private static let accumulations: [Bool] = allCases.map { variable in
+        // A spread of amounts is no amount: never summed over a window.
+        guard variable.spreadBase == nil else { return false }
         let spec = variable.spec
         if let stored = spec.stored { return stored.kind == .amount }
         return spec.pointwise == nil && !spec.sources.isEmpty && spec.sources.allSatisfy { $0.spec.stored?.kind == .amount }

@@ -47,11 +47,15 @@ package final class VariableSpec: Sendable {
         /// VariableWithValues' pressure_level, hPa (0: not a pressure-level variable).
         package let pressureLevel: Int16
 
-        package init(code: UInt8, altitude: Int16, depth: (from: Int16, to: Int16)?, pressureLevel: Int16 = 0) {
+        /// VariableWithValues' aggregation (0: none; 11: spread, the `_spread` variables).
+        package let aggregation: UInt8
+
+        package init(code: UInt8, altitude: Int16, depth: (from: Int16, to: Int16)?, pressureLevel: Int16 = 0, aggregation: UInt8 = 0) {
             self.code = code
             self.altitude = altitude
             self.depth = depth
             self.pressureLevel = pressureLevel
+            self.aggregation = aggregation
         }
     }
 
@@ -435,6 +439,18 @@ extension ForecastVariable {
             return Self.soilMoistureIndex("40-100", index: 44, depth: (40, 100))
         case .soilMoistureIndex100to200cm:
             return Self.soilMoistureIndex("100-200", index: 45, depth: (100, 200))
+        // The spreads over the lagged members: one rule for all (SpreadVariables.swift).
+        case .temperature2mSpread, .relativeHumidity2mSpread, .dewPoint2mSpread, .apparentTemperatureSpread, .wetBulbTemperature2mSpread,
+             .surfaceTemperatureSpread, .precipitationSpread, .rainSpread, .showersSpread, .snowfallSpread, .snowfallWaterEquivalentSpread,
+             .snowDepthSpread, .snowWaterEquivalentSpread, .pressureMSLSpread, .surfacePressureSpread, .cloudCoverSpread, .cloudCoverLowSpread,
+             .cloudCoverMidSpread, .cloudCoverHighSpread, .windSpeed10mSpread, .windGusts10mSpread, .shortwaveRadiationSpread,
+             .directRadiationSpread, .diffuseRadiationSpread, .shortwaveRadiationInstantSpread, .directRadiationInstantSpread,
+             .diffuseRadiationInstantSpread, .directNormalIrradianceSpread, .directNormalIrradianceInstantSpread, .sunshineDurationSpread,
+             .et0FaoEvapotranspirationSpread, .vapourPressureDeficitSpread, .visibilitySpread, .capeSpread, .convectiveInhibitionSpread,
+             .freezingLevelHeightSpread, .boundaryLayerHeightSpread, .soilTemperature0to10cmSpread, .soilTemperature10to40cmSpread,
+             .soilTemperature40to100cmSpread, .soilTemperature100to200cmSpread, .soilMoisture0to10cmSpread, .soilMoisture10to40cmSpread,
+             .soilMoisture40to100cmSpread, .soilMoisture100to200cmSpread:
+            return spreadDeclaration
         // Height and pressure levels: one rule for all (LevelVariables.swift).
         case .temperature80m, .windSpeed80m, .windDirection80m, .windUComponent80m, .windVComponent80m,
              .temperature100m, .windSpeed100m, .windDirection100m, .windUComponent100m, .windVComponent100m,

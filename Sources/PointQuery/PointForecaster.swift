@@ -265,6 +265,11 @@ public struct PointForecaster: Sendable {
         let zeniths = c.zeniths
         for variable in variables {
             let quantity = variable.quantity
+            if variable.spreadBase != nil {
+                // One cycle has no spread (a sample of one); the members' is `LaggedMembers`.
+                values[variable] = [Float](repeating: .nan, count: times.count)
+                continue
+            }
             if let (uVariable, vVariable, part) = variable.wind {
                 // The components are read once for speed, direction and components alike.
                 let wind = (u: try c.atTimes(uVariable), v: try c.atTimes(vVariable))

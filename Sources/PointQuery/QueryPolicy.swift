@@ -89,14 +89,16 @@ package struct AnswerAssembly: Sendable {
         return withMembers(try forecaster.forecast(point, request: request), point: point, newest: forecaster.store)
     }
 
-    /// The forecast with its probabilities the mean over the lagged members (`olderCycles`),
-    /// as the server's; unchanged when none is asked for or the model has no older cycle.
+    /// The forecast with its probabilities the mean and its spreads the standard deviation over
+    /// the lagged members (`olderCycles`), as the server's; unchanged when none is asked for or
+    /// the model has no older cycle (a spread then stays null: one member has none).
     func withMembers(_ forecast: PointForecast, point: QueryPoint, newest: ForecastStore) -> PointForecast {
-        let wanted = (request.variables ?? []).filter(LaggedMembers.probabilities.contains)
+        let wanted = (request.variables ?? []).filter(LaggedMembers.isMade)
         guard !wanted.isEmpty, let older = olderCycles[newest.model], !older.isEmpty else { return forecast }
-        let answer = LaggedMembers.mean(wanted, at: forecast.times, cycles: [newest] + older, count: memberCount,
-                                        point: QueryPoint(latitude: point.latitude, longitude: point.longitude, elevation: point.elevation),
-                                        units: request.units, cellSelection: request.cellSelection)
+        // The same window of amounts (`--every`): a spread of precipitation is of the answer's amounts.
+        let answer = LaggedMembers.answer(wanted, at: forecast.times, cycles: [newest] + older, count: memberCount,
+                                          point: QueryPoint(latitude: point.latitude, longitude: point.longitude, elevation: point.elevation),
+                                          units: request.units, cellSelection: request.cellSelection, accumulationWindow: request.accumulationWindow)
         return forecast.replacing(answer.values)
     }
 

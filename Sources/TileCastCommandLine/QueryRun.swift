@@ -40,9 +40,9 @@ package struct QueryRun {
         request.panel = try options.parsedPanel()
         var assembly = AnswerAssembly(forecasters: stores.map(PointForecaster.init(store:)), request: request,
                                       dailyVariables: dailyVariables, timeZone: zone)
-        if variables.contains(where: LaggedMembers.probabilities.contains), options.members > 1, opened is LocalStores {
+        if variables.contains(where: LaggedMembers.isMade), options.members > 1, opened is LocalStores {
             assembly.memberCount = options.members
-            assembly.olderCycles = try olderCycles(of: stores)
+            assembly.olderCycles = try olderCycles(of: stores, made: variables.filter(LaggedMembers.isMade))
         }
         let renderer = ForecastRenderer(timeZone: zone, dailyVariables: dailyVariables, times: request.times)
         if let points = options.points {
@@ -56,7 +56,7 @@ package struct QueryRun {
     /// (the command line answers the hours of the cycle read, which no older cycle outlives
     /// by more), opened; a note on standard error names them. A kept cycle that cannot be
     /// opened is the store's damage (exit 5), never a probability from fewer members.
-    private func olderCycles(of stores: [ForecastStore]) throws -> [String: [ForecastStore]] {
+    private func olderCycles(of stores: [ForecastStore], made: [ForecastVariable]) throws -> [String: [ForecastStore]] {
         var older: [String: [ForecastStore]] = [:]
         for store in stores {
             guard let start = store.domains.first?.metadata.cycle else { continue }
@@ -70,7 +70,11 @@ package struct QueryRun {
                 }
             }
             let names = [store.cycle] + chosen.map(\.name)
-            FileHandle.standardError.write(Data("note: precipitation_probability (\(store.model)) is the mean over the newest of \(names.joined(separator: ", ")) covering each hour (--members \(options.members))\n".utf8))
+            // One line for the probabilities (the members' mean), one for the spreads.
+            for (group, statistic) in [(made.filter { $0.spreadBase == nil }, "mean"), (made.filter { $0.spreadBase != nil }, "sample standard deviation")]
+            where !group.isEmpty {
+                FileHandle.standardError.write(Data("note: \(group.map(\.rawValue).joined(separator: ", ")) (\(store.model)) is the \(statistic) over the newest of \(names.joined(separator: ", ")) covering each hour (--members \(options.members))\n".utf8))
+            }
         }
         return older
     }

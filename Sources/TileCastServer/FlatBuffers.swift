@@ -142,8 +142,10 @@ enum OpenMeteoFlatBuffers {
                               values: FlatBufferWriter.Field? = nil, int64s: FlatBufferWriter.Field? = nil,
                               aggregation: UInt8? = nil) -> [FlatBufferWriter.Field?] {
         let known = variable(v), depth = depth(v), pressureLevel = v.spec.sdk?.pressureLevel ?? 0
+        // A `_spread` is its base's code with the spread aggregation (11), as Open-Meteo writes it.
+        let own = v.spec.sdk?.aggregation ?? 0, written = aggregation ?? (own == 0 ? nil : own)
         return [.u8(code ?? known.code), .u8(unit), value, values, int64s, known.altitude == 0 ? nil : .i16(known.altitude),
-                aggregation.map { .u8($0) }, pressureLevel == 0 ? nil : .i16(pressureLevel),
+                written.map { .u8($0) }, pressureLevel == 0 ? nil : .i16(pressureLevel),
                 depth.flatMap { $0.from == 0 ? nil : .i16($0.from) }, depth.map { .i16($0.to) }]
     }
 
@@ -175,7 +177,7 @@ enum OpenMeteoFlatBuffers {
         let units: [String: UInt8] = ["°C": 1, "°F": 9, "km/h": 24, "m/s": 28, "mp/h": 31, "kn": 25, "mm": 32, "inch": 18, "cm": 2,
                                       "%": 35, "hPa": 16, "°": 5, "W/m²": 39, "wmo code": 40, "MJ/m²": 26,
                                       "kPa": 22, "m": 29, "m³/m³": 3, "J/kg": 20, "ft": 10, "s": 36, "kg/m³": 42, "fraction": 11,
-                                      "kg/m²": 23]
+                                      "kg/m²": 23, "K": 21]
         return units[OpenMeteoRenderer.label(symbol)] ?? 0
     }
 

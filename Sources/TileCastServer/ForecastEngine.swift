@@ -300,16 +300,16 @@ package struct ForecastEngine: Sendable {
     func laggedMembers(at times: [Int64], variables: [ForecastVariable], model store: ForecastStore, stores: [ForecastStore],
                        parameters: ForecastParameters, latitude: Double, longitude: Double,
                        elevation: Double?) throws(APIError) -> LaggedMembers.Answer? {
-        let wanted = variables.filter(LaggedMembers.probabilities.contains)
+        let wanted = variables.filter(LaggedMembers.isMade)
         guard !wanted.isEmpty else { return nil }
         let newest = stores.first { $0.model == store.model } ?? store
         let cycles: [ForecastStore]
         do throws(QueryError) { cycles = try self.cycles.members(from: newest, count: members, times: times) } catch {
             throw APIError(query: error)
         }
-        return LaggedMembers.mean(wanted, at: times, cycles: cycles, count: members,
-                                  point: QueryPoint(latitude: latitude, longitude: longitude, elevation: elevation),
-                                  units: parameters.units, cellSelection: parameters.cellSelection)
+        return LaggedMembers.answer(wanted, at: times, cycles: cycles, count: members,
+                                    point: QueryPoint(latitude: latitude, longitude: longitude, elevation: elevation),
+                                    units: parameters.units, cellSelection: parameters.cellSelection)
     }
 
     /// A stepped block's probabilities (`temporal_resolution`): over a step longer than an hour,
@@ -326,7 +326,10 @@ package struct ForecastEngine: Sendable {
         guard step > 3600 else { return answer.values }
         var index: [Int64: Int] = [:]
         for (k, hour) in hours.enumerated() { index[hour] = k }
-        return answer.values.mapValues { series in
+        // A spread over a longer step is left null: the spread of the step's amounts or means
+        // is no hourly spread's maximum.
+        let probabilities = answer.values.filter { $0.key.spreadBase == nil }
+        return probabilities.mapValues { series in
             steps.map { end in
                 let known = (0..<span).compactMap { index[end - $0 * 3600] }.map { series[$0] }.filter { !$0.isNaN }
                 // Unknown unless every hour of the step is known (a partial step is no 3-hour chance).

@@ -196,8 +196,8 @@ struct OpenMeteoRenderer {
                 out.quoted(cycle)
             }
             out.raw("],\"method\":"); out.quoted((known.max() ?? 0) > 1
-                ? "lagged ensemble: the mean over the newest cycles covering each hour of each one's neighbourhood fraction"
-                : "one cycle only: the newest run's neighbourhood fraction, not an ensemble")
+                ? "lagged ensemble: the mean over the newest cycles covering each hour of each one's neighbourhood fraction (a probability) or the sample standard deviation of their values (a spread)"
+                : "one cycle only: the newest run's neighbourhood fraction, not an ensemble (a spread needs two members: null)")
             out.raw("}")
         }
         // With several models, which cycle and domain of each answered.

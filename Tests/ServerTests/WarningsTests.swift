@@ -99,6 +99,33 @@ final class WarningsTests: XCTestCase {
             XCTAssertEqual(list.map { Self.instant($0["startTime"] as? String) }, expected.map { $0.onset })
             XCTAssertEqual(list.map { Self.instant($0["endTime"] as? String) }, expected.map { $0.expires })
             XCTAssertEqual(list.first?["title"] as? String, "Heavy rain orange warning")
+            // And Caiyun's `/weather?alert=true` (`result.alert`): its items' fields, code 02
+            // (rainstorm) 03 (orange), onset and expiry in the item's `tilecast` key.
+            let caiyun = try await server.get(String(format: "/v2.5/TOKEN/%.5f,%.5f/weather?alert=true&lang=en_US", longitude, latitude))
+            XCTAssertEqual(caiyun.status, 200, caiyun.body)
+            let alert = try XCTUnwrap((caiyun.object?["result"] as? [String: Any])?["alert"] as? [String: Any], caiyun.body)
+            XCTAssertEqual(alert["status"] as? String, "ok")
+            let content = try XCTUnwrap(alert["content"] as? [[String: Any]], caiyun.body)
+            XCTAssertEqual(content.map { $0["code"] as? String }, Array(repeating: "0203", count: expected.count))
+            XCTAssertEqual(content.map { $0["status"] as? String }, Array(repeating: "Warning", count: expected.count))
+            XCTAssertEqual(content.map { ($0["tilecast"] as? [String: Any])?["onset"] as? Int }, expected.map { Int($0.onset) })
+            XCTAssertEqual(content.map { ($0["tilecast"] as? [String: Any])?["expires"] as? Int }, expected.map { Int($0.expires) })
+            XCTAssertEqual(content.map { $0["pubtimestamp"] as? Int }, Array(repeating: Int(Self.base + 600), count: expected.count))
+            XCTAssertEqual(content.first?["title"] as? String, "Orange alert for Heavy rain issued by TileCast")
+            let latlon = try XCTUnwrap(content.first?["latlon"] as? [Double])
+            XCTAssertEqual(latlon[0], latitude, accuracy: 1e-4)
+            XCTAssertEqual(latlon[1], longitude, accuracy: 1e-4)
+            for (item, want) in zip(content, expected) {
+                let text = try XCTUnwrap(item["description"] as? String)
+                XCTAssertTrue(text.hasSuffix("(from \(Self.minutes(want.onset)) to \(Self.minutes(want.expires)))"), text)
+            }
+            let chinese = try await server.get(String(format: "/v2.5/TOKEN/%.5f,%.5f/weather?alert=true", longitude, latitude))
+            let first = ((chinese.object?["result"] as? [String: Any])?["alert"] as? [String: Any])?["content"] as? [[String: Any]]
+            XCTAssertEqual(first?.first?["title"] as? String, "TileCast发布Heavy rain橙色预警")
+            XCTAssertEqual(first?.first?["status"] as? String, "预警中")
+            // Without alert=true there is no alert block.
+            let plain = try await server.get(String(format: "/v2.5/TOKEN/%.5f,%.5f/weather", longitude, latitude))
+            XCTAssertNil((plain.object?["result"] as? [String: Any])?["alert"], plain.body)
 
             let bad = try await server.get("/v1/warnings?\(place)&format=xml")
             XCTAssertEqual(bad.status, 400, bad.body)
@@ -118,6 +145,11 @@ final class WarningsTests: XCTestCase {
             let qweather = try await server.get(String(format: "/v7/warning/now?location=%.5f,%.5f", longitude, latitude))
             XCTAssertEqual(qweather.status, 200, qweather.body)
             XCTAssertEqual((qweather.object?["warning"] as? [Any])?.count, 0)
+            let caiyun = try await server.get(String(format: "/v2.5/TOKEN/%.5f,%.5f/weather?alert=true", longitude, latitude))
+            XCTAssertEqual(caiyun.status, 200, caiyun.body)
+            let alert = (caiyun.object?["result"] as? [String: Any])?["alert"] as? [String: Any]
+            XCTAssertEqual(alert?["status"] as? String, "ok")
+            XCTAssertEqual((alert?["content"] as? [Any])?.count, 0, caiyun.body)
         }
     }
 

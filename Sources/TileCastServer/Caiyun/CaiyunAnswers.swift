@@ -5,13 +5,14 @@ import PointQuery
 /// `timezone`, `server_time`, `location` as asked, lat first) around `result`, whose blocks
 /// follow the path (`/weather`: all of them, and `alert` with `alert=true`). `primary` is 0
 /// (Caiyun's "the main forecast"); `forecast_keypoint` is the next two hours' text.
-/// `alert.content` is an empty list: the server has no warning rules yet.
+/// `alert.content` holds the warnings of `serve --warnings` (`CaiyunAlert`; empty without rules).
 enum CaiyunAnswers {
-    static func answer(_ forecast: CaiyunForecast, request: CaiyunRequest, now: Int64) throws(CaiyunError) -> String {
+    static func answer(_ forecast: CaiyunForecast, request: CaiyunRequest, now: Int64,
+                       warnings: WarningAnswer? = nil) throws(CaiyunError) -> String {
         let place = forecast.place
         var result = CaiyunObject()
         let part = request.part
-        if part == .weather, request.alert { result.add("alert", "{\"status\":\"ok\",\"content\":[]}") }
+        if part == .weather, request.alert { result.add("alert", CaiyunAlert.block(warnings, request: request, now: now)) }
         if part == .realtime || part == .weather { result.add("realtime", try CaiyunNow.realtime(forecast, units: request.units)) }
         let rates = CaiyunNow.minuteRates(place, now: now)
         if part == .minutely || part == .weather { result.add("minutely", CaiyunNow.minutely(forecast, request: request, rates: rates)) }

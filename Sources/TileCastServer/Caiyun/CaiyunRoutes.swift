@@ -39,12 +39,20 @@ extension ForecastServer {
     /// One Caiyun request over the shared path (`dialect`): its refusals in Caiyun's shape
     /// (`CaiyunError`). The answer's times follow the clock minute by minute (`minutely`).
     func caiyun(_ request: Request, token: String, place: String, part: CaiyunPart) async -> Response {
-        await dialect(request, moves: 60, answerBytes: Self.caiyunAnswerBytes) { query throws(CaiyunError) in
+        let rules = configuration.warningRules
+        return await dialect(request, moves: 60, answerBytes: Self.caiyunAnswerBytes) { query throws(CaiyunError) in
             try CaiyunRequest(token: token, place: place, part: part, query: query)
         } make: { caiyun, engine, now throws(CaiyunError) in
             let forecast: CaiyunForecast
             do throws(APIError) { forecast = try engine.caiyun(caiyun, now: now) } catch { throw CaiyunError(error) }
-            return try CaiyunAnswers.answer(forecast, request: caiyun, now: now)
+            // `alert=true` on `/weather`: the warnings `serve --warnings` gives at the place (issue 46); none without rules.
+            var warnings: WarningAnswer?
+            if let rules, caiyun.part == .weather, caiyun.alert {
+                do throws(APIError) {
+                    warnings = try engine.warnings(rules, latitude: String(caiyun.latitude), longitude: String(caiyun.longitude), now: now)
+                } catch { throw CaiyunError(error) }
+            }
+            return try CaiyunAnswers.answer(forecast, request: caiyun, now: now, warnings: warnings)
         }
     }
 }
