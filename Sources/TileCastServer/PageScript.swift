@@ -266,6 +266,8 @@ async function show(event, picked) {
   // A search still waiting for the typing to pause is not wanted once the form is sent.
   clearTimeout(searchTimer);
   const mine = ++generation;
+  // Loading from the start: a name may first need its search.
+  $("loading").hidden = false;
   try {
     const place = picked || await chosenPlace();
     if (mine !== generation) return;
