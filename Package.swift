@@ -98,8 +98,9 @@ let package = Package(
             // The time-zone table of `timezone=auto`, written by Scripts/make_timezone_table.py; copied
             // into TileCast_TileCastServer.resources beside the built executables, installed beside
             // tilecast-server and read at its start (TimeZoneTable.swift; never through Bundle.module).
-            exclude: ["Resources/README.md"],
-            resources: [.copy("Resources/timezones.tzr")]
+            // The gazetteer of `/v1/search` likewise (Scripts/make_gazetteer.py, Gazetteer.swift).
+            exclude: ["Resources/README.md", "Resources/GAZETTEER.md"],
+            resources: [.copy("Resources/timezones.tzr"), .copy("Resources/gazetteer.tcg")]
         ),
         // What the executables share: `query`'s options and its run (tilecast answers a store
         // folder, tilecast-remote a bucket, with this one code), the Failure that ends a

@@ -5,6 +5,7 @@ through selenium) and prints what a test needs to judge it, as one JSON object o
     python3 Scripts/page_check.py --base http://127.0.0.1:PORT --path '/?place=Lisbon' --width 360 \
         [--screenshot page.png] [--meteogram-screenshot meteogram.png] [--axe] \
         [--then-place NAME | --then-lat LAT --then-lon LON | --then-locate LAT,LON] [--keyboard NAME]
+        [--search TEXT [--choose NAME]]
 
 The viewport is set to exactly --width CSS pixels (DevTools' device metrics), the page is loaded
 and the script waits until it shows a forecast or an error. Reported: the page's scrollWidth and
@@ -17,7 +18,11 @@ reported again under "after". With --keyboard NAME, a keyboard-only session foll
 under "keyboard": the Tab order from the top of the page (each stop with whether its focus
 is drawn), then, with keys alone, the place NAME typed in the search field and Enter, the
 temperature unit changed with the arrow keys, and the meteogram's box scrolled with the arrow
-keys. Exit 0 when the JSON was printed; the caller judges it.
+keys. With --search TEXT, TEXT is typed key by key into the emptied search field and the places
+the page then offers are reported under "search" (their buttons' texts, and the requests the
+typing made); with --choose NAME, the offered place whose name is NAME is clicked and the state
+reported again under "chosen", with the requests the choice made. Exit 0 when the JSON was
+printed; the caller judges it.
 """
 import argparse
 import json
@@ -99,12 +104,18 @@ def settled(driver, timeout=30):
     return False
 
 
+# Every request the page made since `main` loaded it (each call of requests_made drains
+# Chromium's log: a session's own share is what that call returns).
+SEEN = []
+
+
 def requests_made(driver):
     urls = []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
         if message.get("method") == "Network.requestWillBeSent":
             urls.append(message["params"]["request"]["url"])
+    SEEN.extend(urls)
     return urls
 
 
@@ -234,6 +245,39 @@ def keyboard_session(driver, place):
     return report
 
 
+def search_session(driver, text, choose):
+    """Types `text` as a person would, waits for the offers, and clicks the one named `choose`."""
+    report = {}
+    requests_made(driver)   # what the page asked before: not the search's
+    field = driver.find_element(By.ID, "q")
+    field.clear()
+    for key in text:
+        field.send_keys(key)
+        time.sleep(0.03)
+    offers = []
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        offers = driver.execute_script(
+            "const b = document.getElementById('suggestions');"
+            " return b.hidden ? [] : [...b.querySelectorAll('button')].map(x => x.textContent);")
+        if offers:
+            break
+        time.sleep(0.1)
+    report["offers"] = offers
+    report["requests"] = requests_made(driver)
+    if choose is not None:
+        buttons = driver.find_elements(By.CSS_SELECTOR, "#suggestions button")
+        wanted = [b for b in buttons if b.text.split("\n")[0].startswith(choose)]
+        report["clicked"] = bool(wanted)
+        if wanted:
+            wanted[0].click()
+            time.sleep(0.2)
+            settled(driver)
+        report["chosen"] = driver.execute_script(STATE)
+        report["chosenRequests"] = requests_made(driver)
+    return report
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", required=True)
@@ -247,12 +291,15 @@ def main():
     parser.add_argument("--then-lon")
     parser.add_argument("--then-locate")
     parser.add_argument("--keyboard", metavar="NAME")
+    parser.add_argument("--search", metavar="TEXT")
+    parser.add_argument("--choose", metavar="NAME")
     arguments = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="tilecast-page-check-") as profile:
         driver = driver_for(arguments.width, profile)
         try:
             requests_made(driver)   # the new-tab page's own, before ours
+            SEEN.clear()
             driver.get(arguments.base + arguments.path)
             report = {"settled": settled(driver)}
             report.update(driver.execute_script(STATE))
@@ -269,12 +316,18 @@ def main():
                 report["axe"], report["axePasses"] = run_axe(driver)
                 report["axeMeteogram"], report["axeMeteogramPasses"] = run_axe(driver, {"include": [["#meteogram"]]})
             if arguments.then_place is not None or arguments.then_lat is not None or arguments.then_locate is not None:
+                requests_made(driver)
                 change_place(driver, arguments)
                 report["after"] = driver.execute_script(STATE)
+                # The requests the change made (Enter once: one forecast).
+                report["afterRequests"] = requests_made(driver)
+            if arguments.search is not None:
+                report["search"] = search_session(driver, arguments.search, arguments.choose)
             if arguments.keyboard is not None:
                 report["keyboard"] = keyboard_session(driver, arguments.keyboard)
             report["console"] = [entry["message"] for entry in driver.get_log("browser")]
-            report["requests"] = requests_made(driver)
+            requests_made(driver)
+            report["requests"] = list(SEEN)
         finally:
             driver.quit()
     json.dump(report, sys.stdout)

@@ -106,7 +106,7 @@ final class ServerMetrics: Sendable {
     static let routes: Set<String> = ["/v1/forecast", "/v1/meteogram.svg", "/v1/cycles", "/v1/warnings", "/", "/health", "/metrics",
                                       "/data/2.5/weather", "/data/2.5/forecast", "/data/2.5/forecast/daily", "/data/3.0/onecall",
                                       "/v7/weather/now", "/v7/weather/24h", "/v7/weather/72h", "/v7/weather/168h", "/v7/weather/3d",
-                                      "/v7/weather/7d", "/v7/weather/10d", "/v7/weather/15d", "/v7/minutely/5m", "/v7/warning/now"]
+                                      "/v7/weather/7d", "/v7/weather/10d", "/v7/weather/15d", "/v7/minutely/5m", "/v7/warning/now", "/v1/search"]
     static let latencyBuckets: [Duration] = [.microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2),
                                              .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
                                              .milliseconds(100), .milliseconds(250), .milliseconds(1000), .seconds(5)]
@@ -443,6 +443,7 @@ package struct ForecastServer: Sendable {
         addCaiyunRoutes(router)
         addPageRoutes(router)
         addWarningRoutes(router)
+        addSearchRoutes(router)
         addOperationRoutes(router, paths: paths)
         return router
     }
@@ -697,6 +698,7 @@ package struct ForecastServer: Sendable {
     ///   read (`tilecast serve` checks it first, to say so as a usage error).
     package func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         _ = try TimeZoneTable.loaded.get()
+        _ = try Gazetteer.loaded.get()
         // The store's cycles are opened before the first request: the first `/health` (a load
         // balancer's first check) otherwise paid for reading every domain's header, 23 ms on
         // the sample run and 105 ms while five 1 MB bodies were parsed (release build,

@@ -8,7 +8,8 @@ import Meteorology
 /// errors replace what was shown. Phones first (no sideways scrolling at 360 px). The script
 /// and style live in `PageScript` and `PageStyle`.
 enum Page {
-    /// The page, with the named places (if any) offered by name; the first one is shown first.
+    /// The page, with the named places (if any) known without a search; the first one is shown
+    /// first. Other names are searched as they are typed (`/v1/search`).
     static func html(places: [NamedPlace]) -> String {
         let list = "[" + places.map { place in
             "{\"name\":\(JSONText.quoted(place.name)),\"latitude\":\(JSONText.number(place.latitude)),\"longitude\":\(JSONText.number(place.longitude))}"
@@ -89,11 +90,12 @@ enum Page {
 <header><h1>TileCast forecast</h1></header>
 <main>
 <form id="find" role="search" aria-label="Choose a place">
-  <div class="field" id="named" hidden>
+  <div class="field" id="named">
     <label for="q">Place</label>
-    <input id="q" list="place-list" autocomplete="off" placeholder="Type a name" aria-describedby="q-hint">
-    <datalist id="place-list"></datalist>
-    <span id="q-hint" class="hint">Named places of this server, searched as you type</span>
+    <input id="q" autocomplete="off" placeholder="Type a name, or 38.72, -9.14" aria-describedby="q-hint" aria-controls="suggestions">
+    <span id="q-hint" class="hint">Places in the area this server forecasts for, searched as you type</span>
+    <div id="suggestions" class="suggestions" role="group" aria-label="Places found" hidden></div>
+    <span id="suggestions-status" class="sr-only" role="status"></span>
   </div>
   <div class="coordinates">
     <div class="field"><label for="lat">Latitude</label><input id="lat" inputmode="decimal" autocomplete="off"></div>

@@ -1,4 +1,4 @@
-/// The page's script: asks this server only (`/v1/cycles`, `/v1/forecast`, `/v1/meteogram.svg`),
+/// The page's script: asks this server only (`/v1/cycles`, `/v1/forecast`, `/v1/meteogram.svg`, `/v1/search`),
 /// never another host. "Now" is the server's (the forecast's `current` time and `/v1/cycles`'
 /// `now`), not the browser's clock, so that a page and its numbers agree and tests can fix it.
 enum PageScript {
@@ -72,30 +72,112 @@ function offsetText(seconds) {
   return "UTC" + sign + hours + (minutes ? ":" + String(minutes).padStart(2, "0") : "");
 }
 
-function placeByName(text) {
-  const wanted = text.trim().toLowerCase();
-  return places.find(place => place.name.toLowerCase() === wanted) || null;
+/** A number as people type it: "38.72", "38,72" (a decimal comma) or "−9.14"; NaN otherwise. */
+function typedNumber(text) {
+  const t = String(text).trim().replace("−", "-");
+  return /^[-+]?\d+([.,]\d+)?$/.test(t) ? Number(t.replace(",", ".")) : NaN;
 }
 
-/** The place the form names: a named place when one is typed, else the coordinates. */
-function chosenPlace() {
+/** Coordinates typed as a name: "38.72, -9.14", "38,72, -9,14", "38,72 -9,14"; else null. */
+function typedCoordinates(text) {
+  const match = String(text).trim().replace(/−/g, "-").match(/^([-+]?\d+(?:[.,]\d+)?)\s*[,;\s]\s*([-+]?\d+(?:[.,]\d+)?)$/);
+  if (!match) return null;
+  const latitude = typedNumber(match[1]), longitude = typedNumber(match[2]);
+  return Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180 ? {name: null, latitude: latitude, longitude: longitude} : null;
+}
+
+/** A name as searches compare it: lower case, accents dropped (the server's folding). */
+function folded(text) {
+  return String(text).trim().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/** "Lisbon, Portugal": a search result as the page names it. */
+function resultLabel(result) {
+  return result.country ? result.name + ", " + result.country : result.name;
+}
+
+// The last search's text and results (`/v1/search`), and the timer of the search being typed.
+let searched = {text: null, results: []};
+let searchTimer = null;
+
+/** The places whose names start with `text` (Open-Meteo's Geocoding API of this server). */
+async function searchPlaces(text) {
+  if (searched.text === text) return searched.results;
+  const answer = await getJSON("/v1/search?" + new URLSearchParams({name: text, count: "8", language: "en", format: "json"}));
+  searched = {text: text, results: answer.results || []};
+  return searched.results;
+}
+
+/** The search results under the field, as buttons: choosing one shows its forecast. */
+function offer(results) {
+  const box = $("suggestions");
+  box.textContent = "";
+  for (const result of results) {
+    const button = element("button", result.name, "suggestion");
+    button.type = "button";
+    if (result.country) button.appendChild(element("span", result.country, "hint"));
+    button.addEventListener("click", () => {
+      $("q").value = resultLabel(result);
+      hideSuggestions();
+      show(null, {name: result.name, latitude: result.latitude, longitude: result.longitude});
+    });
+    box.appendChild(button);
+  }
+  box.hidden = results.length === 0;
+  $("suggestions-status").textContent = results.length ? results.length + " places found" : "";
+}
+
+function hideSuggestions() {
+  $("suggestions").hidden = true;
+  $("suggestions").textContent = "";
+}
+
+/** Typing: a search once the typing pauses (a request per pause, not per key). */
+function typed() {
+  clearTimeout(searchTimer);
+  const text = $("q").value.trim();
+  if (folded(text).length < 2 || typedCoordinates(text)) { hideSuggestions(); return; }
+  searchTimer = setTimeout(async () => {
+    try {
+      const results = await searchPlaces(text);
+      if ($("q").value.trim() === text) offer(results);
+    } catch (error) { $("suggestions-status").textContent = error.message; }
+  }, 250);
+}
+
+/** The place the form names: coordinates typed in the search field, a named place of this
+ *  server, the search's first result, or else the latitude and longitude fields. */
+async function chosenPlace() {
   const typed = $("q").value.trim();
   if (typed) {
-    const place = placeByName(typed);
+    const at = typedCoordinates(typed);
+    if (at) {
+      $("lat").value = String(at.latitude);
+      $("lon").value = String(at.longitude);
+      return at;
+    }
+    const wanted = folded(typed);
+    let place = places.find(p => folded(p.name) === wanted) || null;
     if (!place) {
-      throw new Error("No place named “" + typed + "” here. Named places: " + places.map(p => p.name).join(", ") +
-        ". Or clear the name and give a latitude and longitude.");
+      // "Lisbon, Portugal" as offered: the search is for the name before the comma.
+      const name = typed.includes(",") ? typed.slice(0, typed.indexOf(",")).trim() : typed;
+      const results = await searchPlaces(name);
+      place = results.find(r => folded(resultLabel(r)) === wanted || folded(r.name) === wanted) || results[0] || null;
+    }
+    if (!place) {
+      throw new Error("No place called “" + typed + "” in the area this server forecasts for. Try the start of the name, " +
+        "or type coordinates such as 38.72, -9.14.");
     }
     $("lat").value = String(place.latitude);
     $("lon").value = String(place.longitude);
-    return place;
+    return {name: place.name, latitude: place.latitude, longitude: place.longitude};
   }
-  const latitude = Number($("lat").value.trim()), longitude = Number($("lon").value.trim());
-  if ($("lat").value.trim() === "" || !isFinite(latitude) || Math.abs(latitude) > 90) {
-    throw new Error("Latitude must be a number from −90 to 90, such as 38.7223. Given: “" + $("lat").value + "”.");
+  const latitude = typedNumber($("lat").value), longitude = typedNumber($("lon").value);
+  if (!isFinite(latitude) || Math.abs(latitude) > 90) {
+    throw new Error("Latitude must be a number from −90 to 90, such as 38.7223 (or 38,7223). Given: “" + $("lat").value + "”.");
   }
-  if ($("lon").value.trim() === "" || !isFinite(longitude) || Math.abs(longitude) > 180) {
-    throw new Error("Longitude must be a number from −180 to 180, such as −9.1393. Given: “" + $("lon").value + "”.");
+  if (!isFinite(longitude) || Math.abs(longitude) > 180) {
+    throw new Error("Longitude must be a number from −180 to 180, such as −9.1393 (or −9,1393). Given: “" + $("lon").value + "”.");
   }
   return {name: null, latitude: latitude, longitude: longitude};
 }
@@ -179,11 +261,17 @@ function fail(message) {
   $("error").hidden = false;
 }
 
-async function show(event) {
+async function show(event, picked) {
   if (event) event.preventDefault();
+  // A search still waiting for the typing to pause is not wanted once the form is sent.
+  clearTimeout(searchTimer);
   const mine = ++generation;
+  // Loading from the start: a name may first need its search.
+  $("loading").hidden = false;
   try {
-    const place = chosenPlace();
+    const place = picked || await chosenPlace();
+    if (mine !== generation) return;
+    hideSuggestions();
     const common = new URLSearchParams(Object.assign({latitude: place.latitude, longitude: place.longitude, timezone: "auto"}, units()));
     const query = new URLSearchParams(common);
     query.set("forecast_hours", "48");
@@ -538,18 +626,20 @@ async function defaultPlace() {
 }
 
 async function start() {
-  const list = $("place-list");
-  for (const place of places) {
-    const option = document.createElement("option");
-    option.value = place.name;
-    list.appendChild(option);
-  }
-  $("named").hidden = places.length === 0;
   const address = new URLSearchParams(location.search);
   for (const [key, id] of [["temperature_unit", "tunit"], ["wind_speed_unit", "wunit"], ["precipitation_unit", "punit"]]) {
     if (address.has(key) && [...$(id).options].some(o => o.value === address.get(key))) $(id).value = address.get(key);
   }
-  if (address.has("place") && places.length) {
+  const latitude = typedNumber(address.get("lat") || ""), longitude = typedNumber(address.get("lon") || "");
+  if (address.has("place") && isFinite(latitude) && isFinite(longitude)) {
+    // A shared link: the name it was made with, at its coordinates (no search).
+    $("q").value = address.get("place");
+    $("lat").value = String(latitude);
+    $("lon").value = String(longitude);
+    show(null, {name: address.get("place"), latitude: latitude, longitude: longitude});
+    return;
+  }
+  if (address.has("place")) {
     $("q").value = address.get("place");
   } else if (address.has("lat") || address.has("lon")) {
     $("lat").value = address.get("lat") || "";
@@ -566,9 +656,11 @@ async function start() {
   show();
 }
 
+// Enter in the search field sends the form once: the field has no "change" handler of its
+// own (it had one, and Enter then asked for every forecast twice).
 $("find").addEventListener("submit", show);
-$("q").addEventListener("change", () => { if (placeByName($("q").value)) show(); });
-for (const id of ["lat", "lon"]) $(id).addEventListener("input", () => { $("q").value = ""; });
+$("q").addEventListener("input", typed);
+for (const id of ["lat", "lon"]) $(id).addEventListener("input", () => { $("q").value = ""; hideSuggestions(); });
 for (const id of ["tunit", "wunit", "punit"]) $(id).addEventListener("change", () => show());
 $("locate").addEventListener("click", () => {
   const status = $("locate-status");

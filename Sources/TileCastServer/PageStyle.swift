@@ -14,7 +14,11 @@ a { color: #0b57a4; }
 form { display: flex; flex-wrap: wrap; gap: .5rem .75rem; align-items: flex-end; margin: 0 0 .5rem; }
 .field { display: flex; flex-direction: column; min-width: 0; }
 .field label { font-size: .85rem; font-weight: 600; }
-#named { flex: 1 1 16rem; }
+#named { flex: 1 1 16rem; position: relative; }
+.suggestions { display: flex; flex-direction: column; gap: .25rem; margin-top: .3rem; }
+.suggestions[hidden] { display: none; }
+.suggestions button { background: #fff; color: #1b1b1b; border-color: #6b6b6b; text-align: left; }
+.suggestions button .hint { margin-left: .4rem; }
 .coordinates { display: flex; gap: .5rem; flex: 1 1 14rem; }
 .coordinates .field { flex: 1 1 0; }
 input, select, button { font: inherit; min-height: 44px; min-width: 44px; border: 1px solid #6b6b6b; border-radius: 6px; padding: .35rem .5rem; background: #fff; color: inherit; }

@@ -29,7 +29,7 @@ package struct TimeZoneTable: Sendable {
     /// The folder SwiftPM copies this target's resources into, beside the executables it
     /// builds (`<package>_<target>.resources`); installed beside `tilecast-server`. Not found
     /// through `Bundle.module`, whose accessor ends the process when the folder is missing.
-    package static let bundleName = "TileCast_TileCastServer.resources"
+    package static let bundleName = ResourceFile.bundleName
     /// Names the table file to read instead of looking for it (only that file is then tried).
     package static let environmentVariable = "TILECAST_TIMEZONE_TABLE"
     /// Larger than any table of this layout (a 7200 x 3600 raster is about 0.5 MB).
@@ -48,35 +48,14 @@ package struct TimeZoneTable: Sendable {
         package let description: String
     }
 
-    /// Where the table is looked for, in order, each with what the place is: the file named
-    /// by TILECAST_TIMEZONE_TABLE alone when it is set; else the bundle folder beside the
-    /// running executable (links followed: /proc/self/exe), then, in debug builds only, the
-    /// committed file in the source folder.
+    /// Where the table is looked for, in order (`ResourceFile.places`).
     package static func places(environment: [String: String] = ProcessInfo.processInfo.environment,
                                executable: String? = executablePath()) -> [(path: String, what: String)] {
-        if let chosen = environment[environmentVariable], !chosen.isEmpty {
-            return [(chosen, environmentVariable)]
-        }
-        var places: [(path: String, what: String)] = []
-        if let executable {
-            let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
-            places.append((folder.appendingPathComponent(bundleName).appendingPathComponent(fileName).path, "beside the executable"))
-        }
-        #if DEBUG
-        // A debug build run from elsewhere than its build folder: the file the build copied.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        places.append((source.appendingPathComponent("Resources").appendingPathComponent(fileName).path, "the source folder"))
-        #endif
-        return places
+        ResourceFile.places(fileName: fileName, environmentVariable: environmentVariable, environment: environment, executable: executable)
     }
 
     /// The running executable's path, links followed; nil when /proc is not mounted.
-    package static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    package static func executablePath() -> String? { ResourceFile.executablePath() }
 
     /// The table from the first of `places` that holds a file: a file that is there but cannot
     /// be read or fails its checks is an error (the places after it are not tried).
@@ -111,36 +90,11 @@ package struct TimeZoneTable: Sendable {
 
     /// The bytes of the regular file at `path`, or nil when nothing is there.
     static func readFile(_ path: String) throws(LoadError) -> [UInt8]? {
-        // Non-blocking: a FIFO named here must not hold the start-up; it is refused below.
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            throw LoadError(description: "cannot read the time-zone table \(path): \(String(cString: strerror(code)))")
+        do throws(ResourceFile.LoadError) {
+            return try ResourceFile.read(path, what: "the time-zone table", maxBytes: maxFileBytes)
+        } catch {
+            throw LoadError(description: error.description)
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw LoadError(description: "the time-zone table \(path) is not a regular file")
-        }
-        guard status.st_size <= maxFileBytes else {
-            throw LoadError(description: "the time-zone table \(path) is \(status.st_size) bytes: not a table (at most \(maxFileBytes))")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(descriptor, base + done, buffer.count - done)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = count < 0 ? String(cString: strerror(errno)) : "it ended at byte \(done) of \(bytes.count)"
-                throw LoadError(description: "cannot read the time-zone table \(path): \(reason)")
-            }
-            done += count
-        }
-        return bytes
     }
 
     /// nil when `file` is not a table of this layout followed by the CRC-32 of its bytes

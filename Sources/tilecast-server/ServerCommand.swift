@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import ObjectStore
 import TileCastCommandLine
@@ -23,7 +24,9 @@ struct ServerCommand: AsyncParsableCommand {
           tilecast serve --store /tmp/s --port 8080
           tilecast serve --store s3://forecasts/tilecast --model wrf --s3-endpoint http://127.0.0.1:9000
           curl 'http://127.0.0.1:8080/v1/forecast?latitude=38.72&longitude=-9.14&hourly=temperature_2m'
-        """
+        """,
+        // `tilecast serve --version` (and tilecast-server's): the same version as `tilecast --version`.
+        version: TileCastVersion.current
     )
 
     @Option(help: "The store folder, or a remote store: s3://BUCKET/PREFIX, https://HOST/PATH.")
@@ -130,6 +133,8 @@ struct ServerCommand: AsyncParsableCommand {
         // The time-zone table (timezone=auto), read now: without it the server does not start,
         // rather than answer GMT for every place.
         if case .failure(let error) = TimeZoneTable.loaded { throw Failure(.badUsage, error.description) }
+        // The gazetteer (/v1/search, the page's place search) likewise.
+        if case .failure(let error) = Gazetteer.loaded { throw Failure(.badUsage, error.description) }
         var configuration = ServerConfiguration(storeRoot: store, host: host, port: port)
         configuration.maxInFlight = maxInFlight
         configuration.maxAge = maxAge

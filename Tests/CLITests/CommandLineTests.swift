@@ -193,6 +193,10 @@ final class CommandLineTests: XCTestCase {
         let version = try run(["--version"])
         XCTAssertEqual(version.status, 0, version.stderr)
         XCTAssertNotNil(version.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression), version.stdout)
+        // The server's, through `tilecast serve` (which runs tilecast-server): the same version.
+        let served = try run(["serve", "--version"])
+        XCTAssertEqual(served.status, 0, served.stderr)
+        XCTAssertEqual(served.stdout, version.stdout)
         let store = try extractBaseline()
         let misspelt = try run(["query", "--store", store, "--lat", "39.3", "--lon", "-8", "--variables", "temprature_2m"])
         XCTAssertEqual(misspelt.status, 2, misspelt.stdout)

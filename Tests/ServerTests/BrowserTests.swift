@@ -295,7 +295,8 @@ final class BrowserTests: XCTestCase {
             let typo = try check(server, "/?place=Lisbon", width: 1280, ["--then-place", "Lisbn"], failedLoads: true)
             let typed = try XCTUnwrap(typo["after"] as? [String: Any])
             XCTAssertEqual(typed["errorShown"] as? Bool, true)
-            XCTAssertTrue((typed["error"] as? String ?? "").hasPrefix("No place named “Lisbn” here."), "\(typed["error"] ?? "")")
+            XCTAssertTrue((typed["error"] as? String ?? "").hasPrefix("No place called “Lisbn” in the area this server forecasts for."),
+                          "\(typed["error"] ?? "")")
             XCTAssertEqual(typed["contentShown"] as? Bool, false)
             XCTAssertEqual(typed["hourRows"] as? Int, 0)
         }
@@ -326,6 +327,57 @@ final class BrowserTests: XCTestCase {
             let page = try check(server, "/", width: 1280)
             XCTAssertEqual(page["contentShown"] as? Bool, true, "\(page)")
             XCTAssertTrue((page["source"] as? String ?? "").hasPrefix("WRF 3 km (domain d02)"), "\(page["source"] ?? "")")
+        }
+    }
+
+    /// Any place by name (issue 49): typing "lis" key by key asks `/v1/search` once the typing
+    /// pauses (one request, not one a key) and offers Lisbon first, then Lista (Madrid, in MM5's
+    /// domain) and nothing the store does not hold; choosing Lisbon shows its forecast with one
+    /// forecast request. Enter in the field asks for the forecast once (it asked twice: the
+    /// field's change handler and the form's submit both did), and coordinates typed with
+    /// decimal commas are a place.
+    func testSearchOffersLisbonAndEnterAsksOnce() async throws {
+        try requirePageCheck()
+        let directory = try TemporaryDirectory("tilecast-server-search")
+        let store = try sampleStore(directory)
+        var unnamed = configuration(store)
+        unnamed.now = { Self.freshNow }
+        try await LiveServer.with(unnamed) { server in
+            let page = try check(server, "/?lat=41.1579&lon=-8.6291", width: 360, ["--search", "lis", "--choose", "Lisbon"])
+            let search = try XCTUnwrap(page["search"] as? [String: Any], "\(page)")
+            XCTAssertEqual(search["offers"] as? [String], ["LisbonPortugal", "ListaSpain"], "\(search)")
+            let asked = ((search["requests"] as? [String]) ?? []).filter { $0.contains("/v1/search?") }
+            XCTAssertEqual(asked.count, 1, "\(asked)")
+            XCTAssertTrue(asked.first?.contains("name=lis&") == true, "\(asked)")
+            XCTAssertEqual(search["clicked"] as? Bool, true)
+            let chosen = try XCTUnwrap(search["chosen"] as? [String: Any])
+            XCTAssertEqual(chosen["placeName"] as? String, "Lisbon")
+            XCTAssertEqual(chosen["contentShown"] as? Bool, true, "\(chosen)")
+            XCTAssertEqual(chosen["source"] as? String, "WRF 3 km (domain d02), run of today 00 UTC, 6 h ago.")
+            XCTAssertEqual(chosen["address"] as? String, "/?place=Lisbon&lat=38.7251&lon=-9.1498", "GeoNames' Lisbon")
+            XCTAssertEqual(chosen["hourRows"] as? Int, 19)
+            let forecasts = ((search["chosenRequests"] as? [String]) ?? []).filter { $0.contains("/v1/forecast?") }
+            XCTAssertEqual(forecasts.count, 1, "\(forecasts)")
+
+            // Accents as typed or not: "evora" and Enter finds Évora, one forecast asked.
+            let typed = try check(server, "/?lat=41.1579&lon=-8.6291", width: 1280, ["--then-place", "evora"])
+            let evora = try XCTUnwrap(typed["after"] as? [String: Any])
+            XCTAssertEqual(evora["placeName"] as? String, "Évora", "\(evora)")
+            XCTAssertEqual(((typed["afterRequests"] as? [String]) ?? []).filter { $0.contains("/v1/forecast?") }.count, 1,
+                           "\(typed["afterRequests"] ?? "")")
+
+            let commas = try check(server, "/?lat=41.1579&lon=-8.6291", width: 360, ["--then-place", "38,72, -9,14"])
+            let at = try XCTUnwrap(commas["after"] as? [String: Any])
+            XCTAssertEqual(at["placeName"] as? String, "38.72° N, 9.14° W", "\(at)")
+            XCTAssertEqual(at["address"] as? String, "/?lat=38.72&lon=-9.14")
+            XCTAssertEqual(at["contentShown"] as? Bool, true)
+        }
+        // A named place of --places, by Enter: one forecast (two before the fix).
+        try await LiveServer.with(placesConfiguration(store, now: Self.freshNow)) { server in
+            let named = try check(server, "/?place=Lisbon", width: 1280, ["--then-place", "porto"])
+            XCTAssertEqual((named["after"] as? [String: Any])?["placeName"] as? String, "Porto")
+            XCTAssertEqual(((named["afterRequests"] as? [String]) ?? []).filter { $0.contains("/v1/forecast?") }.count, 1,
+                           "\(named["afterRequests"] ?? "")")
         }
     }
 
@@ -395,7 +447,7 @@ final class BrowserTests: XCTestCase {
         return dom
     }
 
-    /// `--places`: the page offers the file's places by name and shows the first one (Porto,
+    /// `--places`: the page finds the file's places by name and shows the first one (Porto,
     /// outside the Lisbon nest: the 9 km domain answers), in Chromium's DOM.
     func testPageOffersNamedPlaces() async throws {
         let browser = try chromium()
@@ -409,7 +461,10 @@ final class BrowserTests: XCTestCase {
                                        NamedPlace(name: "Lisbon, Baixa", latitude: 38.7223, longitude: -9.1393)])
         try await LiveServer.with(config) { server in
             let dom = try load(server.base + "/", in: browser, profile: directory.path("profile"))
-            XCTAssertTrue(dom.stdout.contains("<datalist id=\"place-list\"><option value=\"Porto\"></option><option value=\"Lisbon, Baixa\"></option></datalist>"), String(dom.stdout.prefix(4000)))
+            // The file's places are found by the search the page asks as a name is typed, before the gazetteer's.
+            let search = try await server.get("/v1/search?name=lisb")
+            let names = ((search.object?["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+            XCTAssertEqual(names.first, "Lisbon, Baixa", search.body)
             XCTAssertTrue(dom.stdout.contains("<h2 id=\"place-name\">Porto</h2>"), String(dom.stdout.prefix(4000)))
             XCTAssertTrue(dom.stdout.contains("<p id=\"source\">WRF 9 km (domain d01), run of today 00 UTC, 2 h ago.</p>"), String(dom.stdout.prefix(4000)))
         }
@@ -433,8 +488,13 @@ final class BrowserTests: XCTestCase {
             // The first name is shown as the place's heading, as text; every name is offered.
             XCTAssertTrue(dom.stdout.contains("<h2 id=\"place-name\">Porto &lt;!--&lt;script&gt;</h2>"), String(dom.stdout.prefix(6000)))
             XCTAssertTrue(dom.stdout.contains("<p id=\"source\">WRF 9 km (domain d01), run of today 00 UTC, 2 h ago.</p>"), String(dom.stdout.prefix(6000)))
-            XCTAssertEqual(dom.stdout.components(separatedBy: "<option value=").count - 1, 4 + 8, "four places and the eight unit choices")
-            XCTAssertTrue(dom.stdout.contains("Say &quot;hi&quot; &amp; go"), String(dom.stdout.prefix(6000)))
+            XCTAssertEqual(dom.stdout.components(separatedBy: "<option value=").count - 1, 8, "the eight unit choices")
+            // The search answers every name as JSON text (the page shows its results as text).
+            let search = try await server.get("/v1/search?name=port")
+            let found = ((search.object?["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+            XCTAssertEqual(Array(found.prefix(1)), ["Porto <!--<script>"], search.body)
+            let say = try await server.get("/v1/search?name=say")
+            XCTAssertEqual(((say.object?["results"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }.first, "Say \"hi\" & go", say.body)
         }
     }
 
