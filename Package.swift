@@ -159,7 +159,8 @@ let package = Package(
                              "openmeteo_sdk_depths.py", "openmeteo_sdk_levels.py", "openmeteo_sdk_models.py",
                              "openmeteo_sdk_nulls.py", "openmeteo_sdk_surface.py", "timezone_reference.csv",
                              "precipitation_probability_reference.py", "make_shower_runs.py",
-                             "openweathermap_clients.py", "qweather_clients.py"]),
+                             "openweathermap_clients.py", "qweather_clients.py", "spread_reference.py", "openmeteo_sdk_spread.py",
+                             "gazetteer_reference.csv", "Fixtures"]),
         // Object storage against real peers started on loopback: nginx serving a store folder,
         // moto's S3 server; the SigV4 signer against botocore's.
         .testTarget(name: "ObjectStoreTests", dependencies: ["ObjectStore", "TileStore", "PointQuery", "TestSupport",
